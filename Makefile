@@ -9,6 +9,11 @@ BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 
 .PHONY: install run test test-fast lint format importlint migrations-check bench clean
 
+# `make run`: the embedded defaults (SQLite file db.sqlite3, tasks in-process, e-mail
+# printed to this terminal) unless the environment says otherwise.
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
 $(VENV)/.installed: pyproject.toml
 	@test -n "$(BOOT_PYTHON)" || { echo "Python 3.11 or newer is required" >&2; exit 1; }
 	$(BOOT_PYTHON) -m venv $(VENV)
@@ -18,9 +23,20 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+run: export SITE_URL ?= http://$(HOST):$(PORT)
+run: install
+	$(PY) manage.py migrate --noinput
+	$(PY) manage.py demo
+	$(PY) manage.py runserver $(HOST):$(PORT)
+
+# `make test`: the real PostgreSQL and Redis of this machine (the environment may point
+# elsewhere).  pytest-django creates and drops its own test_* databases; Redis database
+# 15 holds only the tests' cache keys.  Celery stays eager: tests/settings.py.
+test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/highsociety
+test: export REDIS_URL ?= redis://127.0.0.1:6379/15
 test: install
 	$(VENV)/bin/lint-imports
-	$(PY) -m pytest
+	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-fast: install
 	$(PY) -m pytest tests/games/engine tests/games/ai -q
@@ -28,6 +44,9 @@ test-fast: install
 lint: install
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
+
+migrations-check: install
+	$(PY) manage.py makemigrations --check --dry-run
 
 format: install
 	$(VENV)/bin/ruff format .

@@ -1,0 +1,1 @@
+"""Users and their profiles; sign-up, log-in and e-mail through django-allauth."""

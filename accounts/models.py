@@ -1,0 +1,201 @@
+"""The user model."""
+
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+
+from accounts.validators import DISPLAY_NAME_MAX_LENGTH, validate_display_name
+
+
+class User(AbstractUser):
+    """A person with an account.  ``username`` is the unique handle used in URLs and
+    the API; ``display_name`` is what other players see (the username until it is set)."""
+
+    display_name = models.CharField(
+        max_length=DISPLAY_NAME_MAX_LENGTH,
+        blank=True,
+        validators=[validate_display_name],
+        help_text="The name other players see. Empty means the username.",
+    )
+
+    @property
+    def public_name(self) -> str:
+        return self.display_name or self.username
+
+    def __str__(self) -> str:
+        return self.public_name
+
+
+# --------------------------------------------------------------------------- records
+# Written once per finished game by ``games.ratings.record_finished_game``, in the
+# transaction that finishes the game, so that profiles and the leaderboard are reads of
+# a few rows whatever the number of games (docs: /tmp/readme_profiles.md).
+
+# A rating as shown: a conservative estimate (mu − 3 sigma, OpenSkill's "ordinal"),
+# scaled so that a newcomer starts at 1000.
+RATING_BASE = 1000.0
+RATING_SCALE = 40.0
+
+
+def rating_display(mu: float, sigma: float) -> float:
+    """The shown rating of an OpenSkill (mu, sigma): 1000 + 40 (mu − 3 sigma)."""
+    return round(RATING_BASE + RATING_SCALE * (mu - 3 * sigma), 1)
+
+
+class GameRecord(models.Model):
+    """The mark that a finished game was counted in stats and ratings: one row per game
+    (its primary key is the game), so a game is never counted twice."""
+
+    game = models.OneToOneField(
+        "games.Game", on_delete=models.CASCADE, primary_key=True, related_name="record"
+    )
+    rated = models.BooleanField()
+    unrated_reason = models.CharField(max_length=200, blank=True)
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self) -> str:
+        return f"Record of game {self.game_id} ({'rated' if self.rated else 'unrated'})"
+
+
+class PlayerResult(models.Model):
+    """One person's result in one finished game, with their rating after it (rated
+    games).  Drives the history filters, recent games and the rating chart."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="results")
+    game = models.ForeignKey("games.Game", on_delete=models.CASCADE, related_name="player_results")
+    seat = models.PositiveSmallIntegerField()
+    rank = models.PositiveSmallIntegerField(help_text="1 = first; tied places share a rank.")
+    won = models.BooleanField()
+    cast_out = models.BooleanField()
+    resigned = models.BooleanField(default=False)
+    status = models.IntegerField()
+    money = models.IntegerField()
+    rated = models.BooleanField()
+    rating_before = models.FloatField(null=True, blank=True)
+    rating_after = models.FloatField(null=True, blank=True)
+    finished_at = models.DateTimeField()
+
+    class Meta:
+        ordering = ["-finished_at", "-game_id"]
+        constraints = [
+            models.UniqueConstraint(fields=["user", "game"], name="accounts_result_user_game"),
+        ]
+        indexes = [
+            models.Index(fields=["user", "-finished_at"], name="accounts_result_user_recent"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} in game {self.game_id}: rank {self.rank}"
+
+    @property
+    def rating_delta(self) -> float | None:
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return round(self.rating_after - self.rating_before, 1)
+
+
+# Ties among the most-won cards: the most valuable first.
+_CARD_ORDER = {
+    code: i
+    for i, code in enumerate(
+        ["prestige", "excursions", *(f"lux{v}" for v in range(10, 0, -1)), "yacht", "gambling"]
+    )
+}
+
+
+class PlayerStats(models.Model):
+    """A person's running totals and current rating (kept up to date at each game end)."""
+
+    user = models.OneToOneField(User, on_delete=models.CASCADE, primary_key=True, related_name="stats")
+    games_played = models.PositiveIntegerField(default=0)
+    games_won = models.PositiveIntegerField(default=0)
+    times_cast_out = models.PositiveIntegerField(default=0)
+    games_resigned = models.PositiveIntegerField(default=0)
+    status_total = models.BigIntegerField(default=0)
+    rated_games = models.PositiveIntegerField(default=0)
+    rating_mu = models.FloatField(null=True, blank=True)
+    rating_sigma = models.FloatField(null=True, blank=True)
+    rating = models.FloatField(null=True, blank=True, help_text="rating_display(mu, sigma)")
+    # Status cards won at auction (normal auctions and the Yacht Club): {code: count}.
+    cards_won = models.JSONField(default=dict, blank=True)
+    last_game_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        verbose_name_plural = "player stats"
+        indexes = [
+            models.Index(fields=["-rating", "rated_games"], name="accounts_stats_leaderboard"),
+        ]
+
+    def __str__(self) -> str:
+        return f"Stats of {self.user_id}"
+
+    @property
+    def win_rate(self) -> float | None:
+        return round(self.games_won / self.games_played, 4) if self.games_played else None
+
+    @property
+    def average_status(self) -> float | None:
+        return round(self.status_total / self.games_played, 2) if self.games_played else None
+
+    def most_won_cards(self, limit: int = 5) -> list[tuple[str, int]]:
+        """The status cards most often won, most first (ties: the most valuable first)."""
+        items = sorted(
+            ((code, int(n)) for code, n in (self.cards_won or {}).items() if n),
+            key=lambda item: (-item[1], _CARD_ORDER.get(item[0], 99)),
+        )
+        return items[:limit]
+
+
+class HeadToHead(models.Model):
+    """``user``'s record against one opponent: a person or a bot level.
+
+    A win: ``user`` finished ranked above the opponent in the same game; a draw: the
+    same rank."""
+
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="head_to_head")
+    opponent = models.ForeignKey(
+        User, null=True, blank=True, on_delete=models.CASCADE, related_name="+"
+    )
+    opponent_bot = models.CharField(max_length=8, blank=True, default="")
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    losses = models.PositiveIntegerField(default=0)
+    draws = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "opponent"],
+                condition=models.Q(opponent__isnull=False),
+                name="accounts_h2h_user_opponent",
+            ),
+            models.UniqueConstraint(
+                fields=["user", "opponent_bot"],
+                condition=models.Q(opponent__isnull=True),
+                name="accounts_h2h_user_bot",
+            ),
+            models.CheckConstraint(
+                condition=(models.Q(opponent__isnull=True) & ~models.Q(opponent_bot=""))
+                | (models.Q(opponent__isnull=False) & models.Q(opponent_bot="")),
+                name="accounts_h2h_person_or_bot",
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "-games"], name="accounts_h2h_frequent")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} vs {self.opponent_id or self.opponent_bot}"
+
+
+class BotRating(models.Model):
+    """The rating of one bot level (all seats of that level share it)."""
+
+    level = models.CharField(max_length=8, primary_key=True)
+    mu = models.FloatField()
+    sigma = models.FloatField()
+    rating = models.FloatField()
+    rated_games = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["-rating"]
+
+    def __str__(self) -> str:
+        return f"Bot ({self.level}): {self.rating}"

@@ -1,0 +1,17 @@
+"""Validation shared by the model, the forms and (later) the API."""
+
+import unicodedata
+
+from django.core.exceptions import ValidationError
+
+DISPLAY_NAME_MAX_LENGTH = 40
+
+
+def validate_display_name(value: str) -> None:
+    """Refuse invisible characters: control codes, and format characters such as
+    zero-width spaces or right-to-left overrides that can disguise one name as another."""
+    if any(unicodedata.category(char).startswith("C") for char in value):
+        raise ValidationError(
+            "Use visible characters only (no control or invisible formatting characters).",
+            code="invisible_characters",
+        )

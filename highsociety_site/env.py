@@ -1,0 +1,202 @@
+"""Typed readers for settings that come from the environment.
+
+Each helper takes the variable's name, a default used when the variable is unset or
+empty, and optionally the mapping to read (``os.environ`` unless given; tests pass a
+dict).  A value that cannot be understood raises ``ImproperlyConfigured`` naming the
+variable, so a typo stops the process at start-up instead of silently becoming a
+default.  Only ``settings.py`` calls these: app code reads ``django.conf.settings``.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from typing import Any
+from urllib.parse import parse_qs, unquote, urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+_TRUE = {"1", "true", "yes", "on"}
+_FALSE = {"0", "false", "no", "off"}
+
+
+def _raw(name: str, environ: Mapping[str, str] | None) -> str | None:
+    """The stripped value of ``name``, or None when unset or blank."""
+    value = (os.environ if environ is None else environ).get(name)
+    if value is None or not value.strip():
+        return None
+    return value.strip()
+
+
+def env_str(
+    name: str, default: str | None = None, *, environ: Mapping[str, str] | None = None
+) -> str | None:
+    value = _raw(name, environ)
+    return default if value is None else value
+
+
+def env_bool(name: str, default: bool, *, environ: Mapping[str, str] | None = None) -> bool:
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    lowered = value.lower()
+    if lowered in _TRUE:
+        return True
+    if lowered in _FALSE:
+        return False
+    raise ImproperlyConfigured(
+        f"{name}={value!r} is not a boolean: use one of 1/0, true/false, yes/no, on/off."
+    )
+
+
+def env_int(
+    name: str,
+    default: int,
+    *,
+    minimum: int | None = None,
+    maximum: int | None = None,
+    environ: Mapping[str, str] | None = None,
+) -> int:
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    try:
+        number = int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={value!r} is not a whole number.") from None
+    if minimum is not None and number < minimum:
+        raise ImproperlyConfigured(f"{name}={number} is below the minimum of {minimum}.")
+    if maximum is not None and number > maximum:
+        raise ImproperlyConfigured(f"{name}={number} is above the maximum of {maximum}.")
+    return number
+
+
+def env_list(
+    name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
+) -> list[str]:
+    """A comma-separated list; blank items are dropped (``"a, b,"`` is ``["a", "b"]``)."""
+    value = _raw(name, environ)
+    if value is None:
+        return list(default or [])
+    return [item.strip() for item in value.split(",") if item.strip()]
+
+
+def env_url(
+    name: str,
+    default: str | None = None,
+    *,
+    schemes: tuple[str, ...] = ("http", "https"),
+    environ: Mapping[str, str] | None = None,
+) -> str | None:
+    """An absolute URL with one of ``schemes`` and a host."""
+    value = _raw(name, environ)
+    if value is None:
+        return default
+    parts = urlsplit(value)
+    if parts.scheme not in schemes or not parts.netloc:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an absolute URL starting with {' or '.join(s + '://' for s in schemes)}."
+        )
+    return value
+
+
+# --- e-mail ------------------------------------------------------------------
+
+_SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+_EMAIL_BACKENDS = {
+    "console": "django.core.mail.backends.console.EmailBackend",
+    "file": "django.core.mail.backends.filebased.EmailBackend",
+    "locmem": "django.core.mail.backends.locmem.EmailBackend",
+    "dummy": "django.core.mail.backends.dummy.EmailBackend",
+}
+
+
+def redact_url(url: str) -> str:
+    """``url`` with its password replaced by ``***``, for error messages and logs."""
+    parts = urlsplit(url)
+    if parts.password is None:
+        return url
+    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
+    return parts._replace(netloc=netloc).geturl()
+
+
+def parse_email_url(url: str, *, name: str = "EMAIL_URL") -> dict[str, Any]:
+    """Django's e-mail settings from one URL.
+
+    - ``smtp://user:password@host:port`` plain SMTP (port 25 unless given),
+      ``smtp+tls://…`` STARTTLS (587), ``smtps://…`` or ``smtp+ssl://…`` implicit TLS (465).
+      User and password are percent-decoded; ``?timeout=10`` sets EMAIL_TIMEOUT.
+    - ``console:`` prints messages to stdout; ``file:///absolute/dir`` writes one file
+      per message into that folder; ``locmem:`` keeps them in ``django.core.mail.outbox``;
+      ``dummy:`` drops them.
+    """
+    parts = urlsplit(url)
+    scheme = parts.scheme.lower()
+    shown = redact_url(url)
+    settings: dict[str, Any] = {}
+    if scheme in _EMAIL_BACKENDS:
+        settings["EMAIL_BACKEND"] = _EMAIL_BACKENDS[scheme]
+        if scheme == "file":
+            path = unquote(parts.path)
+            if parts.netloc or not path.startswith("/"):
+                raise ImproperlyConfigured(
+                    f"{name}={shown!r}: a file URL needs an absolute folder, as in file:///var/mail/highsociety."
+                )
+            settings["EMAIL_FILE_PATH"] = path
+        return settings
+    if scheme not in {"smtp", "smtp+tls", "smtps", "smtp+ssl"}:
+        raise ImproperlyConfigured(
+            f"{name}={shown!r}: the scheme must be smtp, smtp+tls, smtps, console, file, locmem or dummy."
+        )
+    try:
+        port = parts.port
+    except ValueError:
+        raise ImproperlyConfigured(f"{name}={shown!r} has a port that is not a number.") from None
+    if not parts.hostname:
+        raise ImproperlyConfigured(f"{name}={shown!r} names no host.")
+    use_ssl = scheme in {"smtps", "smtp+ssl"}
+    use_tls = scheme == "smtp+tls"
+    settings.update(
+        EMAIL_BACKEND=_SMTP_BACKEND,
+        EMAIL_HOST=parts.hostname,
+        EMAIL_PORT=port or (465 if use_ssl else 587 if use_tls else 25),
+        EMAIL_HOST_USER=unquote(parts.username or ""),
+        EMAIL_HOST_PASSWORD=unquote(parts.password or ""),
+        EMAIL_USE_TLS=use_tls,
+        EMAIL_USE_SSL=use_ssl,
+    )
+    query = parse_qs(parts.query)
+    if "timeout" in query:
+        try:
+            settings["EMAIL_TIMEOUT"] = int(query["timeout"][-1])
+        except ValueError:
+            raise ImproperlyConfigured(
+                f"{name}={shown!r}: timeout must be a whole number of seconds."
+            ) from None
+    return settings
+
+
+# --- database ----------------------------------------------------------------
+
+
+def parse_database_url(
+    url: str, *, conn_max_age: int, name: str = "DATABASE_URL"
+) -> dict[str, Any]:
+    """Django's DATABASES entry from a URL (dj-database-url).
+
+    Persistent connections (``conn_max_age`` seconds, with health checks) apply to
+    server databases only: a new PostgreSQL connection per request costs several times
+    the request itself.  SQLite opens a file, so it keeps ``CONN_MAX_AGE = 0``.
+    """
+    import dj_database_url
+
+    try:
+        config = dict(dj_database_url.parse(url))
+    except ValueError as exc:  # UnknownSchemeError is a ValueError
+        raise ImproperlyConfigured(f"{name}={redact_url(url)!r} cannot be used: {exc}") from None
+    if not config.get("NAME"):
+        raise ImproperlyConfigured(f"{name}={redact_url(url)!r} names no database.")
+    if config["ENGINE"] != "django.db.backends.sqlite3":
+        config["CONN_MAX_AGE"] = conn_max_age
+        config["CONN_HEALTH_CHECKS"] = conn_max_age > 0
+    return config

@@ -1,0 +1,329 @@
+"""Settings for High Society online, read from the environment.
+
+Every variable is optional for a quick start on one machine (SQLite, in-process tasks,
+e-mail printed to the console); README.md, "Configuration", lists them all with their
+defaults.  Bad values stop the process with ImproperlyConfigured (see env.py).
+"""
+
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+
+from highsociety_site.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+    parse_database_url,
+    parse_email_url,
+)
+
+BASE_DIR = Path(__file__).resolve().parent.parent
+
+# --- core --------------------------------------------------------------------
+
+DEBUG = env_bool("DEBUG", True)
+
+SECRET_KEY = env_str("SECRET_KEY")
+if SECRET_KEY is None:
+    if not DEBUG:
+        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+    # Only ever used with DEBUG on, on a developer's own machine.
+    SECRET_KEY = "django-insecure-dev-only-high-society-key-never-use-in-production"
+
+ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
+# The public address of the site, for links in e-mails sent outside a request.
+SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+
+INSTALLED_APPS = [
+    "django.contrib.admin",
+    "django.contrib.auth",
+    "django.contrib.contenttypes",
+    "django.contrib.sessions",
+    "django.contrib.messages",
+    "whitenoise.runserver_nostatic",  # runserver serves static files as gunicorn does
+    "django.contrib.staticfiles",
+    "allauth",
+    "allauth.account",
+    "rest_framework",
+    "drf_spectacular",
+    "drf_spectacular_sidecar",
+    "django_htmx",
+    "template_partials",
+    "accounts",
+    "accounts.tokens",
+    "games",
+]
+
+MIDDLEWARE = [
+    "django.middleware.security.SecurityMiddleware",
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    "django.contrib.sessions.middleware.SessionMiddleware",
+    "django.middleware.common.CommonMiddleware",
+    "django.middleware.csrf.CsrfViewMiddleware",
+    "django.contrib.auth.middleware.AuthenticationMiddleware",
+    "django.contrib.messages.middleware.MessageMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "allauth.account.middleware.AccountMiddleware",
+    "django_htmx.middleware.HtmxMiddleware",
+]
+
+ROOT_URLCONF = "highsociety_site.urls"
+WSGI_APPLICATION = "highsociety_site.wsgi.application"
+
+TEMPLATES = [
+    {
+        "BACKEND": "django.template.backends.django.DjangoTemplates",
+        "DIRS": [BASE_DIR / "templates"],
+        "APP_DIRS": True,
+        "OPTIONS": {
+            "context_processors": [
+                "django.template.context_processors.request",
+                "django.contrib.auth.context_processors.auth",
+                "django.contrib.messages.context_processors.messages",
+            ],
+        },
+    },
+]
+
+# --- database ----------------------------------------------------------------
+
+DATABASES = {
+    "default": parse_database_url(
+        env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
+        conn_max_age=env_int("CONN_MAX_AGE", 60, minimum=0),
+    )
+}
+DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+# --- cache -------------------------------------------------------------------
+
+REDIS_URL = env_url("REDIS_URL", None, schemes=("redis", "rediss"))
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            # Cache keys share the Redis database with Celery's queues: the prefix
+            # keeps them apart (clearing the cache must never drop queued tasks).
+            "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "hs"),
+        }
+    }
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+# --- Celery ------------------------------------------------------------------
+# The broker is CELERY_BROKER_URL, else REDIS_URL.  With neither, tasks run eagerly in
+# the process that queues them (the quick start needs no worker); CELERY_TASK_ALWAYS_EAGER
+# overrides that choice either way.  The test settings (tests/settings.py) force eager.
+
+CELERY_BROKER_URL = env_url(
+    "CELERY_BROKER_URL", REDIS_URL, schemes=("redis", "rediss", "amqp", "amqps")
+)
+CELERY_TASK_ALWAYS_EAGER = env_bool("CELERY_TASK_ALWAYS_EAGER", CELERY_BROKER_URL is None)
+if CELERY_BROKER_URL is None:
+    # Never fall back to Celery's default amqp://localhost: an eager-mode slip would
+    # then queue tasks on whatever broker happens to listen there.
+    CELERY_BROKER_URL = "memory://localhost//"
+# In-process tasks run after the commit of a request that already succeeded: by
+# default a failing task is logged, not turned into an error page for that request.
+CELERY_TASK_EAGER_PROPAGATES = env_bool("CELERY_TASK_EAGER_PROPAGATES", False)
+CELERY_TASK_ACKS_LATE = True  # a task is acknowledged when it finishes, not when taken
+CELERY_TASK_REJECT_ON_WORKER_LOST = True  # ...and requeued if its worker dies meanwhile
+CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+CELERY_TASK_IGNORE_RESULT = True  # no result store: tasks write to the database
+CELERY_TASK_SERIALIZER = "json"
+CELERY_ACCEPT_CONTENT = ["json"]
+CELERY_TASK_TIME_LIMIT = env_int("CELERY_TASK_TIME_LIMIT", 120, minimum=1)
+CELERY_TASK_SOFT_TIME_LIMIT = max(1, CELERY_TASK_TIME_LIMIT - 10)
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# Redis redelivers a task not acknowledged within this many seconds.  It must exceed the
+# longest task plus any countdown; long delays are done by beat sweeps, never countdowns.
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)
+}
+CELERY_TIMEZONE = "UTC"
+
+# --- e-mail ------------------------------------------------------------------
+
+# EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
+# EMAIL_USE_TLS, EMAIL_USE_SSL, EMAIL_TIMEOUT or EMAIL_FILE_PATH, as the URL says.
+globals().update(parse_email_url(env_str("EMAIL_URL", "console:")))
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "High Society <noreply@localhost>")
+SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- accounts (django-allauth) ----------------------------------------------
+
+AUTH_USER_MODEL = "accounts.User"
+AUTHENTICATION_BACKENDS = [
+    "django.contrib.auth.backends.ModelBackend",
+    "allauth.account.auth_backends.AuthenticationBackend",
+]
+PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.Argon2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2PasswordHasher",
+    "django.contrib.auth.hashers.PBKDF2SHA1PasswordHasher",
+    "django.contrib.auth.hashers.ScryptPasswordHasher",
+]
+AUTH_PASSWORD_VALIDATORS = [
+    {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
+    {"NAME": "django.contrib.auth.password_validation.MinimumLengthValidator"},
+    {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
+    {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
+]
+LOGIN_URL = "account_login"
+LOGIN_REDIRECT_URL = "/"
+LOGOUT_REDIRECT_URL = "/"
+
+ACCOUNT_LOGIN_METHODS = {"username", "email"}
+ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+ACCOUNT_UNIQUE_EMAIL = True
+ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it once verified
+ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
+ACCOUNT_EMAIL_NOTIFICATIONS = True  # tell people when their password or e-mail changes
+ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_EMAIL_SUBJECT_PREFIX = "[High Society] "
+ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme
+# allauth's rate limits (stored in the cache) are on with its defaults; these are the
+# ones that guard log-in and sign-up, spelled out so a change is deliberate.
+ACCOUNT_RATE_LIMITS = {
+    "login": "30/m/ip",
+    "login_failed": "10/m/ip,5/300s/key",  # key: the username or e-mail tried
+    "signup": "20/m/ip",
+    "reset_password": "20/m/ip,5/m/key",
+}
+
+# --- API ---------------------------------------------------------------------
+
+def _throttle_rate(name: str, default: str) -> str:
+    """A DRF rate such as ``120/min`` (per s, min, hour or day) from the environment."""
+    import re
+
+    rate = env_str(name, default)
+    if not re.fullmatch(r"[1-9][0-9]{0,8}/(s|sec|second|m|min|minute|h|hour|d|day)", rate):
+        raise ImproperlyConfigured(
+            f"{name}={rate!r} is not a rate: write a number of requests per s, min, hour "
+            "or day, as in 120/min."
+        )
+    return rate
+
+
+REST_FRAMEWORK = {
+    # Tokens first: an unauthenticated request then gets 401 with a Token challenge.
+    "DEFAULT_AUTHENTICATION_CLASSES": [
+        "accounts.tokens.auth.TokenAuthentication",
+        "rest_framework.authentication.SessionAuthentication",  # browsers, with CSRF
+    ],
+    "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
+    "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
+    "DEFAULT_PAGINATION_CLASS": "games.api.pagination.PagePagination",
+    "PAGE_SIZE": 20,
+    # Counted in the default cache: Redis when REDIS_URL is set, so every gunicorn worker
+    # shares the counts.  "user" counts per account (per address for anonymous calls),
+    # "ip" per address whoever calls, "auth" the token log-ins per address.
+    "DEFAULT_THROTTLE_CLASSES": [
+        "games.api.throttling.UserThrottle",
+        "games.api.throttling.IPThrottle",
+    ],
+    "DEFAULT_THROTTLE_RATES": {
+        "user": _throttle_rate("API_THROTTLE_USER", "240/min"),
+        "ip": _throttle_rate("API_THROTTLE_IP", "600/min"),
+        "auth": _throttle_rate("API_THROTTLE_AUTH", "10/min"),
+    },
+    # The client's address is REMOTE_ADDR unless that many proxies in front of the app
+    # add X-Forwarded-For (0: trust no such header, so it cannot dodge the limits).
+    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0, minimum=0, maximum=5),
+}
+# Token lifetime for POST /api/v1/auth/token/ (tokens made on the profile page choose).
+API_TOKEN_DAYS = env_int("API_TOKEN_DAYS", 30, minimum=1, maximum=365)
+# bench/http_bench.py only: serve the "floor" view (one read, one write) for comparison.
+BENCH_FLOOR_VIEW = env_bool("BENCH_FLOOR_VIEW", False)
+
+SPECTACULAR_SETTINGS = {
+    "TITLE": "High Society online API",
+    "DESCRIPTION": (
+        "Play Reiner Knizia's High Society from your own program: sign in for a token, "
+        "find or create a table, read your view of the game and send moves.\n\n"
+        "**Authentication**: `POST /api/v1/auth/token/` with your username and password "
+        "returns a token; send it as `Authorization: Token <token>`. Browser sessions work "
+        "too (send the CSRF token with unsafe methods).\n\n"
+        "**Moves**: every move carries `version`, the game version you saw (the number of "
+        "moves so far). A move for an older version is refused with 409, so repeating a "
+        "request never makes a second move.\n\n"
+        "**Errors** always have the form `{\"detail\": \"...\", \"code\": \"...\"}`; "
+        "invalid input adds `errors`, the messages per field.\n\n"
+        "**Limits**: requests are counted per user and per address; past the limit the "
+        "answer is 429 with a `Retry-After` header (seconds)."
+    ),
+    "VERSION": "1.0.0",
+    "SERVE_INCLUDE_SCHEMA": False,
+    "SCHEMA_PATH_PREFIX": r"/api/v1",
+    "COMPONENT_SPLIT_REQUEST": True,
+    "ENUM_NAME_OVERRIDES": {
+        "GameStatusEnum": "games.models.Game.Status",
+        "ActionTypeEnum": "games.api.serializers.ACTION_TYPES",
+        "EventTypeEnum": "games.api.serializers.EVENT_TYPES",
+    },
+    "TAGS": [
+        {"name": "auth", "description": "Tokens for programs."},
+        {"name": "games", "description": "Tables, views of a game and moves."},
+        {"name": "users", "description": "Public profiles."},
+    ],
+    # Swagger UI's files come from the drf-spectacular-sidecar package: no CDN.
+    "SWAGGER_UI_DIST": "SIDECAR",
+    "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
+    "REDOC_DIST": "SIDECAR",
+}
+
+# --- static files, i18n ------------------------------------------------------
+
+STATIC_URL = "static/"
+STATIC_ROOT = BASE_DIR / "staticfiles"
+STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {
+        "BACKEND": (
+            "django.contrib.staticfiles.storage.StaticFilesStorage"
+            if DEBUG
+            # Hashed, compressed names that browsers may cache for ever; needs collectstatic.
+            else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        )
+    },
+}
+
+LANGUAGE_CODE = "en"
+TIME_ZONE = "UTC"
+USE_I18N = True
+USE_TZ = True
+
+# --- logging: everything to stdout, one line per record ----------------------
+
+LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
+if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
+    raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not a logging level.")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+    },
+    "handlers": {
+        "stdout": {
+            "class": "logging.StreamHandler",
+            "stream": "ext://sys.stdout",
+            "formatter": "line",
+        },
+    },
+    "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
+    "loggers": {
+        "django.db.backends": {"level": "INFO"},  # SQL stays quiet even at LOG_LEVEL=DEBUG
+    },
+}

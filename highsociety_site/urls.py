@@ -1,0 +1,21 @@
+"""URL routes of the whole site."""
+
+from django.contrib import admin
+from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+
+from games import views as games_views
+from highsociety_site import views
+
+urlpatterns = [
+    path("", games_views.lobby, name="lobby"),
+    path("games/", include("games.urls")),
+    path("health/", views.health, name="health"),
+    path("accounts/", include("accounts.urls")),
+    path("accounts/", include("allauth.urls")),
+    path("admin/", admin.site.urls),
+    path("api/v1/", include("games.api.urls")),
+    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # The split view serves Swagger UI's start-up code as a file, not an inline script.
+    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+]

@@ -1,0 +1,73 @@
+"""Log-in, its rate limit, and log-out."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import PASSWORD, UserFactory
+
+pytestmark = pytest.mark.django_db
+
+
+def _log_in(client, login, password=PASSWORD):
+    return client.post(reverse("account_login"), {"login": login, "password": password})
+
+
+def _logged_in_as(client):
+    return client.session.get("_auth_user_id")
+
+
+def test_a_factory_user_logs_in_by_username_or_email(client, alice):
+    assert _log_in(client, "alice").status_code == 302
+    assert int(_logged_in_as(client)) == alice.pk
+    client.logout()
+    assert _log_in(client, "ALICE@example.com").status_code == 302
+    assert int(_logged_in_as(client)) == alice.pk
+
+
+def test_wrong_password_is_refused_with_a_message(client, alice):
+    response = _log_in(client, "alice", "not the password")
+    assert response.status_code == 200
+    assert "not correct" in response.content.decode()
+    assert _logged_in_as(client) is None
+
+
+def test_repeated_failures_lock_the_login_for_a_while(client, alice):
+    for _ in range(5):
+        assert _log_in(client, "alice", "guess").status_code == 200
+    response = _log_in(client, "alice")  # even the right password, now
+    assert _logged_in_as(client) is None
+    assert "Too many failed login attempts" in response.content.decode()
+    # Another account from the same address is not locked by alice's failures.
+    UserFactory(username="bob")
+    assert _log_in(client, "bob").status_code == 302
+
+
+def test_an_inactive_user_cannot_log_in(client):
+    UserFactory(username="gone", is_active=False)
+    response = _log_in(client, "gone")
+    assert _logged_in_as(client) is None
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_inactive")
+
+
+def test_log_out_needs_a_post(client, alice):
+    client.force_login(alice)
+    page = client.get(reverse("account_logout"))  # a confirmation page, no log-out
+    assert page.status_code == 200
+    assert _logged_in_as(client) is not None
+    response = client.post(reverse("account_logout"))
+    assert response.status_code == 302
+    assert _logged_in_as(client) is None
+
+
+def test_the_log_out_button_in_the_nav_works_with_csrf_checks(alice):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    token = html.split('name="csrfmiddlewaretoken" value="', 1)[1].split('"', 1)[0]
+    assert client.post(reverse("account_logout")).status_code == 403  # no token
+    response = client.post(reverse("account_logout"), {"csrfmiddlewaretoken": token})
+    assert response.status_code == 302
+    assert _logged_in_as(client) is None

@@ -1,0 +1,83 @@
+"""Password reset by e-mail and password change, through allauth's pages."""
+
+import re
+
+import pytest
+from django.core import mail
+from django.urls import reverse
+
+from tests.factories import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+NEW_PASSWORD = "a brand new secret 42"
+
+
+def test_password_reset_through_the_emailed_link(client, alice):
+    response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    match = re.search(
+        r"https?://testserver(/accounts/password/reset/key/\S+/)", mail.outbox[0].body
+    )
+    assert match, mail.outbox[0].body
+
+    # The link stores its key in the session and redirects to a key-less URL.
+    page = client.get(match.group(1), follow=True)
+    assert page.status_code == 200
+    form_url = page.redirect_chain[-1][0]
+    response = client.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_reset_password_from_key_done")
+
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert not alice.check_password(PASSWORD)
+    login = client.post(reverse("account_login"), {"login": "alice", "password": NEW_PASSWORD})
+    assert login.status_code == 302
+
+
+def test_a_reset_link_works_once(client, alice):
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    link = re.search(
+        r"https?://testserver(/accounts/password/reset/key/\S+/)", mail.outbox[0].body
+    ).group(1)
+    form_url = client.get(link, follow=True).redirect_chain[-1][0]
+    client.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+
+    other = client.__class__()
+    page = other.get(link, follow=True)
+    assert "password1" not in page.content.decode()  # "bad token" page, no form
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+
+
+def test_password_reset_for_an_unknown_address_reveals_nothing(client, alice):
+    response = client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_reset_password_done")
+    # The address gets a note that it has no account; no reset link goes anywhere.
+    assert all("/password/reset/key/" not in m.body for m in mail.outbox)
+
+
+def test_password_change(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 302
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert any("password" in m.subject.lower() for m in mail.outbox)  # security notice
+
+
+def test_password_change_needs_the_old_password(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": "wrong", "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+    assert response.status_code == 200
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)

@@ -1,0 +1,113 @@
+"""The profile page: show and change the display name."""
+
+import pytest
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+PROFILE = "/accounts/profile/"
+
+
+def test_profile_url():
+    assert reverse("profile") == PROFILE
+
+
+def test_profile_needs_log_in(client):
+    response = client.get(PROFILE)
+    assert response.status_code == 302
+    assert response["Location"] == f"{reverse('account_login')}?next={PROFILE}"
+
+
+def test_profile_shows_the_player(client, alice):
+    client.force_login(alice)
+    response = client.get(PROFILE)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "<dd>Alice</dd>" in html
+    assert "<dd>alice</dd>" in html
+    assert "alice@example.com" in html
+    assert 'name="display_name"' in html and 'maxlength="40"' in html
+
+
+def test_changing_the_display_name(client, alice):
+    client.force_login(alice)
+    response = client.post(PROFILE, {"display_name": "  Lady Alice  "}, follow=True)
+    assert response.redirect_chain == [(PROFILE, 302)]
+    alice.refresh_from_db()
+    assert alice.display_name == "Lady Alice"  # stripped
+    html = response.content.decode()
+    assert "Your display name is saved." in html
+    assert "Signed in as <strong>Lady Alice</strong>" in html
+
+
+@pytest.mark.parametrize(
+    ("value", "error"),
+    [
+        ("", "This field is required."),
+        ("    ", "This field is required."),
+        ("x" * 41, "at most 40 characters"),
+        ("Eve\u202eecila", "visible characters only"),  # right-to-left override
+        ("Zero\u200bWidth", "visible characters only"),
+        ("Tab\tName", "visible characters only"),
+    ],
+)
+def test_bad_display_names_show_errors_and_change_nothing(client, alice, value, error):
+    client.force_login(alice)
+    response = client.post(PROFILE, {"display_name": value})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert error in html
+    assert 'aria-invalid="true"' in html
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+    assert "Signed in as <strong>Alice</strong>" in html  # the header shows the stored name
+
+
+def test_missing_field_changes_nothing(client, alice):
+    client.force_login(alice)
+    assert client.post(PROFILE, {}).status_code == 400
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+
+
+def test_forty_characters_and_unicode_are_fine(client, alice):
+    client.force_login(alice)
+    name = "Ünïcødé 名前 " + "z" * 29
+    assert len(name) == 40
+    assert client.post(PROFILE, {"display_name": name}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == name
+
+
+@pytest.mark.parametrize(
+    ("hostile", "escaped"),
+    [
+        ('<script>alert("x")</script>', "&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;"),
+        ("<img src=x onerror=alert(1)>", "&lt;img src=x onerror=alert(1)&gt;"),
+        ("\"><b>'&amp;", "&quot;&gt;&lt;b&gt;&#x27;&amp;amp;"),
+    ],
+)
+def test_display_name_is_html_escaped_everywhere_it_shows(client, alice, hostile, escaped):
+    client.force_login(alice)
+    assert client.post(PROFILE, {"display_name": hostile}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == hostile  # stored as typed...
+    for url in [PROFILE, "/", reverse("account_email")]:
+        html = client.get(url).content.decode()
+        assert f"Signed in as <strong>{escaped}</strong>" in html
+        assert hostile not in html  # ...and never markup on a page
+
+
+def test_profile_edit_needs_csrf(alice):
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(alice)
+    assert client.post(PROFILE, {"display_name": "Hacked"}).status_code == 403
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+
+
+def test_profile_refuses_other_methods(client, alice):
+    client.force_login(alice)
+    assert client.delete(PROFILE).status_code == 405

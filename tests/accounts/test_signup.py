@@ -1,0 +1,112 @@
+"""Sign-up with mandatory e-mail verification, through allauth's pages."""
+
+import re
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+from tests.factories import PASSWORD
+
+pytestmark = pytest.mark.django_db
+
+
+def _sign_up(client, username="dora", email="dora@example.com", password=PASSWORD):
+    return client.post(
+        reverse("account_signup"),
+        {"username": username, "email": email, "password1": password, "password2": password},
+    )
+
+
+def _link_in(message) -> str:
+    match = re.search(r"https?://testserver(/\S+)", message.body)
+    assert match, message.body
+    return match.group(1)
+
+
+def test_sign_up_sends_a_verification_email_and_does_not_log_in(client):
+    response = _sign_up(client)
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    user = User.objects.get(username="dora")
+    assert not EmailAddress.objects.get(user=user).verified
+    assert "_auth_user_id" not in client.session
+
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["dora@example.com"]
+    assert message.subject.startswith("[High Society] ")
+    assert "/accounts/confirm-email/" in _link_in(message)
+
+
+def test_following_the_emailed_link_verifies_and_then_log_in_works(client):
+    _sign_up(client)
+    link = _link_in(mail.outbox[0])
+
+    page = client.get(link)
+    assert page.status_code == 200
+    assert "dora@example.com" in page.content.decode()
+    confirmed = client.post(link)
+    assert confirmed.status_code == 302
+    assert EmailAddress.objects.get(email="dora@example.com").verified
+
+    client.logout()
+    for login in ["dora", "dora@example.com"]:  # by username or by e-mail
+        response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
+        assert response.status_code == 302, response.content.decode()
+        assert response["Location"] == "/"
+        assert int(client.session["_auth_user_id"]) == User.objects.get(username="dora").pk
+        client.logout()
+
+
+def test_a_forged_confirmation_key_verifies_nothing(client):
+    _sign_up(client)
+    link = _link_in(mail.outbox[0])
+    forged = re.sub(r"/confirm-email/[^/]+/", "/confirm-email/forged-key/", link)
+    client.post(forged)
+    assert not EmailAddress.objects.get(email="dora@example.com").verified
+
+
+def test_unverified_user_cannot_log_in(client):
+    _sign_up(client)
+    client.logout()
+    mail.outbox.clear()
+    response = client.post(reverse("account_login"), {"login": "dora", "password": PASSWORD})
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert "_auth_user_id" not in client.session
+    assert client.get(reverse("profile")).status_code == 302  # still anonymous
+
+
+def test_sign_up_with_a_taken_email_creates_nothing_and_reveals_nothing(client, alice):
+    # Enumeration prevention: the page looks like a success; the owner gets an e-mail.
+    response = _sign_up(client, username="alice2", email="alice@example.com")
+    assert response.status_code == 302
+    assert response["Location"] == reverse("account_email_verification_sent")
+    assert not User.objects.filter(username="alice2").exists()
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+
+
+def test_sign_up_refuses_a_taken_username(client, alice):
+    response = _sign_up(client, username="alice", email="new@example.com")
+    assert response.status_code == 200
+    assert "already exists" in response.content.decode()
+    assert User.objects.count() == 1
+
+
+def test_sign_up_refuses_a_weak_password(client):
+    response = _sign_up(client, password="password")
+    assert response.status_code == 200
+    assert "too common" in response.content.decode()
+    assert not User.objects.filter(username="dora").exists()
+
+
+def test_sign_up_is_rate_limited_per_ip(client):
+    for n in range(20):
+        _sign_up(client, username=f"user{n}", email=f"user{n}@example.com")
+        client.logout()
+    response = _sign_up(client, username="one-too-many", email="late@example.com")
+    assert response.status_code == 429
+    assert not User.objects.filter(username="one-too-many").exists()

@@ -1,0 +1,59 @@
+"""Fixtures for every test.  Nothing here imports the rules engine (games.engine): its
+tests run without a database."""
+
+import pytest
+import redis
+from django.conf import settings
+from django.core.cache import cache
+
+from tests.factories import UserFactory
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(request):
+    """Empty this test process's cache before each test that may use Django, so
+    rate-limit counters (log-in, sign-up, API throttles) never carry from one test into
+    the next.  Only this process's keys go: tests/settings.py gives each test run and
+    each xdist worker its own prefix, and Celery's queues in the same Redis database stay
+    untouched."""
+    if _uses_django(request):
+        _cache_clear_own_keys()
+
+
+def _uses_django(request) -> bool:
+    names = request.fixturenames
+    return request.node.get_closest_marker("django_db") is not None or any(
+        name in names for name in ("db", "transactional_db", "client", "live_server")
+    )
+
+
+def _cache_clear_own_keys() -> None:
+    config = settings.CACHES["default"]
+    if not config["BACKEND"].endswith("RedisCache"):
+        cache.clear()
+        return
+    client = redis.Redis.from_url(config["LOCATION"])
+    try:
+        keys = list(client.scan_iter(match=f"{config['KEY_PREFIX']}:*", count=1000))
+        if keys:
+            client.delete(*keys)
+    finally:
+        client.close()
+
+
+# --- personas: three verified players (log in with tests.factories.PASSWORD) ----
+
+
+@pytest.fixture
+def alice(db):
+    return UserFactory(username="alice", display_name="Alice")
+
+
+@pytest.fixture
+def bob(db):
+    return UserFactory(username="bob", display_name="Bob")
+
+
+@pytest.fixture
+def carol(db):
+    return UserFactory(username="carol", display_name="Carol")

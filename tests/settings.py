@@ -1,0 +1,44 @@
+"""Settings for the test suite: the real settings, read from the environment as always
+(``make test`` points DATABASE_URL at the local PostgreSQL and REDIS_URL at Redis
+database 15), with these differences only:
+
+- Celery runs tasks eagerly, in the test's own process, whatever the broker, and lets
+  their exceptions propagate.  A test that needs a real worker starts one and sets
+  ``celery_app.conf.task_always_eager = False`` itself (Celery reads its settings once,
+  so pytest-django's ``settings`` fixture cannot switch this).
+- Passwords are hashed with MD5: argon2 costs ~150 ms a hash by design, which every
+  factory-made user would pay.  tests/site checks the real list starts with argon2.
+- Static files need no collectstatic: WhiteNoise serves them from the source folders,
+  as under runserver (the manifest storage is for DEBUG off).
+- Cache keys carry a prefix of their own per test run and per pytest-xdist worker, so
+  a process clearing its cache (tests/conftest.py) never touches the counters of another
+  worker or of another run sharing the same Redis.  A server or worker that a test
+  starts as a subprocess inherits the variables, and with them the same prefix.
+"""
+
+import os
+import secrets
+
+from highsociety_site.settings import *  # noqa: F403
+from highsociety_site.settings import CACHES
+
+CELERY_TASK_ALWAYS_EAGER = True
+CELERY_TASK_EAGER_PROPAGATES = True
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+WHITENOISE_USE_FINDERS = True
+WHITENOISE_AUTOREFRESH = True
+
+# Set once in the pytest process, before xdist starts its workers (they inherit it).
+_TEST_RUN = os.environ.setdefault("HIGHSOCIETY_TEST_RUN", secrets.token_hex(4))
+CACHES = {
+    "default": {
+        **CACHES["default"],
+        "KEY_PREFIX": f"test-{_TEST_RUN}-{os.environ.get('PYTEST_XDIST_WORKER', 'main')}",
+    }
+}

@@ -1,0 +1,192 @@
+"""The typed environment readers of highsociety_site/env.py."""
+
+import pytest
+from django.core.exceptions import ImproperlyConfigured
+
+from highsociety_site.env import (
+    env_bool,
+    env_int,
+    env_list,
+    env_str,
+    env_url,
+    parse_database_url,
+    parse_email_url,
+    redact_url,
+)
+
+
+@pytest.mark.parametrize("raw", ["1", "true", "TRUE", "yes", "on", " On "])
+def test_env_bool_true(raw):
+    assert env_bool("FLAG", False, environ={"FLAG": raw}) is True
+
+
+@pytest.mark.parametrize("raw", ["0", "false", "False", "no", "off"])
+def test_env_bool_false(raw):
+    assert env_bool("FLAG", True, environ={"FLAG": raw}) is False
+
+
+@pytest.mark.parametrize("environ", [{}, {"FLAG": ""}, {"FLAG": "   "}])
+def test_env_bool_unset_or_blank_gives_default(environ):
+    assert env_bool("FLAG", True, environ=environ) is True
+
+
+@pytest.mark.parametrize("raw", ["maybe", "2", "y", "enabled"])
+def test_env_bool_rejects_other_words_and_names_the_variable(raw):
+    with pytest.raises(ImproperlyConfigured, match="FLAG"):
+        env_bool("FLAG", False, environ={"FLAG": raw})
+
+
+def test_env_int_reads_and_defaults():
+    assert env_int("N", 7, environ={}) == 7
+    assert env_int("N", 7, environ={"N": " 42 "}) == 42
+
+
+@pytest.mark.parametrize("raw", ["forty", "4.5", "1e3", "0x10"])
+def test_env_int_rejects_non_integers(raw):
+    with pytest.raises(ImproperlyConfigured, match="N="):
+        env_int("N", 0, environ={"N": raw})
+
+
+def test_env_int_bounds():
+    with pytest.raises(ImproperlyConfigured, match="minimum"):
+        env_int("N", 0, minimum=0, environ={"N": "-1"})
+    with pytest.raises(ImproperlyConfigured, match="maximum"):
+        env_int("N", 0, maximum=10, environ={"N": "11"})
+    assert env_int("N", 0, minimum=0, maximum=10, environ={"N": "10"}) == 10
+
+
+def test_env_list_splits_on_commas_and_drops_blanks():
+    assert env_list("L", ["d"], environ={}) == ["d"]
+    assert env_list("L", ["d"], environ={"L": "a.example, b.example,, "}) == [
+        "a.example",
+        "b.example",
+    ]
+
+
+def test_env_list_default_is_copied():
+    default = ["x"]
+    env_list("L", default, environ={}).append("y")
+    assert default == ["x"]
+
+
+def test_env_str():
+    assert env_str("S", "dflt", environ={}) == "dflt"
+    assert env_str("S", "dflt", environ={"S": "  value "}) == "value"
+    assert env_str("S", environ={}) is None
+
+
+def test_env_url_accepts_absolute_urls():
+    assert env_url("U", environ={"U": "https://play.example.org/"}) == "https://play.example.org/"
+    assert env_url("U", "http://x", environ={}) == "http://x"
+
+
+@pytest.mark.parametrize("raw", ["play.example.org", "ftp://x.org", "http://", "/relative"])
+def test_env_url_rejects_what_is_not_an_absolute_url(raw):
+    with pytest.raises(ImproperlyConfigured, match="U="):
+        env_url("U", environ={"U": raw})
+
+
+def test_env_url_schemes():
+    assert env_url("R", schemes=("redis",), environ={"R": "redis://h:6379/0"}) == "redis://h:6379/0"
+    with pytest.raises(ImproperlyConfigured):
+        env_url("R", schemes=("redis",), environ={"R": "http://h:6379/0"})
+
+
+# --- e-mail URLs -------------------------------------------------------------
+
+
+def test_email_url_console_file_locmem_dummy():
+    assert parse_email_url("console:") == {
+        "EMAIL_BACKEND": "django.core.mail.backends.console.EmailBackend"
+    }
+    assert parse_email_url("file:///var/mail/hs") == {
+        "EMAIL_BACKEND": "django.core.mail.backends.filebased.EmailBackend",
+        "EMAIL_FILE_PATH": "/var/mail/hs",
+    }
+    assert parse_email_url("locmem:")["EMAIL_BACKEND"].endswith("locmem.EmailBackend")
+    assert parse_email_url("dummy:")["EMAIL_BACKEND"].endswith("dummy.EmailBackend")
+
+
+def test_email_url_plain_smtp_as_docker_compose_uses_it():
+    assert parse_email_url("smtp://mailpit:1025") == {
+        "EMAIL_BACKEND": "django.core.mail.backends.smtp.EmailBackend",
+        "EMAIL_HOST": "mailpit",
+        "EMAIL_PORT": 1025,
+        "EMAIL_HOST_USER": "",
+        "EMAIL_HOST_PASSWORD": "",
+        "EMAIL_USE_TLS": False,
+        "EMAIL_USE_SSL": False,
+    }
+
+
+def test_email_url_credentials_are_percent_decoded_and_tls_variants():
+    config = parse_email_url("smtp+tls://me%40example.org:p%3Ass@smtp.example.org?timeout=10")
+    assert config["EMAIL_HOST_USER"] == "me@example.org"
+    assert config["EMAIL_HOST_PASSWORD"] == "p:ss"
+    assert (config["EMAIL_PORT"], config["EMAIL_USE_TLS"], config["EMAIL_USE_SSL"]) == (
+        587,
+        True,
+        False,
+    )
+    assert config["EMAIL_TIMEOUT"] == 10
+    ssl = parse_email_url("smtps://u:p@smtp.example.org")
+    assert (ssl["EMAIL_PORT"], ssl["EMAIL_USE_TLS"], ssl["EMAIL_USE_SSL"]) == (465, False, True)
+    assert parse_email_url("smtp://h")["EMAIL_PORT"] == 25
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "mailto:someone@example.org",
+        "smtp://",
+        "smtp://host:port",
+        "file://relative/dir",
+        "smtp://h?timeout=soon",
+        "smpt://h:25",
+    ],
+)
+def test_email_url_rejects_bad_urls(url):
+    with pytest.raises(ImproperlyConfigured, match="EMAIL_URL"):
+        parse_email_url(url)
+
+
+def test_email_url_errors_never_show_the_password():
+    with pytest.raises(ImproperlyConfigured) as excinfo:
+        parse_email_url("smtp://user:s3cret@host:notaport")
+    assert "s3cret" not in str(excinfo.value)
+    assert "***" in str(excinfo.value)
+
+
+def test_redact_url():
+    assert redact_url("redis://:pw@h:6379/0") == "redis://:***@h:6379/0"
+    assert redact_url("smtp://h:25") == "smtp://h:25"
+
+
+# --- database URLs -----------------------------------------------------------
+
+
+def test_database_url_postgres_keeps_connections():
+    config = parse_database_url("postgres://hs:pw@db:5432/highsociety", conn_max_age=60)
+    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert (config["HOST"], config["PORT"], config["NAME"]) == ("db", 5432, "highsociety")
+    assert config["CONN_MAX_AGE"] == 60
+    assert config["CONN_HEALTH_CHECKS"] is True
+
+
+def test_database_url_sqlite_never_keeps_connections():
+    config = parse_database_url("sqlite:////tmp/hs.sqlite3", conn_max_age=60)
+    assert config["ENGINE"] == "django.db.backends.sqlite3"
+    assert config["NAME"] == "/tmp/hs.sqlite3"
+    assert config["CONN_MAX_AGE"] == 0
+
+
+@pytest.mark.parametrize("url", ["mongodb://h/db", "postgres://h:5432/", "nonsense"])
+def test_database_url_rejects_unusable_urls(url):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL"):
+        parse_database_url(url, conn_max_age=0)
+
+
+def test_database_url_errors_never_show_the_password():
+    with pytest.raises(ImproperlyConfigured) as excinfo:
+        parse_database_url("postgres://hs:s3cret@db:5432/", conn_max_age=0)
+    assert "s3cret" not in str(excinfo.value)

@@ -1,0 +1,124 @@
+"""The site layout, static assets, health and API documentation routes."""
+
+import re
+
+import pytest
+from django.contrib.staticfiles import finders
+from django.urls import reverse
+
+pytestmark = pytest.mark.django_db
+
+PAGES_FOR_EVERYONE = ["/", "/accounts/login/", "/accounts/signup/", "/accounts/password/reset/"]
+
+
+def _scripts(html: str) -> list[str]:
+    return re.findall(r"<script\b[^>]*>", html)
+
+
+@pytest.mark.parametrize("url", PAGES_FOR_EVERYONE)
+def test_pages_use_the_site_layout(client, url):
+    response = client.get(url)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<html lang="en">' in html
+    assert 'class="site-nav"' in html and 'href="#main"' in html  # nav and skip link
+    assert '<link rel="stylesheet" href="/static/css/site.css">' in html
+
+
+@pytest.mark.parametrize("url", PAGES_FOR_EVERYONE)
+def test_pages_load_vendored_htmx_and_no_inline_script(client, url):
+    html = client.get(url).content.decode()
+    scripts = _scripts(html)
+    assert '<script src="/static/vendor/htmx.min.js" defer>' in scripts
+    assert all("src=" in tag for tag in scripts), scripts  # a strict CSP comes later
+    assert " on" + "click=" not in html.lower()
+
+
+def test_htmx_requests_carry_the_csrf_token(client):
+    response = client.get("/")
+    match = re.search(
+        r"""<body hx-headers='\{"X-CSRFToken": "([A-Za-z0-9]+)"\}'>""", response.content.decode()
+    )
+    assert match, "the body must send the CSRF token with every htmx request"
+    assert len(match.group(1)) == 64
+
+
+def test_anonymous_nav_offers_log_in_and_sign_up(client):
+    html = client.get("/").content.decode()
+    assert f'href="{reverse("account_login")}"' in html
+    assert f'href="{reverse("account_signup")}"' in html
+    assert f'href="{reverse("profile")}"' not in html
+
+
+def test_logged_in_nav_offers_profile_and_a_log_out_form(client, alice):
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    assert f'href="{reverse("profile")}"' in html
+    assert f'<form class="inline-form" method="post" action="{reverse("account_logout")}">' in html
+    assert "Signed in as <strong>Alice</strong>" in html
+    assert f'href="{reverse("account_login")}"' not in html
+
+
+def test_static_assets_are_vendored_not_fetched():
+    for path in ["vendor/htmx.min.js", "css/site.css", "img/favicon.svg"]:
+        assert finders.find(path), path
+    with open(finders.find("vendor/htmx.min.js")) as f:
+        assert "htmx" in f.read(200)
+
+
+def test_static_files_are_served_by_whitenoise(client):
+    response = client.get("/static/css/site.css")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("text/css")
+
+
+def test_health(client):
+    response = client.get("/health/")
+    assert response.status_code == 200
+    assert response.json() == {"status": "ok"}
+    assert "no-cache" in response["Cache-Control"]
+
+
+def test_health_says_503_when_the_database_is_down(client, monkeypatch):
+    from django.db import OperationalError
+
+    from highsociety_site import views
+
+    def broken_cursor():
+        raise OperationalError("connection refused")
+
+    monkeypatch.setattr(views.connection, "cursor", broken_cursor)
+    response = client.get("/health/")
+    assert response.status_code == 503
+    assert response.json() == {"status": "error", "database": "unavailable"}
+    assert "connection refused" not in response.content.decode()
+
+
+def test_api_schema_is_openapi_3(client):
+    response = client.get("/api/schema/")
+    assert response.status_code == 200
+    assert response["Content-Type"].startswith("application/vnd.oai.openapi")
+    assert response.content.startswith(b"openapi: 3")
+
+
+def test_api_schema_as_json(client):
+    response = client.get("/api/schema/", HTTP_ACCEPT="application/vnd.oai.openapi+json")
+    assert response.status_code == 200
+    assert response.json()["info"]["title"] == "High Society online API"
+
+
+def test_api_docs_served_locally(client):
+    response = client.get("/api/docs/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "swagger-ui" in html
+    assert "/static/drf_spectacular_sidecar/swagger-ui-dist/swagger-ui-bundle.js" in html
+    assert "cdn." not in html and "unpkg" not in html  # no CDN: works offline
+    assert all("src=" in tag for tag in _scripts(html))  # start-up code is a file too
+    init = client.get("/api/docs/?script=")
+    assert init.status_code == 200
+    assert "/api/schema/" in init.content.decode()
+
+
+def test_unknown_page_is_404(client):
+    assert client.get("/no-such-page/").status_code == 404
