@@ -1,0 +1,102 @@
+"""Read-only admin of games, seats and moves (staff only, as Django's admin is).
+
+Games are changed through ``games.services`` only, so nothing can be added or edited
+here.  A running game's state holds secrets (the deck order, sealed choices) that a
+staff member who also plays must not see: it is shown only once the game is over.
+"""
+
+import json
+
+from django.contrib import admin
+from django.utils.html import format_html
+
+from games.models import Game, Move, Seat
+
+HIDDEN_WHILE_RUNNING = "(hidden until the game is over: it holds the deck order)"
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.is_superuser
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("position", "user", "ai_level", "accepted", "resigned", "joined_at")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+    show_change_link = False
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyAdmin):
+    list_display = ("id", "status", "players", "created_by", "version", "created_at", "finished_at")
+    list_filter = ("status", "players", "memory_aid")
+    search_fields = ("=id", "created_by__username", "seats__user__username")
+    list_select_related = ("created_by",)
+    date_hierarchy = "created_at"
+    inlines = [SeatInline]
+    fields = (
+        "status",
+        "created_by",
+        "players",
+        "advanced",
+        "memory_aid",
+        "move_deadline_hours",
+        "version",
+        "turn_started_at",
+        "deadline_at",
+        "created_at",
+        "started_at",
+        "finished_at",
+        "updated_at",
+        "result",
+        "state_shown",
+        "scenario_shown",
+    )
+    readonly_fields = fields
+
+    @admin.display(description="state")
+    def state_shown(self, game):
+        if game.state is None:
+            return "-"
+        if game.status != Game.Status.FINISHED:
+            return HIDDEN_WHILE_RUNNING
+        return format_html("<pre>{}</pre>", json.dumps(game.state, indent=1))
+
+    @admin.display(description="scenario deck / first player")
+    def scenario_shown(self, game):
+        if game.scenario_deck is None and game.scenario_first_player is None:
+            return "-"
+        if game.status != Game.Status.FINISHED:
+            return HIDDEN_WHILE_RUNNING
+        return f"{game.scenario_deck} / {game.scenario_first_player}"
+
+
+@admin.register(Move)
+class MoveAdmin(ReadOnlyAdmin):
+    list_display = ("game", "number", "seat", "actor", "action_shown", "user", "created_at")
+    list_filter = ("actor",)
+    search_fields = ("=game__id", "user__username")
+    list_select_related = ("game", "user")
+    fields = ("game", "number", "seat", "actor", "action_shown", "user", "created_at")
+    readonly_fields = fields
+
+    @admin.display(description="action")
+    def action_shown(self, move):
+        if move.action.get("type") == "sealed_bid" and move.game.status != Game.Status.FINISHED:
+            return HIDDEN_WHILE_RUNNING.replace("the deck order", "a sealed choice")
+        return json.dumps(move.action)

@@ -1,0 +1,22 @@
+"""Errors of the game services.  ``str(error)`` is a sentence meant for the player; it
+never carries hidden information (the deck order, a hand, a sealed choice)."""
+
+
+class GameError(Exception):
+    """Bad input or a refused request: nothing was changed."""
+
+
+class IllegalMove(GameError):
+    """The rules do not allow this action now (the engine's ``IllegalAction`` sentence)."""
+
+
+class VersionConflict(GameError):
+    """The move was made against an old version of the game (stale or repeated)."""
+
+
+class NotYourSeat(GameError):
+    """The user has no seat at this table, or it is not their turn to act."""
+
+
+class NotAllowed(GameError):
+    """The request is not allowed in the table's situation (full, started, over, …)."""

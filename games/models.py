@@ -1,0 +1,208 @@
+"""Tables, seats and moves of High Society games, stored in the database.
+
+A ``Game`` holds the engine's whole state as JSON (``State.to_json()``) and ``version``,
+the number of ``Move`` rows stored so far.  Moves are an append-only log: replaying them
+from the set-up kept in the state rebuilds the state (``services.game_replay_state``).
+Every change goes through ``games.services``; nothing here changes a game by itself.
+
+The state holds secrets (the deck order, sealed choices): never render it.  Pages, the
+API and e-mails use ``selectors.game_view_for_user``, built on the engine's redacted
+``player_view``.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+from games.engine import State
+
+AI_LEVELS = ("random", "easy", "medium", "hard")
+DEADLINE_HOURS = (24, 48, 72, 168)
+MIN_PLAYERS = 3
+MAX_PLAYERS = 5
+
+
+class Game(models.Model):
+    """One table: its options, its seats (``seats``) and, once started, its state."""
+
+    class Status(models.TextChoices):
+        OPEN = "open", "Open"
+        ACTIVE = "active", "Active"
+        FINISHED = "finished", "Finished"
+        ABANDONED = "abandoned", "Abandoned"
+
+    # The id is a plain sequence, assigned when the table is created: the deck is only
+    # shuffled when the game starts, so an id never says anything about the deck.
+    id = models.BigAutoField(primary_key=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_created",
+    )
+    players = models.PositiveSmallIntegerField()
+    advanced = models.JSONField(default=list, blank=True)
+    memory_aid = models.BooleanField(default=False)
+    move_deadline_hours = models.PositiveSmallIntegerField(
+        null=True,
+        blank=True,
+        choices=[(h, f"{h // 24} day{'s' if h > 24 else ''}") for h in DEADLINE_HOURS],
+    )
+    # Staff-made scenario games only: the deck (top card first) and first player to use
+    # instead of a secure shuffle.  Secret like the state: never shown to players.
+    scenario_deck = models.JSONField(null=True, blank=True)
+    scenario_first_player = models.PositiveSmallIntegerField(null=True, blank=True)
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [
+            models.Index(fields=["status", "-created_at"], name="games_game_status_created"),
+            models.Index(fields=["status", "deadline_at"], name="games_game_status_deadline"),
+        ]
+        constraints = [
+            models.CheckConstraint(
+                condition=Q(players__gte=MIN_PLAYERS, players__lte=MAX_PLAYERS),
+                name="games_game_players_3_to_5",
+            ),
+            models.CheckConstraint(
+                condition=Q(move_deadline_hours__isnull=True)
+                | Q(move_deadline_hours__in=DEADLINE_HOURS),
+                name="games_game_deadline_hours_allowed",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Game {self.pk} ({self.status})"
+
+    def engine_state(self) -> State | None:
+        """The engine ``State`` (secrets included), or ``None`` before the start."""
+        if self.state is None:
+            return None
+        return State.from_json(self.state)
+
+    @property
+    def is_started(self) -> bool:
+        return self.state is not None
+
+
+class Seat(models.Model):
+    """A place at a table: a person (invited, then accepted), a bot, or open.
+
+    A resigned person keeps their ``user`` (the record says who sat there) and gets an
+    ``ai_level``: from then on a bot plays the seat.
+    """
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    position = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.PROTECT,
+        related_name="game_seats",
+    )
+    ai_level = models.CharField(
+        max_length=8,
+        blank=True,
+        default="",
+        choices=[("", "None")] + [(level, level.capitalize()) for level in AI_LEVELS],
+    )
+    accepted = models.BooleanField(default=False)
+    resigned = models.BooleanField(default=False)
+    joined_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["game", "position"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "position"], name="games_seat_unique_position"),
+            models.UniqueConstraint(
+                fields=["game", "user"],
+                condition=Q(user__isnull=False),
+                name="games_seat_unique_user",
+            ),
+            models.CheckConstraint(
+                condition=Q(resigned=False) | ~Q(ai_level=""),
+                name="games_seat_resigned_has_bot",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"Seat {self.position + 1} of game {self.game_id}: {self.display_name}"
+
+    @property
+    def is_open(self) -> bool:
+        return self.user_id is None and not self.ai_level
+
+    @property
+    def is_bot(self) -> bool:
+        """A bot plays this seat (a bot seat, or a person's seat after resigning)."""
+        return bool(self.ai_level)
+
+    @property
+    def invited(self) -> bool:
+        """A person is invited and has not accepted yet."""
+        return self.user_id is not None and not self.accepted
+
+    @property
+    def is_filled(self) -> bool:
+        return self.is_bot or (self.user_id is not None and self.accepted)
+
+    @property
+    def display_name(self) -> str:
+        if self.user_id is not None:
+            return self.user.public_name
+        if self.ai_level:
+            return f"Bot ({self.ai_level})"
+        return "Open seat"
+
+
+class Move(models.Model):
+    """One action of the game log, append-only.  ``number`` is the game's version when
+    the move was made (0-based), so a game's moves are numbered 0 … version-1."""
+
+    class Actor(models.TextChoices):
+        PLAYER = "player", "Player"
+        BOT = "bot", "Bot"
+        FORCED = "forced", "Forced"
+        DEADLINE = "deadline", "Deadline"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
+    number = models.PositiveIntegerField()
+    seat = models.PositiveSmallIntegerField()
+    action = models.JSONField()
+    actor = models.CharField(max_length=10, choices=Actor.choices)
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="game_moves",
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["game", "number"]
+        constraints = [
+            # The backstop behind the row lock and the version check (PITFALLS.md).
+            models.UniqueConstraint(fields=["game", "number"], name="games_move_unique_number"),
+        ]
+
+    def __str__(self) -> str:
+        # Not the action: a Yacht Club choice stays secret until all are in.
+        return f"Move {self.number} of game {self.game_id} (seat {self.seat}, {self.actor})"
+
+    def save(self, *args, **kwargs):
+        if not self._state.adding:
+            raise ValueError("Moves are append-only: a stored move is never changed.")
+        super().save(*args, **kwargs)

@@ -1,0 +1,251 @@
+"""Reads of games for pages, the API and e-mails.
+
+``game_view_for_user`` is the only form of a game that is rendered: it is built from
+the engine's redacted ``player_view`` (RULES.md, "What each player may see") and the
+public seat list, never from the raw state.  It runs a constant number of queries
+whatever the length of the game (one, for the seats, unless they are prefetched): the
+log comes from the public events inside the state, not from the Move rows.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
+from django.db.models.fields.json import KT
+
+from games.engine import (
+    LUXURY_VALUE,
+    MONEY,
+    can_bid,
+    describe_event,
+    high_bid,
+    player_view,
+    score_details,
+    seats_to_act,
+)
+from games.engine.state import AUCTION, SEALED, THEFT_CHOICE, WAITING
+from games.models import Game, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+RECENT_FINISHED = 10
+
+
+def _seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+
+
+def _user_known(user) -> bool:
+    return user is not None and getattr(user, "is_authenticated", False)
+
+
+def games_open(*, user: User | None = None) -> QuerySet[Game]:
+    """Tables waiting for players with an open seat, newest first; without the tables
+    ``user`` already sits at (or is invited to).  Seats and their users are prefetched."""
+    open_seat = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, ai_level="")
+    games = Game.objects.filter(Exists(open_seat), status=Game.Status.OPEN)
+    if _user_known(user):
+        games = games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+    return (
+        games.select_related("created_by")
+        .prefetch_related(_seats_prefetch())
+        .defer("state", "scenario_deck", "result")
+        .order_by("-created_at", "-id")
+    )
+
+
+def games_for_user(*, user: User | None) -> list[Game]:
+    """The user's tables: open ones (joined or invited to), active ones and the most
+    recently finished ones.  Each game gets ``your_seat`` (Seat) and ``your_turn``
+    (bool); active games where it is the user's turn come first (nearest deadline
+    first), then other active games, open tables (invitations first), finished games.
+    Three queries; the states themselves are not loaded."""
+    if not _user_known(user):
+        return []
+    games = (
+        Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+        .defer("state", "scenario_deck", "result")
+        .annotate(
+            state_phase=KT("state__phase"),
+            state_turn=KT("state__turn"),
+            state_sealed=KT("state__sealed"),
+        )
+    )
+    live = list(games.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]))
+    finished = list(
+        games.filter(status=Game.Status.FINISHED).order_by("-finished_at", "-id")[:RECENT_FINISHED]
+    )
+    result = live + finished
+    prefetch_related_objects(result, _seats_prefetch())
+    for game in result:
+        seat = next(s for s in game.seats.all() if s.user_id == user.pk)
+        game.your_seat = seat
+        game.your_turn = (
+            game.status == Game.Status.ACTIVE
+            and seat.accepted
+            and not seat.is_bot
+            and _is_to_act(game, seat.position)
+        )
+    result.sort(key=_for_user_order)
+    return result
+
+
+def _is_to_act(game: Game, position: int) -> bool:
+    phase = game.state_phase
+    if phase in (AUCTION, THEFT_CHOICE):
+        return game.state_turn is not None and int(game.state_turn) == position
+    if phase == SEALED and game.state_sealed:
+        sealed = json.loads(game.state_sealed)
+        return sealed[position] == WAITING
+    return False
+
+
+def _ts(moment) -> float:
+    return moment.timestamp() if moment is not None else math.inf
+
+
+def _for_user_order(game: Game) -> tuple:
+    if game.your_turn:
+        return (0, 0, _ts(game.deadline_at), _ts(game.turn_started_at))
+    if game.status == Game.Status.ACTIVE:
+        return (1, 0, -_ts(game.updated_at), 0)
+    if game.status == Game.Status.OPEN:
+        return (2, 0 if game.your_seat.invited else 1, -_ts(game.created_at), 0)
+    return (3, 0, -_ts(game.finished_at), 0)
+
+
+def game_seat_for_user(*, game: Game, user: User | None) -> Seat | None:
+    """The user's seat at this table (accepted or invited), or None."""
+    if not _user_known(user):
+        return None
+    return next((seat for seat in game.seats.all() if seat.user_id == user.pk), None)
+
+
+def _seats_for_view(game: Game) -> list[Seat]:
+    cache = getattr(game, "_prefetched_objects_cache", {})
+    if "seats" in cache:
+        return sorted(cache["seats"], key=lambda seat: seat.position)
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+
+
+def _seat_names(seats: list[Seat]) -> list[str]:
+    """Display names, with the seat number added where two seats would read the same
+    (two medium bots, two players called Alex)."""
+    names = [seat.display_name for seat in seats]
+    counts = Counter(names)
+    return [
+        f"{name} #{seat.position + 1}" if counts[name] > 1 else name
+        for name, seat in zip(names, seats, strict=True)
+    ]
+
+
+def game_view_for_user(*, game: Game, user: User | None) -> dict[str, Any]:
+    """Everything the user may see of the game, JSON-ready except ``deadline_at``
+    (a datetime or None).
+
+    A started game: ``player_view`` of the user's seat (a spectator's view for
+    everybody else) plus id, version, status, options, seats_info, your_seat,
+    legal_actions (a summary, ``[]`` when the user has nothing to do), deadline_at,
+    log_text, result and score_details (both None until the end).  A table that has
+    not started has no engine state: ``"state": None`` and the same table keys.
+    """
+    seats = _seats_for_view(game)
+    names = _seat_names(seats)
+    me = next((s for s in seats if s.user_id == user.pk), None) if _user_known(user) else None
+    seats_info = [
+        {
+            "position": seat.position,
+            "display_name": names[seat.position],
+            "is_bot": seat.is_bot,
+            "ai_level": seat.ai_level,
+            "is_open": seat.is_open,
+            "invited": seat.invited,
+            "user_id": seat.user_id,
+            "username": seat.user.username if seat.user_id is not None else None,
+            "user": (
+                {"id": seat.user_id, "username": seat.user.username}
+                if seat.user_id is not None
+                else None
+            ),
+            "accepted": seat.accepted,
+            "resigned": seat.resigned,
+            "is_you": seat is me,
+        }
+        for seat in seats
+    ]
+    table = {
+        "id": game.pk,
+        "version": game.version,
+        "status": game.status,
+        "options": {
+            "players": game.players,
+            "advanced": list(game.advanced),
+            "memory_aid": game.memory_aid,
+            "move_deadline_hours": game.move_deadline_hours,
+        },
+        "seats_info": seats_info,
+        "your_seat": me.position if me is not None else None,
+        "deadline_at": game.deadline_at,
+    }
+    state = game.engine_state()
+    if state is None:
+        return {
+            **table,
+            "state": None,
+            "players": game.players,
+            "legal_actions": [],
+            "log_text": [],
+            "result": None,
+            "score_details": None,
+        }
+
+    # Only a seated player who accepted sees their own seat's secrets.
+    position = me.position if me is not None and me.accepted else None
+    view = player_view(state, position, memory_aid=game.memory_aid)
+    view.update(table)
+    view["your_seat"] = position
+    view["legal_actions"] = _legal_summary(game, state, me) if position is not None else []
+    view["log_text"] = [describe_event(event, names) for event in view["log"]]
+    finished = game.status == Game.Status.FINISHED
+    view["result"] = game.result if finished else None
+    view["score_details"] = score_details(state) if finished else None
+    return view
+
+
+def _legal_summary(game: Game, state, seat: Seat) -> dict[str, Any] | list:
+    """What the seat may do now, summarised (an opening bid has 2,047 card sets):
+    ``to_beat`` is the amount the seat's whole face-up bid must exceed."""
+    if game.status != Game.Status.ACTIVE or seat.is_bot or seat.position not in seats_to_act(state):
+        return []
+    position = seat.position
+    hand = [value for i, value in enumerate(MONEY) if state.hands[position] >> i & 1]
+    summary: dict[str, Any] = {
+        "can_pass": False,
+        "can_bid": False,
+        "to_beat": 0,
+        "current_bid": 0,
+        "hand": hand,
+        "discard_choices": [],
+        "sealed_choices": [],
+    }
+    if state.phase == AUCTION:
+        current = sum(value for i, value in enumerate(MONEY) if state.bids[position] >> i & 1)
+        summary.update(
+            can_pass=True,
+            can_bid=can_bid(state, position),
+            to_beat=high_bid(state, position),
+            current_bid=current,
+        )
+    elif state.phase == THEFT_CHOICE:
+        summary["discard_choices"] = sorted(
+            {card for card in state.owned[position] if card in LUXURY_VALUE},
+            key=LUXURY_VALUE.__getitem__,
+        )
+    elif state.phase == SEALED:
+        summary["sealed_choices"] = list(hand)
+    return summary

@@ -1,0 +1,783 @@
+"""Every change to a game: one door per kind of change (STYLE.md, practice 5).
+
+Each service takes keyword-only arguments, runs in one transaction with the Game row
+locked (``select_for_update``), validates everything before it writes, and raises a
+``games.errors.GameError`` whose message a player can read; after an error nothing has
+changed.  Work for later (bot turns) is queued with ``transaction.on_commit``.
+
+Moves: ``game_submit_action`` checks the version the caller saw (``Game.version``, the
+number of stored moves), the caller's seat and turn, applies the action through the
+engine, stores the new state with one ``Move`` row per action, plays forced passes at
+once (``Move.Actor.FORCED``), and finishes the game when it is over.  The unique
+constraint on (game, number) is the backstop behind the lock.
+
+Bots: when a bot is to act after a commit, ``bot_move(game_id, version)`` is queued.  It
+computes the bot's action outside any lock, on a snapshot, and submits it through
+``game_submit_action`` with the version of that snapshot, so a bot never acts on a game
+that moved on.  Without a broker Celery runs tasks eagerly, in the queuing process; a
+per-thread trampoline then runs the chain of bot turns one after the other instead of
+nesting them, so a game of three bots plays to its end without deep recursion.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+import threading
+from collections import Counter, deque
+from collections.abc import Iterable, Sequence
+from datetime import datetime, timedelta
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from games.engine import (
+    ADVANCED_CARDS,
+    IllegalAction,
+    State,
+    apply_action,
+    deck_cards,
+    forced_action,
+    legal_actions,
+    new_game,
+    result,
+    seats_to_act,
+)
+from games.engine.state import NOT_BIDDING, OVER, SEALED
+from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
+from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move, Seat
+
+if TYPE_CHECKING:
+    from accounts.models import User
+
+logger = logging.getLogger(__name__)
+
+RESIGNED_BOT_LEVEL = "medium"
+# Actors that may come through game_submit_action (forced passes are played inside it).
+SUBMIT_ACTORS = (Move.Actor.PLAYER, Move.Actor.BOT, Move.Actor.DEADLINE)
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def game_create(
+    *,
+    creator: User,
+    players: int,
+    seats: Sequence[dict[str, Any]],
+    advanced: Iterable[str] = (),
+    move_deadline_hours: int | None = None,
+    memory_aid: bool = False,
+    deck: Sequence[str] | None = None,
+    first_player: int | None = None,
+) -> Game:
+    """Open a table; it starts at once when every seat is filled (bots, the creator).
+
+    ``seats`` lists the other seats (the creator then takes seat 0) or all of them (the
+    creator's own username marks their seat).  Each entry is ``{"user": username}`` (an
+    invitation), ``{"ai": level}`` or ``{"open": True}``.  ``deck`` and ``first_player``
+    fix a scenario game and are for staff only.
+    """
+    _user_require(creator, NotAllowed("Log in to open a table."))
+    players = _players_check(players)
+    specs = _seats_parse(creator=creator, players=players, seats=seats)
+    advanced_list = _advanced_check(advanced)
+    move_deadline_hours = _deadline_check(move_deadline_hours)
+    if not isinstance(memory_aid, bool):
+        raise GameError("The memory aid is either on or off (true or false).")
+    if deck is not None or first_player is not None:
+        if not creator.is_staff:
+            raise NotAllowed("Only staff can fix the deck or the first player (scenario games).")
+        if deck is not None:
+            deck = _deck_check(deck, advanced_list)
+        if first_player is not None:
+            first_player = _first_player_check(first_player, players)
+
+    now = timezone.now()
+    ran_here: list[bool] = []
+    with transaction.atomic():
+        game = Game.objects.create(
+            status=Game.Status.OPEN,
+            created_by=creator,
+            players=players,
+            advanced=advanced_list,
+            memory_aid=memory_aid,
+            move_deadline_hours=move_deadline_hours,
+            scenario_deck=deck,
+            scenario_first_player=first_player,
+        )
+        seat_rows = []
+        for position, (kind, value) in enumerate(specs):
+            seat = Seat(game=game, position=position)
+            if kind == "creator":
+                seat.user, seat.accepted, seat.joined_at = creator, True, now
+            elif kind == "user":
+                seat.user = value
+            elif kind == "ai":
+                seat.ai_level, seat.accepted, seat.joined_at = value, True, now
+            seat_rows.append(seat)
+        Seat.objects.bulk_create(seat_rows)
+        if all(seat.is_filled for seat in seat_rows):
+            _game_start(game, seat_rows, now, ran_here)
+    if any(ran_here):
+        game.refresh_from_db()  # the bots' opening turns ran here after the commit
+    return game
+
+
+def game_join(*, game: Game, user: User) -> Seat:
+    """Take a seat: an invited user accepts their invitation, anyone else takes the
+    lowest open seat.  The game starts when this fills the last seat."""
+    _user_require(user, NotAllowed("Log in to join a table."))
+    now = timezone.now()
+    ran_here: list[bool] = []
+    with transaction.atomic():
+        locked = _game_lock(game)
+        _open_require(locked)
+        seats = _seats_of(locked)
+        seat = _seat_of_user(seats, user)
+        if seat is not None and seat.accepted:
+            raise NotAllowed("You already have a seat at this table.")
+        if seat is None:
+            seat = next((s for s in seats if s.is_open), None)
+            if seat is None:
+                raise NotAllowed("This table is full.")
+            seat.user = user
+        seat.accepted, seat.joined_at = True, now
+        seat.save(update_fields=["user", "accepted", "joined_at"])
+        _table_touch_or_start(locked, seats, now, ran_here)
+    _game_sync(game, locked, ran_here)
+    return seat
+
+
+def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
+    """Accept (take the reserved seat) or decline (the seat becomes open)."""
+    _user_require(user, NotAllowed("Log in to answer an invitation."))
+    if not isinstance(accept, bool):
+        raise GameError("Answer the invitation with accept or decline.")
+    now = timezone.now()
+    ran_here: list[bool] = []
+    with transaction.atomic():
+        locked = _game_lock(game)
+        _open_require(locked)
+        seats = _seats_of(locked)
+        seat = _seat_of_user(seats, user)
+        if seat is None or not seat.invited:
+            raise NotAllowed("You have no open invitation to this table.")
+        if accept:
+            seat.accepted, seat.joined_at = True, now
+        else:
+            seat.user = None
+        seat.save(update_fields=["user", "accepted", "joined_at"])
+        _table_touch_or_start(locked, seats, now, ran_here)
+    return _game_sync(game, locked, ran_here)
+
+
+def game_leave(*, game: Game, user: User) -> Game:
+    """Leave a table before it starts (an invited user declines).  When the creator
+    leaves, the table is abandoned."""
+    _user_require(user, NotYourSeat("You do not have a seat at this table."))
+    with transaction.atomic():
+        locked = _game_lock(game)
+        seats = _seats_of(locked)
+        seat = _seat_of_user(seats, user)
+        if seat is None:
+            raise NotYourSeat("You do not have a seat at this table.")
+        if locked.status == Game.Status.ACTIVE:
+            raise NotAllowed("The game has started: you can resign instead of leaving.")
+        _open_require(locked)
+        if user.pk == locked.created_by_id:
+            locked.status = Game.Status.ABANDONED
+            locked.save(update_fields=["status", "updated_at"])
+        else:
+            seat.user, seat.accepted, seat.joined_at = None, False, None
+            seat.save(update_fields=["user", "accepted", "joined_at"])
+            locked.save(update_fields=["updated_at"])
+    return _game_sync(game, locked)
+
+
+def game_start(*, game: Game) -> Game:
+    """Start a table whose seats are all filled.  The join services call this by
+    themselves when the last seat fills; calling it again changes nothing."""
+    now = timezone.now()
+    ran_here: list[bool] = []
+    with transaction.atomic():
+        locked = _game_lock(game)
+        _open_require(locked)
+        seats = _seats_of(locked)
+        if not all(seat.is_filled for seat in seats):
+            raise NotAllowed("The game starts when every seat is filled.")
+        _game_start(locked, seats, now, ran_here)
+    return _game_sync(game, locked, ran_here)
+
+
+def game_resign(*, game: Game, user: User) -> Game:
+    """Give up: a bot (medium) plays the seat to the end, so the game stays whole."""
+    _user_require(user, NotYourSeat("You do not have a seat at this table."))
+    now = timezone.now()
+    ran_here: list[bool] = []
+    with transaction.atomic():
+        locked = _game_lock(game)
+        seats = _seats_of(locked)
+        seat = _seat_of_user(seats, user)
+        if seat is None or not seat.accepted:
+            raise NotYourSeat("You do not have a seat at this table.")
+        if locked.status == Game.Status.OPEN:
+            raise NotAllowed("The game has not started: leave the table instead of resigning.")
+        if locked.status != Game.Status.ACTIVE:
+            raise NotAllowed("The game is over.")
+        if seat.resigned:
+            raise NotAllowed("You have already resigned from this game.")
+        seat.ai_level, seat.resigned = RESIGNED_BOT_LEVEL, True
+        seat.save(update_fields=["ai_level", "resigned"])
+        state = locked.engine_state()
+        _deadline_set(locked, seats, state, now, restart=False)
+        locked.save(update_fields=["deadline_at", "updated_at"])
+        if seat.position in seats_to_act(state):
+            _bots_queue_on_commit(locked, ran_here)
+    return _game_sync(game, locked, ran_here)
+
+
+# --------------------------------------------------------------------------- moves
+
+
+def game_submit_action(
+    *,
+    game: Game,
+    user: User | None,
+    action: dict[str, Any],
+    expected_version: int,
+    actor: str = Move.Actor.PLAYER,
+) -> Game:
+    """The one door for every move (people, bots, deadline sweeps).
+
+    Checks, in this order: the caller's seat (``NotYourSeat``), that the game is running,
+    the version the caller saw (``VersionConflict``), that the seat is to act
+    (``NotYourSeat``) and the rules (``IllegalMove``).  The action's ``"seat"`` may be
+    left out for a player.  ``user=None`` only for bots and deadline moves, whose action
+    names the seat.  Returns ``game`` updated (after the bots' replies when those ran
+    in-process).
+    """
+    expected_version = _version_parse(expected_version)
+    if actor not in SUBMIT_ACTORS:
+        raise NotAllowed("Only players, bots and deadlines make moves.")
+    if actor == Move.Actor.PLAYER:
+        _user_require(user, NotYourSeat("Log in and take a seat to play."))
+    elif user is not None:
+        raise NotAllowed("Bot and deadline moves are made without a user.")
+    if not isinstance(action, dict):
+        raise IllegalMove(
+            "An action must be an object with a type: bid, pass, discard or sealed_bid."
+        )
+
+    ran_here: list[bool] = []
+    with transaction.atomic():
+        locked = _game_lock(game)
+        seats = _seats_of(locked)
+        seat = _acting_seat(seats, user, action, actor)
+        if locked.status == Game.Status.OPEN:
+            raise NotAllowed("The game has not started yet.")
+        if locked.status == Game.Status.ABANDONED:
+            raise NotAllowed("This table was abandoned.")
+        if expected_version != locked.version:
+            raise VersionConflict(
+                "The game has moved on since you loaded it: "
+                f"it is at move {locked.version}, you saw move {expected_version}. "
+                "Look at the board again before you act."
+            )
+        if locked.status != Game.Status.ACTIVE:
+            raise NotAllowed("The game is over.")
+        state = locked.engine_state()
+        if seat.position not in seats_to_act(state):
+            raise NotYourSeat(_not_your_turn_text(state, seat.position))
+        act = {**action, "seat": seat.position}
+        try:
+            new_state = apply_action(state, act)
+        except IllegalAction as error:
+            raise IllegalMove(str(error)) from None
+        moves: list[Move] = []
+        _move_append(
+            locked, moves, _action_normal(act), actor, user if actor == Move.Actor.PLAYER else None
+        )
+        _game_advance(locked, seats, state, new_state, moves, timezone.now(), ran_here)
+    return _game_sync(game, locked, ran_here)
+
+
+def game_bot_move(*, game_id: int, expected_version: int) -> bool:
+    """The bot task's work: play the turn of every bot seat to act at this version.
+
+    Does nothing (returns False) when the game is gone, over, has moved on, or no bot is
+    to act.  The bots think outside any transaction, on a snapshot; their actions are
+    then submitted with the snapshot's version, and a conflict (somebody moved meanwhile)
+    is dropped quietly: whoever moved queued the next bot turn.
+    """
+    game = Game.objects.filter(pk=game_id).first()
+    if game is None or game.status != Game.Status.ACTIVE or game.version != expected_version:
+        return False
+    state = game.engine_state()
+    seats = {seat.position: seat for seat in game.seats.all()}
+    bot_seats = [p for p in seats_to_act(state) if seats[p].is_bot]
+    if not bot_seats:
+        return False
+    planned = [(p, _bot_action(state, p, seats[p].ai_level)) for p in bot_seats]
+    moved = False
+    version = expected_version
+    for position, action in planned:
+        try:
+            try:
+                game = game_submit_action(
+                    game=game,
+                    user=None,
+                    action=action,
+                    expected_version=version,
+                    actor=Move.Actor.BOT,
+                )
+            except IllegalMove as error:
+                # The action itself is not logged: a Yacht Club choice is secret.
+                logger.error(
+                    "game %s: the %s bot's %s action was illegal (%s); playing a random one",
+                    game_id,
+                    seats[position].ai_level,
+                    str(action.get("type"))[:20],
+                    error,
+                )
+                game = game_submit_action(
+                    game=game,
+                    user=None,
+                    action=_fallback_action(state, position),
+                    expected_version=version,
+                    actor=Move.Actor.BOT,
+                )
+        except (VersionConflict, NotYourSeat, NotAllowed):
+            break  # the game moved on (or ended) meanwhile: nothing left to do here
+        moved = True
+        version = game.version
+    return moved
+
+
+def game_replay_state(game: Game) -> State:
+    """Rebuild the state from the set-up kept in the stored state and the Move rows."""
+    if game.state is None:
+        raise ValueError(f"Game {game.pk} has not started: there is nothing to replay.")
+    stored = State.from_json(game.state)
+    state = new_game(
+        players=stored.players,
+        deck=list(stored.setup_deck),
+        first_player=stored.first_player,
+        advanced=stored.advanced,
+    )
+    for expected, (number, action) in enumerate(
+        Move.objects.filter(game=game).order_by("number").values_list("number", "action")
+    ):
+        if number != expected:
+            raise ValueError(f"Game {game.pk}: move {expected} is missing from the log.")
+        state = apply_action(state, action)
+    return state
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _user_require(user, error: GameError) -> None:
+    if user is None or not getattr(user, "is_authenticated", False) or not user.is_active:
+        raise error
+
+
+def _game_lock(game: Game) -> Game:
+    try:
+        return Game.objects.select_for_update().get(pk=game.pk)
+    except Game.DoesNotExist:
+        raise NotAllowed("This table does not exist (any more).") from None
+
+
+def _game_sync(target: Game, source: Game, ran_here: list[bool] | None = None) -> Game:
+    """Copy the fresh values of ``source`` into the caller's instance and return it, so
+    a caller that keeps using its own object never renders a stale game.  When bots
+    replied in this process after the commit (eager mode), read the game as it is now."""
+    if ran_here and any(ran_here):
+        source.refresh_from_db()
+    if target is not source:
+        for field in Game._meta.concrete_fields:
+            setattr(target, field.attname, getattr(source, field.attname))
+        target.__dict__.pop("_prefetched_objects_cache", None)
+    return target
+
+
+def _seats_of(game: Game) -> list[Seat]:
+    return list(Seat.objects.filter(game=game).order_by("position"))
+
+
+def _seat_of_user(seats: list[Seat], user) -> Seat | None:
+    return next((seat for seat in seats if seat.user_id == user.pk), None)
+
+
+def _open_require(game: Game) -> None:
+    if game.status == Game.Status.ACTIVE:
+        raise NotAllowed("This game has already started.")
+    if game.status == Game.Status.FINISHED:
+        raise NotAllowed("This game is over.")
+    if game.status == Game.Status.ABANDONED:
+        raise NotAllowed("This table was abandoned by its creator.")
+
+
+def _table_touch_or_start(
+    game: Game, seats: list[Seat], now: datetime, ran_here: list[bool]
+) -> None:
+    if all(seat.is_filled for seat in seats):
+        _game_start(game, seats, now, ran_here)
+    else:
+        game.save(update_fields=["updated_at"])
+
+
+def _game_start(game: Game, seats: list[Seat], now: datetime, ran_here: list[bool]) -> None:
+    """Shuffle (or take the scenario deck), reveal the first card, play forced passes
+    and queue the bots.  The caller holds the lock (or just created the row)."""
+    state = new_game(
+        players=game.players,
+        deck=game.scenario_deck,
+        first_player=game.scenario_first_player,
+        advanced=game.advanced,
+    )
+    game.status = Game.Status.ACTIVE
+    game.started_at = now
+    game.version = 0
+    _game_advance(game, seats, None, state, [], now, ran_here)
+
+
+def _game_advance(
+    game: Game,
+    seats: list[Seat],
+    previous: State | None,
+    state: State,
+    moves: list[Move],
+    now: datetime,
+    ran_here: list[bool],
+) -> None:
+    """After an action: forced passes, the end of the game or the next deadline, then
+    store the state and the moves and queue the bots on commit."""
+    while (forced := forced_action(state)) is not None:
+        state = apply_action(state, forced)
+        _move_append(game, moves, forced, Move.Actor.FORCED, None)
+    game.state = state.to_json()
+    if state.phase == OVER:
+        game.status = Game.Status.FINISHED
+        game.result = result(state)
+        game.finished_at = now
+        game.turn_started_at = None
+        game.deadline_at = None
+    else:
+        # The Yacht Club's choices are one turn for everyone: its clock runs on.
+        _deadline_set(
+            game,
+            seats,
+            state,
+            now,
+            restart=not (previous is not None and previous.phase == SEALED == state.phase),
+        )
+    try:
+        Move.objects.bulk_create(moves)
+    except IntegrityError:
+        raise VersionConflict(
+            "The game has moved on since you loaded it: look at the board again."
+        ) from None
+    game.save()
+    if state.phase != OVER and any(seats[p].is_bot for p in seats_to_act(state)):
+        _bots_queue_on_commit(game, ran_here)
+
+
+def _move_append(game: Game, moves: list[Move], action: dict, actor: str, user) -> None:
+    moves.append(
+        Move(
+            game=game,
+            number=game.version,
+            seat=action["seat"],
+            action=action,
+            actor=actor,
+            user=user,
+        )
+    )
+    game.version += 1
+
+
+def _deadline_set(
+    game: Game, seats: list[Seat], state: State, now: datetime, *, restart: bool
+) -> None:
+    """The clock of the seats to act: a deadline only when a person is to act."""
+    if restart or game.turn_started_at is None:
+        game.turn_started_at = now
+        game.deadline_at = None
+    people_to_act = [p for p in seats_to_act(state) if not seats[p].is_bot]
+    if game.move_deadline_hours and people_to_act:
+        if game.deadline_at is None:
+            game.deadline_at = game.turn_started_at + timedelta(hours=game.move_deadline_hours)
+    else:
+        game.deadline_at = None
+
+
+def _acting_seat(seats: list[Seat], user, action: dict, actor: str) -> Seat:
+    given = action.get("seat")
+    if given is not None and (isinstance(given, bool) or not isinstance(given, int)):
+        raise IllegalMove("The seat must be a seat number (or left out).")
+    if actor == Move.Actor.PLAYER:
+        seat = _seat_of_user(seats, user)
+        if seat is None or not seat.accepted:
+            raise NotYourSeat("You do not have a seat at this table.")
+        if seat.resigned:
+            raise NotYourSeat("You resigned from this game: a bot plays your seat now.")
+        if given is not None and given != seat.position:
+            raise NotYourSeat("You can only act for your own seat.")
+        return seat
+    if given is None or not 0 <= given < len(seats):
+        raise NotYourSeat("A bot or deadline move must name a seat of this table.")
+    seat = seats[given]
+    if actor == Move.Actor.BOT and not seat.is_bot:
+        raise NotYourSeat("A bot only plays a bot's seat.")
+    if actor == Move.Actor.DEADLINE and seat.is_bot:
+        raise NotYourSeat("A deadline move is only for a person's seat.")
+    return seat
+
+
+def _not_your_turn_text(state: State, position: int) -> str:
+    if state.phase == SEALED:
+        if state.sealed[position] == NOT_BIDDING:
+            return "You have no money and take no part in this Yacht Club auction."
+        return "You have made your Yacht Club choice: wait for the others."
+    if state.phase == OVER:
+        return "The game is over."
+    return "It is not your turn."
+
+
+def _action_normal(action: dict[str, Any]) -> dict[str, Any]:
+    """The stored form of an accepted action: only the keys of its type (API.md)."""
+    normal: dict[str, Any] = {"seat": action["seat"], "type": action["type"]}
+    if action["type"] == "bid":
+        normal["cards"] = sorted(action["cards"])
+    elif action["type"] in ("discard", "sealed_bid"):
+        normal["card"] = action["card"]
+    return normal
+
+
+def _version_parse(version: Any) -> int:
+    if isinstance(version, str) and version.strip().isdigit():
+        version = int(version.strip())
+    if isinstance(version, bool) or not isinstance(version, int) or version < 0:
+        raise GameError(
+            "The version must be the move number of the board you saw (a whole number)."
+        )
+    return version
+
+
+def _players_check(players: Any) -> int:
+    if isinstance(players, bool) or not isinstance(players, int):
+        raise GameError("The number of players must be a whole number from 3 to 5.")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise GameError(f"High Society is played by 3 to 5 players, not {players}.")
+    return players
+
+
+def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
+    """One (kind, value) per position: ("creator", None), ("user", User), ("ai", level),
+    ("open", None)."""
+    if isinstance(seats, (str, bytes, dict)) or not isinstance(seats, Sequence):
+        raise GameError("The seats must be a list with one entry per seat.")
+    if len(seats) not in (players - 1, players):
+        raise GameError(
+            f"A table of {players} needs {players - 1} seats besides yours "
+            f"(or all {players} seats, yours included); {len(seats)} were given."
+        )
+    entries: list[tuple[str, Any]] = []
+    for number, entry in enumerate(seats, 1):
+        if (
+            not isinstance(entry, dict)
+            or len(entry) != 1
+            or next(iter(entry)) not in ("user", "ai", "open")
+        ):
+            raise GameError(
+                f"Seat {number}: say who sits there: "
+                '{"user": "<username>"}, {"ai": "<level>"} or {"open": true}.'
+            )
+        key, value = next(iter(entry.items()))
+        if key == "user":
+            if not isinstance(value, str) or not value.strip():
+                raise GameError(f"Seat {number}: give the username of the player to invite.")
+            entries.append(("user", value.strip()))
+        elif key == "ai":
+            if not isinstance(value, str) or value not in AI_LEVELS:
+                raise GameError(
+                    f"Seat {number}: unknown bot level {_shown(value)}; choose random, easy, medium or hard."
+                )
+            entries.append(("ai", value))
+        else:
+            if value is not True:
+                raise GameError(f'Seat {number}: an open seat is written {{"open": true}}.')
+            entries.append(("open", None))
+
+    names = [value for kind, value in entries if kind == "user"]
+    twice = next((name for name, n in Counter(n.casefold() for n in names).items() if n > 1), None)
+    if twice is not None:
+        raise GameError(f"{_shown(twice)} is listed twice: each player takes one seat.")
+    users = _users_by_name(names)
+    specs: list[tuple[str, Any]] = []
+    for kind, value in entries:
+        if kind != "user":
+            specs.append((kind, value))
+            continue
+        user = users.get(value.casefold())
+        if user is None:
+            raise GameError(f"There is no player called {_shown(value)}.")
+        specs.append(("creator", None) if user.pk == creator.pk else ("user", user))
+    creator_seats = sum(1 for kind, _ in specs if kind == "creator")
+    if len(seats) == players - 1:
+        if creator_seats:
+            raise GameError(
+                "You take the first seat of your own table: leave your name out of the list "
+                f"(or list all {players} seats)."
+            )
+        specs.insert(0, ("creator", None))
+    elif not creator_seats:
+        raise GameError(
+            f"With all {players} seats listed, one of them must be yours ({creator.username})."
+        )
+    return specs
+
+
+def _users_by_name(names: list[str]) -> dict[str, Any]:
+    """Active users by case-folded username (an exact match wins over a case-insensitive one)."""
+    if not names:
+        return {}
+    query = Q()
+    for name in names:
+        query |= Q(username__iexact=name)
+    found: dict[str, Any] = {}
+    wanted = set(names)
+    for user in get_user_model().objects.filter(query, is_active=True):
+        key = user.username.casefold()
+        if key not in found or user.username in wanted:
+            found[key] = user
+    return found
+
+
+def _advanced_check(advanced: Any) -> list[str]:
+    if isinstance(advanced, (str, bytes, dict)) or not isinstance(advanced, Iterable):
+        raise GameError("The advanced cards must be a list (gambling, excursions, yacht).")
+    advanced = list(advanced)
+    for card in advanced:
+        if not isinstance(card, str) or card not in ADVANCED_CARDS:
+            raise GameError(
+                f"Unknown advanced card {_shown(card)}; choose from {', '.join(ADVANCED_CARDS)}."
+            )
+    if len(set(advanced)) != len(advanced):
+        raise GameError("Each advanced card can be added once.")
+    return [card for card in ADVANCED_CARDS if card in advanced]
+
+
+def _deadline_check(hours: Any) -> int | None:
+    if hours is None:
+        return None
+    if isinstance(hours, bool) or not isinstance(hours, int) or hours not in DEADLINE_HOURS:
+        raise GameError(
+            "The move deadline must be none or 24, 48, 72 or 168 hours (1, 2, 3 or 7 days)."
+        )
+    return hours
+
+
+def _deck_check(deck: Any, advanced: list[str]) -> list[str]:
+    cards = deck_cards(advanced)
+    if (
+        isinstance(deck, (str, bytes, dict))
+        or not isinstance(deck, Sequence)
+        or not all(isinstance(card, str) for card in deck)
+        or Counter(deck) != Counter(cards)
+    ):
+        raise GameError(
+            f"The deck must list exactly the {len(cards)} cards of the chosen set, top card first."
+        )
+    return list(deck)
+
+
+def _first_player_check(first_player: Any, players: int) -> int:
+    if (
+        isinstance(first_player, bool)
+        or not isinstance(first_player, int)
+        or not 0 <= first_player < players
+    ):
+        raise GameError(f"The first player must be a seat from 0 to {players - 1}.")
+    return first_player
+
+
+def _shown(value: Any) -> str:
+    """User input quoted in a message, cut short."""
+    text = value if isinstance(value, str) else repr(value)
+    return repr(text[:40] + ("…" if len(text) > 40 else ""))
+
+
+# --------------------------------------------------------------------------- bots
+
+
+def _bot_action(state: State, seat: int, level: str) -> dict[str, Any]:
+    """The bot's choice; a random legal move if the bot fails (the game must go on)."""
+    try:
+        from games.ai import choose_action
+
+        action = choose_action(state, seat, level)
+    except Exception:
+        logger.exception("the %s bot failed on seat %s; playing a random legal move", level, seat)
+        return _fallback_action(state, seat)
+    if not isinstance(action, dict):
+        logger.error(
+            "the %s bot returned a %s, not an action; playing a random legal move",
+            level,
+            type(action).__name__,
+        )
+        return _fallback_action(state, seat)
+    return {**action, "seat": seat}
+
+
+def _fallback_action(state: State, seat: int) -> dict[str, Any]:
+    return random.choice([a for a in legal_actions(state) if a["seat"] == seat])
+
+
+_eager_chain = threading.local()
+
+
+def _bots_queue_on_commit(game: Game, ran_here: list[bool] | None = None) -> None:
+    game_id, version = game.pk, game.version
+
+    def queue() -> None:
+        ran = _bot_move_queue(game_id, version)
+        if ran_here is not None:
+            ran_here.append(ran)
+
+    transaction.on_commit(queue)
+
+
+def _bot_move_queue(game_id: int, version: int) -> bool:
+    """Send ``bot_move``; True when it ran here and now (eager mode).
+
+    Eager mode: the task runs in this thread.  Its own move commits and queues the next
+    bot turn, which would nest one call deeper per move; instead, while a chain runs in
+    this thread, new turns wait in a queue that the outermost call works through.
+    """
+    from games.tasks import bot_move
+
+    if not bot_move.app.conf.task_always_eager:
+        try:
+            bot_move.delay(game_id, version)
+        except Exception:  # a broker outage must not turn a stored move into an error
+            logger.exception(
+                "game %s: could not queue the bot move at version %s", game_id, version
+            )
+        return False
+    pending: deque[tuple[int, int]] | None = getattr(_eager_chain, "pending", None)
+    if pending is not None:
+        pending.append((game_id, version))
+        return False
+    _eager_chain.pending = pending = deque([(game_id, version)])
+    try:
+        while pending:
+            bot_move.delay(*pending.popleft())
+    finally:
+        _eager_chain.pending = None
+    return True

@@ -1,0 +1,189 @@
+"""Bot turns: queued on commit, computed outside the lock, idempotent, and a chain of
+bot turns in eager mode that plays a whole game without deep recursion."""
+
+import logging
+import random
+import sys
+
+import pytest
+from django.db import connection
+
+import games.ai
+from games.engine import seats_to_act
+from games.models import Game, Move
+from games.services import game_bot_move, game_replay_state, game_resign, game_submit_action
+from games.tasks import bot_move
+from tests.games.factories import GameFactory, people_game, people_play, scenario_deck
+
+
+def _depth() -> int:
+    frame, depth = sys._getframe(), 0
+    while frame is not None:
+        frame, depth = frame.f_back, depth + 1
+    return depth
+
+
+@pytest.fixture
+def bot_spy(monkeypatch):
+    """Wraps the bots' choose_action to record where it was called from."""
+    calls = []
+    real = games.ai.choose_action
+
+    def spy(state, seat, level, rng=None):
+        calls.append(
+            {
+                "seat": seat,
+                "level": level,
+                "in_transaction": connection.in_atomic_block,
+                "depth": _depth(),
+            }
+        )
+        return real(state, seat, level, rng=rng)
+
+    monkeypatch.setattr(games.ai, "choose_action", spy)
+    return calls
+
+
+@pytest.mark.django_db
+def test_bots_wait_for_the_commit(dora, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as callbacks:
+        game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
+    assert len(callbacks) == 1  # the bot turn is queued, not played inside the transaction
+    assert Move.objects.filter(game=game).count() == 0
+    callbacks[0]()
+    assert Move.objects.filter(game=game, actor=Move.Actor.BOT).exists()
+
+
+@pytest.mark.django_db
+def test_no_bot_task_when_a_person_is_to_act(dora, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks() as callbacks:
+        GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=0)
+    assert callbacks == []
+
+
+@pytest.mark.django_db
+def test_the_task_does_nothing_when_the_game_moved_on(dora, alice):
+    game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
+    assert bot_move.delay(game.id, game.version + 1).get() is False  # a stale task
+    assert bot_move.delay(game.id + 1000, 0).get() is False  # a deleted game
+    assert Move.objects.filter(game=game).count() == 0
+    assert bot_move.delay(game.id, game.version).get() is True
+    moved = Move.objects.filter(game=game).count()
+    assert moved >= 1
+    # Delivered twice: the second run finds the game at another version and does nothing.
+    assert bot_move.delay(game.id, 0).get() is False
+    assert Move.objects.filter(game=game).count() == moved
+
+
+@pytest.mark.django_db
+def test_no_bot_move_when_a_person_is_to_act(dora):
+    game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=0)
+    assert game_bot_move(game_id=game.id, expected_version=0) is False
+    assert Move.objects.filter(game=game).count() == 0
+
+
+@pytest.mark.django_db
+def test_no_bot_move_in_a_finished_game(alice, bob, carol):
+    game = people_play(people_game(alice, bob, carol), random.Random(4))
+    assert game_bot_move(game_id=game.id, expected_version=game.version) is False
+
+
+@pytest.mark.django_db
+def test_every_bot_to_act_chooses_its_yacht_club_card(dora, bot_spy, run_commits):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            players=4,
+            seats=[{"ai": "easy"}, {"ai": "medium"}, {"ai": "random"}],
+            advanced=["yacht"],
+            deck=scenario_deck("yacht", ["yacht"]),
+            first_player=0,
+        )
+    game.refresh_from_db()
+    state = game.engine_state()
+    assert state.phase == "sealed" and seats_to_act(state) == [0]
+    assert sorted(call["seat"] for call in bot_spy) == [1, 2, 3]
+    assert [m.seat for m in Move.objects.filter(game=game)] == [1, 2, 3]
+    # The person's choice completes the Yacht Club; the bots' choices were never shown.
+    with run_commits():
+        game_submit_action(
+            game=game, user=dora, action={"type": "sealed_bid", "card": 1000}, expected_version=3
+        )
+    game.refresh_from_db()
+    assert game_replay_state(game) == game.engine_state()
+
+
+@pytest.mark.django_db
+def test_an_illegal_bot_action_is_replaced_by_a_random_legal_one(
+    dora, monkeypatch, caplog, run_commits
+):
+    monkeypatch.setattr(
+        games.ai,
+        "choose_action",
+        lambda state, seat, level, rng=None: {"type": "discard", "card": "lux9"},
+    )
+    with caplog.at_level(logging.ERROR), run_commits():
+        game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
+    assert "was illegal" in caplog.text
+    assert Move.objects.filter(game=game, actor=Move.Actor.BOT, seat=1).exists()
+
+
+@pytest.mark.django_db
+def test_a_failing_bot_does_not_stop_the_game(dora, monkeypatch, caplog, run_commits):
+    def broken(state, seat, level, rng=None):
+        raise RuntimeError("bot crashed")
+
+    monkeypatch.setattr(games.ai, "choose_action", broken)
+    with caplog.at_level(logging.ERROR), run_commits():
+        game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
+    assert "bot crashed" in caplog.text
+    game.refresh_from_db()
+    assert Move.objects.filter(game=game, actor=Move.Actor.BOT).exists()
+    assert 0 in seats_to_act(game.engine_state())
+
+
+@pytest.mark.django_db
+def test_a_table_of_bots_plays_to_the_end_in_captured_commits(alice, run_commits):
+    game = GameFactory(creator=alice, players=5, seats=[{"ai": "random"}] * 4)
+    with run_commits():
+        game_resign(game=game, user=alice)  # five bots now
+    game.refresh_from_db()
+    if game.status != Game.Status.FINISHED:  # alice was not to act: nudge the first bot
+        with run_commits():
+            bot_move.delay(game.id, game.version)
+        game.refresh_from_db()
+    assert game.status == Game.Status.FINISHED
+    assert game_replay_state(game) == game.engine_state()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_three_bots_play_a_whole_game_in_eager_mode_without_deep_recursion(alice, bot_spy):
+    """Real commits: each bot move commits and queues the next; the chain must run as a
+    loop, at a constant stack depth, computed outside any transaction."""
+    game = GameFactory(creator=alice, seats=[{"ai": "medium"}, {"ai": "easy"}])
+    # The bots have played up to alice's first turn; her resigning leaves three bots.
+    assert 0 in seats_to_act(game.engine_state())
+    game = game_resign(game=game, user=alice)
+    assert game.status == Game.Status.FINISHED
+    assert len(bot_spy) >= 20
+    assert not any(call["in_transaction"] for call in bot_spy)
+    depths = [call["depth"] for call in bot_spy]
+    assert max(depths) - min(depths) <= 30, depths
+    assert Move.objects.filter(game=game).count() == game.version
+    assert game_replay_state(game) == game.engine_state()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_persons_move_returns_the_game_after_the_bots_replied(dora, alice):
+    game = GameFactory(
+        creator=dora,
+        seats=[{"ai": "random"}, {"ai": "random"}],
+        deck=scenario_deck("lux5 lux6 lux7"),
+        first_player=0,
+    )
+    game = game_submit_action(
+        game=game, user=dora, action={"type": "bid", "cards": [1000]}, expected_version=0
+    )
+    stored = Game.objects.get(pk=game.pk)
+    assert game.version == stored.version > 1
+    assert game.status == Game.Status.FINISHED or 0 in seats_to_act(game.engine_state())

@@ -1,0 +1,299 @@
+"""Seats: joining, invitations, leaving before the start, the start, resigning."""
+
+import pytest
+from django.contrib.auth.models import AnonymousUser
+
+from games.engine import seats_to_act
+from games.errors import GameError, NotAllowed, NotYourSeat
+from games.models import Game, Move
+from games.services import (
+    game_create,
+    game_invitation_respond,
+    game_join,
+    game_leave,
+    game_resign,
+    game_start,
+    game_submit_action,
+)
+from tests.games.factories import GameFactory, people_game, scenario_deck, table_snapshot
+
+pytestmark = pytest.mark.django_db
+
+
+def _open_table(creator, *seats):
+    return game_create(creator=creator, players=1 + len(seats), seats=list(seats))
+
+
+# --- join -------------------------------------------------------------------
+
+
+def test_join_takes_the_lowest_open_seat(alice, bob, carol):
+    game = _open_table(alice, {"ai": "easy"}, {"open": True}, {"open": True})
+    seat = game_join(game=game, user=bob)
+    assert (seat.position, seat.user, seat.accepted) == (2, bob, True)
+    assert seat.joined_at is not None
+    game.refresh_from_db()
+    assert game.status == Game.Status.OPEN
+
+
+def test_the_last_seat_filled_starts_the_game(alice, bob, carol):
+    game = _open_table(alice, {"open": True}, {"user": "carol"})
+    game_join(game=game, user=bob)
+    assert game.status == Game.Status.OPEN  # carol has not accepted yet
+    seat = game_join(game=game, user=carol)  # an invited user joining accepts
+    assert seat.position == 2 and seat.accepted
+    # The caller's game object is brought up to date.
+    assert game.status == Game.Status.ACTIVE
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.started_at is not None
+    assert game.engine_state().players == 3
+    assert game.deadline_at is None  # no deadline chosen
+
+
+@pytest.mark.parametrize(
+    ("setup", "phrase"),
+    [
+        ("full", "This table is full."),
+        ("seated", "You already have a seat"),
+        ("started", "already started"),
+        ("abandoned", "abandoned"),
+        ("finished", "is over"),
+    ],
+)
+def test_join_refusals(alice, bob, carol, erin, setup, phrase):
+    if setup == "full":
+        game = _open_table(alice, {"user": "bob"}, {"user": "carol"})
+        user = erin
+    elif setup == "seated":
+        game = _open_table(alice, {"open": True}, {"open": True})
+        user = alice
+    elif setup == "started":
+        game = _open_table(alice, {"ai": "easy"}, {"ai": "easy"})
+        user = erin
+    elif setup == "abandoned":
+        game = _open_table(alice, {"open": True}, {"open": True})
+        game_leave(game=game, user=alice)
+        user = erin
+    else:
+        game = _open_table(alice, {"open": True}, {"open": True})
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+        user = erin
+    before = table_snapshot(game)
+    with pytest.raises(NotAllowed) as error:
+        game_join(game=game, user=user)
+    assert phrase in str(error.value)
+    assert table_snapshot(game) == before
+
+
+def test_join_needs_a_logged_in_user(alice):
+    game = _open_table(alice, {"open": True}, {"open": True})
+    before = table_snapshot(game)
+    for user in (None, AnonymousUser()):
+        with pytest.raises(NotAllowed, match="Log in"):
+            game_join(game=game, user=user)
+    assert table_snapshot(game) == before
+
+
+# --- invitations --------------------------------------------------------------
+
+
+def test_accepting_an_invitation(alice, bob):
+    game = _open_table(alice, {"user": "bob"}, {"open": True})
+    game = game_invitation_respond(game=game, user=bob, accept=True)
+    seat = game.seats.get(user=bob)
+    assert seat.accepted and seat.joined_at is not None
+    assert game.status == Game.Status.OPEN
+
+
+def test_declining_opens_the_seat(alice, bob, carol):
+    game = _open_table(alice, {"user": "bob"}, {"ai": "easy"})
+    game_invitation_respond(game=game, user=bob, accept=False)
+    seat = game.seats.get(position=1)
+    assert seat.is_open and seat.user is None
+    assert game_join(game=game, user=carol).position == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_the_last_acceptance_starts_the_game(alice, bob, carol):
+    game = people_game(alice, bob, carol)
+    assert game.status == Game.Status.ACTIVE
+
+
+@pytest.mark.parametrize(
+    ("who", "accept", "error", "phrase"),
+    [
+        ("carol", True, NotAllowed, "no open invitation"),  # not invited
+        ("alice", True, NotAllowed, "no open invitation"),  # the creator's seat is taken
+        ("bob", "yes", GameError, "accept or decline"),
+        ("bob", None, GameError, "accept or decline"),
+    ],
+)
+def test_invitation_refusals(alice, bob, carol, who, accept, error, phrase):
+    users = {"alice": alice, "bob": bob, "carol": carol}
+    game = _open_table(alice, {"user": "bob"}, {"open": True})
+    before = table_snapshot(game)
+    with pytest.raises(error) as raised:
+        game_invitation_respond(game=game, user=users[who], accept=accept)
+    assert phrase in str(raised.value)
+    assert table_snapshot(game) == before
+
+
+def test_an_answered_invitation_cannot_be_answered_again(alice, bob):
+    game = _open_table(alice, {"user": "bob"}, {"open": True})
+    game_invitation_respond(game=game, user=bob, accept=True)
+    with pytest.raises(NotAllowed, match="no open invitation"):
+        game_invitation_respond(game=game, user=bob, accept=False)
+    assert game.seats.get(user=bob).accepted
+
+
+# --- leave ------------------------------------------------------------------
+
+
+def test_leaving_before_the_start_opens_the_seat(alice, bob):
+    game = _open_table(alice, {"open": True}, {"open": True})
+    game_join(game=game, user=bob)
+    game = game_leave(game=game, user=bob)
+    assert game.status == Game.Status.OPEN
+    assert game.seats.get(position=1).is_open
+    assert not game.seats.filter(user=bob).exists()
+
+
+def test_an_invited_user_leaving_declines(alice, bob):
+    game = _open_table(alice, {"user": "bob"}, {"open": True})
+    game_leave(game=game, user=bob)
+    assert game.seats.get(position=1).is_open
+
+
+def test_the_creator_leaving_abandons_the_table(alice, bob):
+    game = _open_table(alice, {"open": True}, {"open": True})
+    game_join(game=game, user=bob)
+    game = game_leave(game=game, user=alice)
+    assert game.status == Game.Status.ABANDONED
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABANDONED
+
+
+@pytest.mark.parametrize(
+    ("setup", "error", "phrase"),
+    [
+        ("outsider", NotYourSeat, "do not have a seat"),
+        ("started", NotAllowed, "resign instead"),
+        ("abandoned", NotAllowed, "abandoned"),
+    ],
+)
+def test_leave_refusals(alice, bob, carol, setup, error, phrase):
+    if setup == "outsider":
+        game, user = _open_table(alice, {"open": True}, {"open": True}), carol
+    elif setup == "started":
+        game, user = people_game(alice, bob, carol), bob
+    else:
+        game = _open_table(alice, {"user": "bob"}, {"open": True})
+        game_leave(game=game, user=alice)
+        user = bob
+    before = table_snapshot(game)
+    with pytest.raises(error) as raised:
+        game_leave(game=game, user=user)
+    assert phrase in str(raised.value)
+    assert table_snapshot(game) == before
+
+
+# --- start ------------------------------------------------------------------
+
+
+def test_game_start_refuses_a_table_with_empty_seats(alice):
+    game = _open_table(alice, {"open": True}, {"ai": "easy"})
+    before = table_snapshot(game)
+    with pytest.raises(NotAllowed, match="every seat is filled"):
+        game_start(game=game)
+    assert table_snapshot(game) == before
+
+
+def test_game_start_twice_changes_nothing(alice):
+    game = _open_table(alice, {"ai": "easy"}, {"ai": "easy"})
+    before = table_snapshot(game)
+    with pytest.raises(NotAllowed, match="already started"):
+        game_start(game=game)
+    assert table_snapshot(game) == before
+
+
+# --- resign -------------------------------------------------------------------
+
+
+def test_resigning_hands_the_seat_to_a_medium_bot_that_plays_at_once(dora, alice, bob, run_commits):
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=1)
+    with run_commits():
+        game = game_resign(game=game, user=alice)
+    seat = game.seats.get(user=alice)
+    assert (seat.ai_level, seat.resigned, seat.is_bot, seat.display_name) == (
+        "medium",
+        True,
+        True,
+        "Alice",
+    )
+    move = Move.objects.get(game=game, number=0)
+    assert (move.seat, move.actor, move.user) == (1, Move.Actor.BOT, None)
+    game.refresh_from_db()
+    assert 1 not in seats_to_act(game.engine_state())
+
+
+def test_resigning_out_of_turn_plays_nothing_yet(dora, alice, bob, run_commits):
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    with run_commits():
+        game_resign(game=game, user=bob)
+    assert Move.objects.filter(game=game).count() == 0
+    with run_commits():
+        game = game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    game.refresh_from_db()
+    # dora passed, alice is to act: bob's bot waits for its turn.
+    assert Move.objects.filter(game=game, actor=Move.Actor.BOT).count() == 0
+    with run_commits():
+        game_submit_action(
+            game=game, user=alice, action={"type": "bid", "cards": [1000]}, expected_version=1
+        )
+    assert Move.objects.filter(game=game, actor=Move.Actor.BOT, seat=2).exists()
+
+
+def test_a_resigned_player_can_no_longer_move(dora, alice, bob):
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    game_resign(game=game, user=dora)
+    before = table_snapshot(game)
+    with pytest.raises(NotYourSeat, match="resigned"):
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    with pytest.raises(NotAllowed, match="already resigned"):
+        game_resign(game=game, user=dora)
+    assert table_snapshot(game) == before
+
+
+@pytest.mark.parametrize(
+    ("setup", "error", "phrase"),
+    [
+        ("outsider", NotYourSeat, "do not have a seat"),
+        ("open", NotAllowed, "leave the table instead"),
+        ("invited", NotYourSeat, "do not have a seat"),
+        ("finished", NotAllowed, "is over"),
+    ],
+)
+def test_resign_refusals(alice, bob, carol, outsider, setup, error, phrase):
+    user = bob
+    if setup == "outsider":
+        game, user = people_game(alice, bob, carol), outsider
+    elif setup == "open":
+        game = _open_table(alice, {"open": True}, {"open": True})
+        game_join(game=game, user=bob)
+    elif setup == "invited":
+        game = _open_table(alice, {"user": "bob"}, {"open": True})
+    else:
+        game = people_game(alice, bob, carol)
+        Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    before = table_snapshot(game)
+    with pytest.raises(error) as raised:
+        game_resign(game=game, user=user)
+    assert phrase in str(raised.value)
+    assert table_snapshot(game) == before
+
+
+def test_factory_tables_are_started_bot_tables(alice):
+    game = GameFactory(creator=alice)
+    assert game.status == Game.Status.ACTIVE
+    assert [s.is_bot for s in game.seats.order_by("position")] == [False, True, True]
