@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then echo $$p; break; fi; done)
 
-.PHONY: install run test test-fast lint format importlint migrations-check bench clean
+.PHONY: install browser run test test-fast lint format importlint migrations-check bench clean
 
 # `make run`: the embedded defaults (SQLite file db.sqlite3, tasks in-process, e-mail
 # printed to this terminal) unless the environment says otherwise.
@@ -23,6 +23,15 @@ $(VENV)/.installed: pyproject.toml
 
 install: $(VENV)/.installed
 
+# Browser tests drive Debian's Chromium through Playwright (Playwright's own browser
+# download is not used).  Installed here when missing and we may (root with apt-get).
+CHROMIUM ?= /usr/bin/chromium
+browser:
+	@command -v $(CHROMIUM) >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
+	  else echo "Chromium is missing: apt-get install chromium (browser tests need it)" >&2; exit 1; fi; }
+
 run: export SITE_URL ?= http://$(HOST):$(PORT)
 run: install
 	$(PY) manage.py migrate --noinput
@@ -34,8 +43,9 @@ run: install
 # 15 holds only the tests' cache keys.  Celery stays eager: tests/settings.py.
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/highsociety
 test: export REDIS_URL ?= redis://127.0.0.1:6379/15
-test: install
+test: install browser
 	$(VENV)/bin/lint-imports
+	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
 
 test-fast: install

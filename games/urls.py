@@ -1,0 +1,22 @@
+"""Routes of the game pages (the lobby at "/" is routed by highsociety_site.urls)."""
+
+from django.urls import path
+
+from games import views, views_history
+
+app_name = "games"
+
+urlpatterns = [
+    path("new/", views.game_new, name="new"),
+    path("<int:game_id>/", views.game_detail, name="detail"),
+    path("<int:game_id>/board/", views.game_board, name="board"),
+    path("<int:game_id>/bid-preview/", views.game_bid_preview, name="bid_preview"),
+    path("<int:game_id>/act/", views.game_act, name="act"),
+    path("<int:game_id>/join/", views.game_join, name="join"),
+    path("<int:game_id>/leave/", views.game_leave, name="leave"),
+    path("<int:game_id>/resign/", views.game_resign, name="resign"),
+    path("<int:game_id>/invitation/", views.game_invitation, name="invitation"),
+    path("history/", views_history.game_history, name="history"),
+    path("<int:game_id>/replay/", views_history.game_replay, name="replay"),
+    path("<int:game_id>/record.json", views_history.game_record_json, name="record"),
+]

@@ -1,0 +1,93 @@
+"""Fixtures for browser tests: the live server of pytest-django and a headless Chromium
+driven by Playwright.  Every test under tests/browser is marked ``browser``
+(``pytest -m "not browser"`` leaves them out).  Screenshots go to test-artifacts/.
+
+Chromium: ``CHROMIUM`` (default /usr/bin/chromium, Debian's package), else Playwright's
+own download if there is one; without either the tests are skipped.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+# Playwright's sync API runs an event loop in this thread; the tests still call the ORM
+# from it (to set up tables), which Django would otherwise refuse as "async".
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+ARTIFACTS = Path(__file__).resolve().parents[2] / "test-artifacts"
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"]
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
+
+
+def pytest_collection_modifyitems(config, items):
+    here = Path(__file__).resolve().parent
+    for item in items:
+        if here in Path(str(item.fspath)).resolve().parents:
+            item.add_marker(pytest.mark.browser)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    sync_api = pytest.importorskip("playwright.sync_api")
+    executable = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+    options = {"args": CHROMIUM_ARGS}
+    if shutil.which(executable) or Path(executable).exists():
+        options["executable_path"] = executable
+    with sync_api.sync_playwright() as playwright:
+        try:
+            chromium = playwright.chromium.launch(**options)
+        except Exception as error:  # no browser on this machine
+            pytest.skip(f"Chromium is not available: {error}")
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def new_page(browser, live_server):
+    """``new_page(viewport=DESKTOP, javascript=True)``: a page in a fresh context (its
+    own cookies), closed after the test."""
+    contexts = []
+
+    def make(viewport=DESKTOP, javascript=True):
+        context = browser.new_context(viewport=viewport, java_script_enabled=javascript)
+        context.set_default_timeout(10_000)
+        contexts.append(context)
+        return context.new_page()
+
+    yield make
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def log_in(live_server):
+    """``log_in(page, user)``: through the real log-in form (password from the factory)."""
+    from tests.factories import PASSWORD
+
+    def do(page, user):
+        page.goto(f"{live_server.url}/accounts/login/")
+        page.fill("input[name=login]", user.username)
+        page.fill("input[name=password]", PASSWORD)
+        page.click("main form button[type=submit]")
+        page.wait_for_url(f"{live_server.url}/")
+        return page
+
+    return do
+
+
+@pytest.fixture
+def screenshot():
+    """``screenshot(page, name)``: a full-page PNG in test-artifacts/ (gitignored)."""
+    ARTIFACTS.mkdir(exist_ok=True)
+
+    def take(page, name):
+        path = ARTIFACTS / f"{name}.png"
+        page.screenshot(path=str(path), full_page=True)
+        return path
+
+    return take

@@ -1,0 +1,100 @@
+"""The board in a real browser: compose a bid with the server-side preview, the poll
+that never wipes the selection, moves by htmx and without JavaScript."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Game
+from tests.browser.conftest import PHONE
+from tests.games.pages.conftest import act, table_make
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def staff_alice(alice):
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    return alice
+
+
+def test_compose_a_bid_and_see_others_move(
+    live_server, new_page, log_in, screenshot, staff_alice, bob, carol
+):
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    page = log_in(new_page(), staff_alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".banner")).to_contain_text("Your turn")
+
+    page.click("label[for=hand-10000]")
+    page.click("label[for=hand-2000]")
+    expect(page.locator("#bid-preview")).to_have_text(re.compile(r"Your bid would total 12,000"))
+    # Two polls later the selection is still there: the page saw no change (204).
+    page.wait_for_timeout(6500)
+    expect(page.locator("#hand-10000")).to_be_checked()
+    expect(page.locator("#hand-2000")).to_be_checked()
+    screenshot(page, "browser-compose-bid")
+
+    page.click("#bid-button")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Bob.")
+    expect(page.locator(".log")).to_contain_text("Alice bids 2,000 + 10,000 (total 12,000).")
+    assert Game.objects.get(pk=game.pk).version == 1
+
+    # Bob moves elsewhere; Alice's board shows it by itself.
+    act(game, bob, type="pass")
+    expect(page.locator(".log")).to_contain_text("Bob passes.", timeout=8000)
+    expect(page.locator(".banner")).to_contain_text("Waiting for Carol.")
+
+
+def test_a_refused_bid_shows_the_sentence_in_place(
+    live_server, new_page, log_in, staff_alice, bob, carol
+):
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    act(game, staff_alice, type="bid", cards=[8000])
+    page = log_in(new_page(), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("label[for=hand-1000]")
+    expect(page.locator("#bid-preview")).to_contain_text("must total more than 8,000")
+    page.click("#bid-button")
+    expect(page.locator(".flash--error")).to_contain_text(
+        "Your bid must total more than 8,000; yours would be 1,000."
+    )
+    expect(page.locator("#hand-1000")).to_be_checked()
+    assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_keyboard_ticks_cards(live_server, new_page, log_in, staff_alice, bob, carol):
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    page = log_in(new_page(), staff_alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.focus("#hand-1000")
+    page.keyboard.press("Space")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Space")
+    expect(page.locator("#hand-1000")).to_be_checked()
+    expect(page.locator("#hand-2000")).to_be_checked()
+    expect(page.locator("#bid-preview")).to_contain_text("3,000")
+
+
+def test_without_javascript_the_forms_still_work(
+    live_server, new_page, log_in, screenshot, staff_alice, bob, carol
+):
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    page = log_in(new_page(viewport=PHONE, javascript=False), staff_alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("label[for=hand-4000]")
+    page.click("#bid-button")
+    expect(page.locator(".log")).to_contain_text("Alice bids 4,000 (total 4,000).")
+    screenshot(page, "browser-no-js-phone")
+    assert Game.objects.get(pk=game.pk).version == 1

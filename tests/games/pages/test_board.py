@@ -1,0 +1,176 @@
+"""The board page and its polled partial, for every kind of visitor."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.models import Game
+from tests.games.pages.conftest import act, play_passing, table_make
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+def url(game, tail=""):
+    return f"/games/{game.pk}/{tail}"
+
+
+def test_seated_player_on_turn_sees_hand_as_checkboxes_and_bid_pass(client, table, alice):
+    client.force_login(alice)
+    response = client.get(url(table))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "<html" in html  # the full page
+    assert "Your turn: bid for Luxury 3, or pass." in html
+    assert "Luxury — normal auction" in html
+    for value in (1000, 2000, 25000):
+        assert (
+            f'<input class="pick__input" type="checkbox" name="cards" value="{value}" id="hand-{value}">'
+            in html
+        )
+    assert 'name="type" value="bid"' in html and 'name="type" value="pass"' in html
+    assert f'name="version" value="{table.version}"' in html
+    assert f'hx-post="/games/{table.pk}/act/"' in html
+    assert f'action="/games/{table.pk}/act/"' in html  # works without JavaScript too
+
+
+def test_other_player_waits_and_has_no_move_form(client, table, bob):
+    client.force_login(bob)
+    html = client.get(url(table)).content.decode()
+    assert "Waiting for Alice." in html
+    assert "Your hand" in html  # Bob sees his own cards...
+    assert 'name="cards"' not in html  # ...but cannot bid out of turn
+    assert 'name="type" value="bid"' not in html
+
+
+@pytest.mark.parametrize("who", ["anonymous", "dave"])
+def test_spectators_see_the_public_board_only(client, table, who, request):
+    if who != "anonymous":
+        client.force_login(request.getfixturevalue(who))
+    response = client.get(url(table))
+    html = response.content.decode()
+    assert response.status_code == 200
+    assert "Luxury 3" in html and "Waiting for Alice." in html
+    assert "Your hand" not in html and 'name="cards"' not in html
+    assert "Resign" not in html
+
+
+def test_unknown_and_absurd_game_ids_are_404(client, alice):
+    client.force_login(alice)
+    for path in (
+        "/games/999999/",
+        "/games/999999/board/",
+        "/games/99999999999999999999999/",
+        "/games/99999999999999999999999/board/?version=1",
+    ):
+        assert client.get(path).status_code == 404, path
+
+
+def test_htmx_gets_the_board_partial_plain_gets_the_page(client, table, alice):
+    client.force_login(alice)
+    partial = client.get(url(table), **HX).content.decode()
+    assert partial.lstrip().startswith('<section id="board"')
+    assert "<html" not in partial and "site-nav" not in partial
+    page = client.get(url(table)).content.decode()
+    assert "<html" in page and '<section id="board"' in page
+
+
+def test_poll_answers_204_while_nothing_changed(client, table, alice):
+    client.force_login(alice)
+    html = client.get(url(table)).content.decode()
+    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    assert poll.startswith(f"/games/{table.pk}/board/?version={table.version}&t=")
+    assert 'hx-trigger="every 3s"' in html
+    response = client.get(poll, **HX)
+    assert response.status_code == 204 and response.content == b""
+    assert "no-store" in response["Cache-Control"]
+
+
+def test_poll_without_stamp_uses_the_version_alone(client, table):
+    assert client.get(url(table, f"board/?version={table.version}"), **HX).status_code == 204
+    response = client.get(url(table, f"board/?version={table.version + 1}"), **HX)
+    assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<section id="board"')
+
+
+def test_poll_204_costs_one_small_query(client, table, django_assert_num_queries):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url(table, f"board/?version={table.version}"), **HX)
+    assert response.status_code == 204
+    assert len(queries) == 1
+    sql = queries[0]["sql"]
+    assert '"state"' not in sql  # the state is not read to answer "no change"
+
+
+def test_poll_after_a_move_returns_the_new_board(client, table, alice, bob):
+    client.force_login(bob)
+    html = client.get(url(table)).content.decode()
+    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    act(table, alice, type="bid", cards=[3000])
+    response = client.get(poll, **HX)
+    assert response.status_code == 200
+    assert "Alice bids 3,000 (total 3,000)." in response.content.decode()
+    assert "Your turn" in response.content.decode()
+
+
+@pytest.mark.parametrize("query", ["version=abc", "version=", "version=-1&t=x", "", "version=1e9"])
+def test_poll_with_bad_version_renders_instead_of_failing(client, table, query):
+    assert client.get(url(table, f"board/?{query}"), **HX).status_code == 200
+
+
+def test_finished_board_shows_scores_and_stops_polling(client, host, bob, carol):
+    game = table_make(host, [bob, carol])
+    game = play_passing(game, {0: host, 1: bob, 2: carol})  # free cards for all
+    assert game.status == Game.Status.FINISHED
+    client.force_login(bob)
+    html = client.get(url(game)).content.decode()
+    assert "Final scores" in html
+    assert "The game is over:" in html
+    assert "hx-trigger" not in html
+    # Nobody spent anything: everybody ties for the least money, so all are cast out.
+    assert html.count("Cast out") == 3 and "nobody wins" in html
+    assert "Luxuries" in html
+
+
+def _board_queries(client, game):
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url(game)).status_code == 200
+    return len(queries)
+
+
+def test_board_queries_do_not_grow_with_the_game(client, host, bob, carol):
+    client.force_login(bob)
+    game = table_make(host, [bob, carol])
+    act(game, host, type="bid", cards=[1000])
+    early = _board_queries(client, game)
+    game = play_passing(game, {0: host, 1: bob, 2: carol}, until=lambda s: s.moves > 25)
+    assert game.version > 20 and game.status == Game.Status.ACTIVE
+    assert _board_queries(client, game) == early
+    assert early <= 8
+
+
+def test_memory_aid_shows_remaining_money(client, host, bob, carol):
+    game = table_make(host, [bob, carol], memory_aid=True)
+    act(game, host, type="bid", cards=[25000])
+    client.force_login(bob)
+    html = client.get(url(game)).content.decode()
+    assert "81,000" in html  # Alice's money left, shown to Bob
+    assert "Memory aid" in html
+
+
+def test_open_table_page_lists_seats_and_join(client, host, dave):
+    from games import services
+
+    game = services.game_create(creator=host, players=3, seats=[{"open": True}, {"user": "dave"}])
+    html = client.get(url(game)).content.decode()
+    assert "Waiting for players" in html and "Log in to join" in html
+    client.force_login(dave)
+    html = client.get(url(game)).content.decode()
+    assert "Invited, not answered" in html and 'name="accept" value="yes"' in html
+    assert "Leave this table" not in html
+    client.force_login(host)
+    html = client.get(url(game)).content.decode()
+    assert "Close this table" in html and "Host" in html

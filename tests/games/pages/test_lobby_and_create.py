@@ -1,0 +1,178 @@
+"""The lobby at "/" and the create-table form."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games import services
+from games.models import Game, Seat
+from tests.games.pages.conftest import act, table_make
+
+pytestmark = pytest.mark.django_db
+
+
+def test_anonymous_lobby_shows_open_tables_and_sign_up(client, alice):
+    services.game_create(
+        creator=alice,
+        players=4,
+        seats=[{"open": True}, {"ai": "hard"}, {"open": True}],
+        advanced=["yacht"],
+    )
+    html = client.get("/").content.decode()
+    assert "Open tables" in html and "Yacht Club" in html
+    assert "Sign up to play" in html and "/accounts/signup/" in html
+    assert "Your games" not in html
+    assert "/join/" not in html  # joining needs an account
+
+
+def test_lobby_lists_my_games_your_turn_first(client, host, bob, carol, dave):
+    waiting = table_make(host, [bob, carol])  # Alice to move
+    act(waiting, host, type="bid", cards=[1000])  # now Bob to move
+    mine = table_make(host, [carol, bob], first_player=2)  # Bob (seat 2) to move
+    other = table_make(host, [bob, carol], first_player=0)  # Alice to move
+    open_table = services.game_create(
+        creator=dave, players=3, seats=[{"open": True}, {"open": True}], move_deadline_hours=48
+    )
+    client.force_login(bob)
+    html = client.get("/").content.decode()
+    assert html.count("Your turn</span>") == 2
+    first_turn = html.index("Your turn</span>")
+    assert html.index(f"Table {other.pk}<") > first_turn
+    assert f"/games/{open_table.pk}/join/" in html and "2 days per move" in html
+    assert "+ Create a table" in html
+    assert mine.pk and waiting.pk
+
+
+def test_lobby_queries_do_not_grow_with_the_number_of_games(client, host, bob, carol):
+    client.force_login(bob)
+    table_make(host, [bob, carol])
+    services.game_create(creator=carol, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    with CaptureQueriesContext(connection) as few:
+        client.get("/")
+    for _ in range(4):
+        table_make(host, [bob, carol])
+        services.game_create(creator=carol, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    with CaptureQueriesContext(connection) as many:
+        client.get("/")
+    assert len(many) == len(few), [q["sql"][:120] for q in many]
+
+
+def test_create_needs_log_in(client):
+    response = client.get("/games/new/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+def test_create_form_has_every_option(client, alice):
+    client.force_login(alice)
+    html = client.get("/games/new/").content.decode()
+    for needle in (
+        'name="players"',
+        'name="your_seat"',
+        'name="seat_2"',
+        'name="invite_2"',
+        'value="bot:hard"',
+        'value="gambling"',
+        'value="excursions"',
+        'value="yacht"',
+        'name="move_deadline_hours"',
+        'value="168"',
+        'name="memory_aid"',
+    ):
+        assert needle in html, needle
+
+
+def _form(**changes):
+    data = {
+        "players": "3",
+        "your_seat": "1",
+        "seat_2": "open",
+        "seat_3": "open",
+        "move_deadline_hours": "",
+    }
+    data.update(changes)
+    return data
+
+
+def test_create_with_bots_starts_the_game(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        "/games/new/",
+        _form(
+            seat_2="bot:easy",
+            seat_3="bot:random",
+            advanced=["yacht", "gambling"],
+            move_deadline_hours="72",
+            memory_aid="on",
+        ),
+    )
+    game = Game.objects.get()
+    assert response.status_code == 302 and response["Location"] == f"/games/{game.pk}/"
+    assert game.status == Game.Status.ACTIVE
+    assert (
+        game.advanced == ["gambling", "yacht"]
+        and game.move_deadline_hours == 72
+        and game.memory_aid
+    )
+    assert [s.ai_level for s in game.seats.order_by("position")] == ["", "easy", "random"]
+
+
+def test_create_with_an_invitation_and_my_own_seat(client, alice, bob):
+    client.force_login(alice)
+    response = client.post(
+        "/games/new/",
+        _form(
+            players="4",
+            your_seat="3",
+            seat_1="invite",
+            invite_1="bob",
+            seat_2="bot:medium",
+            seat_4="open",
+        ),
+    )
+    assert response.status_code == 302
+    game = Game.objects.get()
+    seats = {s.position: s for s in game.seats.all()}
+    assert seats[2].user == alice and seats[0].user == bob and not seats[0].accepted
+    assert seats[1].ai_level == "medium" and seats[3].is_open
+    assert game.status == Game.Status.OPEN
+
+
+@pytest.mark.parametrize(
+    ("changes", "message"),
+    [
+        ({"seat_2": "invite", "invite_2": "nobody-here"}, "There is no player called"),
+        ({"seat_2": "invite", "invite_2": ""}, "Write the username of the player to invite."),
+        ({"seat_2": "invite", "invite_2": "alice"}, "You already sit in seat 1."),
+        (
+            {"seat_2": "invite", "invite_2": "bob", "seat_3": "invite", "invite_3": "BOB"},
+            "already invited",
+        ),
+        ({"your_seat": "5"}, "Choose a seat from 1 to 3."),
+        ({"players": "9"}, "Select a valid choice"),
+        ({"players": "abc"}, "Select a valid choice"),
+        ({"seat_2": "bot:godlike"}, "Select a valid choice"),
+        ({"advanced": ["chess"]}, "Select a valid choice"),
+        ({"move_deadline_hours": "5"}, "Select a valid choice"),
+        ({"seat_2": "invite", "invite_2": "x" * 500}, "at most 150 characters"),
+    ],
+)
+def test_create_errors_are_shown_and_create_nothing(client, alice, bob, changes, message):
+    client.force_login(alice)
+    response = client.post("/games/new/", _form(**changes))
+    assert response.status_code == 400
+    assert message in response.content.decode()
+    assert not Game.objects.exists() and not Seat.objects.exists()
+
+
+def test_unknown_username_is_shown_beside_its_seat(client, alice):
+    client.force_login(alice)
+    response = client.post("/games/new/", _form(seat_3="invite", invite_3="ghost"))
+    html = response.content.decode()
+    assert response.status_code == 400
+    row = html.split('class="seat-row seat-row--3"', 1)[1].split('class="seat-row seat-row--4"', 1)[
+        0
+    ]
+    assert "There is no player called &#x27;ghost&#x27;." in row
+    assert 'value="ghost"' in row and 'aria-invalid="true"' in row

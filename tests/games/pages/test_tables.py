@@ -1,0 +1,104 @@
+"""Join, leave, answer an invitation, resign: plain forms (PRG with a message) that
+htmx may enhance; refusals are sentences, never errors."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Game, Seat
+
+pytestmark = pytest.mark.django_db
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def open_table(alice, bob):
+    return services.game_create(creator=alice, players=3, seats=[{"open": True}, {"user": "bob"}])
+
+
+def test_join_takes_the_open_seat(client, open_table, dave):
+    client.force_login(dave)
+    response = client.post(f"/games/{open_table.pk}/join/")
+    assert response.status_code == 302 and response["Location"] == f"/games/{open_table.pk}/"
+    assert Seat.objects.get(game=open_table, position=1).user == dave
+    html = client.get(response["Location"]).content.decode()
+    assert "You have joined the table." in html and "Leave this table" in html
+
+
+def test_join_a_full_table_is_refused(client, open_table, dave, carol):
+    services.game_join(game=open_table, user=carol)
+    client.force_login(dave)
+    response = client.post(f"/games/{open_table.pk}/join/")
+    assert response.status_code == 400
+    assert "This table is full." in response.content.decode()
+    assert not Seat.objects.filter(user=dave).exists()
+
+
+def test_join_htmx_answers_with_the_board(client, open_table, dave):
+    client.force_login(dave)
+    response = client.post(f"/games/{open_table.pk}/join/", **HX)
+    assert response.status_code == 200
+    assert response.content.decode().lstrip().startswith('<section id="board"')
+
+
+def test_anonymous_join_goes_to_log_in(client, open_table):
+    response = client.post(f"/games/{open_table.pk}/join/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    assert client.get(f"/games/{open_table.pk}/join/").status_code in (302, 405)
+
+
+def test_accept_and_decline_invitation(client, open_table, bob, dave):
+    client.force_login(bob)
+    assert (
+        client.post(f"/games/{open_table.pk}/invitation/", {"accept": "maybe"}).status_code == 400
+    )
+    response = client.post(f"/games/{open_table.pk}/invitation/", {"accept": "yes"})
+    assert response.status_code == 302
+    assert Seat.objects.get(game=open_table, user=bob).accepted
+    client.force_login(dave)
+    response = client.post(f"/games/{open_table.pk}/invitation/", {"accept": "no"})
+    assert (
+        response.status_code == 400 and "You have no open invitation" in response.content.decode()
+    )
+
+
+def test_decline_opens_the_seat(client, open_table, bob):
+    client.force_login(bob)
+    client.post(f"/games/{open_table.pk}/invitation/", {"accept": "no"})
+    assert Seat.objects.get(game=open_table, position=2).is_open
+
+
+def test_leave_and_creator_closing(client, open_table, alice, dave):
+    client.force_login(dave)
+    client.post(f"/games/{open_table.pk}/join/")
+    response = client.post(f"/games/{open_table.pk}/leave/")
+    assert response.status_code == 302
+    assert not Seat.objects.filter(user=dave).exists()
+    assert client.post(f"/games/{open_table.pk}/leave/").status_code == 400  # no seat any more
+    client.force_login(alice)
+    client.post(f"/games/{open_table.pk}/leave/")
+    assert Game.objects.get(pk=open_table.pk).status == Game.Status.ABANDONED
+
+
+def test_resign_hands_the_seat_to_a_bot(client, table, bob):
+    client.force_login(bob)
+    html = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Resign from this game" in html
+    response = client.post(f"/games/{table.pk}/resign/")
+    assert response.status_code == 302
+    seat = Seat.objects.get(game=table, user=bob)
+    assert seat.resigned and seat.ai_level == "medium"
+    html = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Resigned · bot plays" in html and "Resign from this game" not in html
+    again = client.post(f"/games/{table.pk}/resign/")
+    assert again.status_code == 400 and "already resigned" in again.content.decode()
+
+
+def test_outsider_cannot_resign_or_leave(client, table, dave):
+    client.force_login(dave)
+    for tail in ("resign/", "leave/"):
+        response = client.post(f"/games/{table.pk}/{tail}")
+        assert response.status_code == 400
+        assert "You do not have a seat at this table." in response.content.decode()
