@@ -146,6 +146,22 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)
 }
 CELERY_TIMEZONE = "UTC"
+# Beat's periodic sweeps (games/tasks.py).  Each finds what is due in the database and
+# claims it once, so a late or repeated run does no harm; still, run exactly ONE beat.
+# A sweep not started within 55 seconds is dropped: the next one does its work.
+CELERY_BEAT_SCHEDULE = {
+    name: {"task": f"games.tasks.{name}", "schedule": 60.0, "options": {"expires": 55}}
+    for name in ("deadlines_sweep", "reminders_sweep", "stalled_sweep", "outbox_sweep", "digests_sweep")
+}
+
+# --- async play: e-mails, deadlines, vacations (README, "Async play") ---------
+
+# Days of vacation (deadlines paused) each player may take per calendar year.
+VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0, maximum=366)
+# The hour (UTC) from which the daily digest of games waiting is sent.
+DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7, minimum=0, maximum=23)
+# Missed deadlines after which a table's creator may hand the seat to a bot for good.
+SEAT_TO_BOT_AFTER_TIMEOUTS = env_int("SEAT_TO_BOT_AFTER_TIMEOUTS", 2, minimum=1, maximum=50)
 
 # --- e-mail ------------------------------------------------------------------
 
@@ -228,10 +244,7 @@ REST_FRAMEWORK = {
     # Counted in the default cache: Redis when REDIS_URL is set, so every gunicorn worker
     # shares the counts.  "user" counts per account (per address for anonymous calls),
     # "ip" per address whoever calls, "auth" the token log-ins per address.
-    "DEFAULT_THROTTLE_CLASSES": [
-        "games.api.throttling.UserThrottle",
-        "games.api.throttling.IPThrottle",
-    ],
+    "DEFAULT_THROTTLE_CLASSES": ["games.api.throttling.RequestLimit"],
     "DEFAULT_THROTTLE_RATES": {
         "user": _throttle_rate("API_THROTTLE_USER", "240/min"),
         "ip": _throttle_rate("API_THROTTLE_IP", "600/min"),

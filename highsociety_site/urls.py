@@ -10,6 +10,7 @@ from highsociety_site import views
 urlpatterns = [
     path("", games_views.lobby, name="lobby"),
     path("games/", include("games.urls")),
+    path("", include("games.urls_public")),  # /players/<username>/, /leaderboard/
     path("health/", views.health, name="health"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),

@@ -1,0 +1,216 @@
+"""API endpoints of the accounts app: tokens for programs and public profiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from allauth.account.utils import has_verified_email
+from django.conf import settings
+from django.contrib.auth import authenticate, get_user_model
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.permissions import AllowAny, IsAuthenticated
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from accounts.models import PlayerResult
+from accounts.selectors import RECENT_GAMES, head_to_head_for_user, stats_for_user
+from accounts.tokens.models import ApiToken
+from accounts.tokens.services import TokenLimitReached, token_create
+from games.api.errors import ApiError
+from games.api.schema import error_responses
+from games.api.serializers import (
+    TokenObtainInputSerializer,
+    TokenSerializer,
+    UserProfileSerializer,
+    project,
+)
+from games.api.throttling import AuthLimit
+
+
+class TokenView(APIView):
+    """POST: a new token for a username and password.  DELETE: revoke the token used."""
+
+    def get_authenticators(self):
+        if self.request is not None and self.request.method == "POST":
+            return []  # the credentials are in the body; a stale header must not interfere
+        return super().get_authenticators()
+
+    def get_permissions(self):
+        if self.request is not None and self.request.method == "POST":
+            return [AllowAny()]
+        return [IsAuthenticated()]
+
+    def get_throttles(self):
+        if self.request is not None and self.request.method == "POST":
+            return [AuthLimit()]
+        return super().get_throttles()
+
+    @extend_schema(
+        operation_id="auth_token_create",
+        summary="Get a token",
+        description=(
+            "Exchange a username (or e-mail address) and password for a token; send it as "
+            "`Authorization: Token <token>`. Tokens are stored hashed, expire after "
+            "`API_TOKEN_DAYS` days (30 unless configured) and can be revoked here "
+            "(DELETE) or on your profile's tokens page. Log-ins are limited per address."
+        ),
+        tags=["auth"],
+        auth=[],
+        request=TokenObtainInputSerializer,
+        responses={200: TokenSerializer, **error_responses(400, 403, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        body = TokenObtainInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        user = authenticate(
+            request._request,
+            username=body.validated_data["username"],
+            password=body.validated_data["password"],
+        )
+        if user is None or not user.is_active:
+            raise ApiError(
+                "The username or password is not correct.",
+                status_code=status.HTTP_400_BAD_REQUEST,
+                code="invalid_credentials",
+            )
+        if not has_verified_email(user):
+            raise exceptions.PermissionDenied(
+                "Confirm your e-mail address first (see the message we sent you)."
+            )
+        try:
+            token, secret = token_create(
+                user=user,
+                name=body.validated_data.get("name", "API log-in"),
+                days=settings.API_TOKEN_DAYS,
+            )
+        except TokenLimitReached as error:
+            raise exceptions.PermissionDenied(str(error)) from None
+        payload = {
+            "token": secret,
+            "expiry": token.expires_at,
+            "token_id": token.pk,
+            "username": user.username,
+        }
+        return Response(project(payload, TokenSerializer), status=status.HTTP_200_OK)
+
+    @extend_schema(
+        operation_id="auth_token_destroy",
+        summary="Revoke this token",
+        description="Revokes the token that authenticates this request (log out a program).",
+        tags=["auth"],
+        request=None,
+        responses={204: None, **error_responses(400, 401, 429)},
+    )
+    def delete(self, request: Request) -> Response:
+        if not isinstance(request.auth, ApiToken):
+            raise ApiError(
+                "Only a token can revoke itself: send it in the Authorization header.",
+                status_code=status.HTTP_400_BAD_REQUEST,
+                code="not_a_token",
+            )
+        request.auth.delete()
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
+API_RATING_POINTS = 20  # the last rated games in ``rating_history``
+
+
+def user_stats(user) -> dict[str, Any]:
+    """Public stats of ``user``: the totals and rating kept up to date when each game
+    ends (``games.ratings``), the last rated games, recent games and head-to-head
+    records.  Five queries whatever the number of games (the profile page's data)."""
+    stats = stats_for_user(user)
+    rated = stats.rated_games > 0
+    history = list(
+        PlayerResult.objects.filter(user=user, rated=True)
+        .order_by("-finished_at", "-game_id")
+        .values("game_id", "rating_before", "rating_after", "finished_at")[:API_RATING_POINTS]
+    )
+    recent = list(
+        PlayerResult.objects.filter(user=user).order_by("-finished_at", "-game_id")[:RECENT_GAMES]
+    )
+    return {
+        "username": user.username,
+        "display_name": user.public_name,
+        "games_played": stats.games_played,
+        "games_won": stats.games_won,
+        "win_rate": stats.win_rate,
+        "average_status": stats.average_status,
+        "times_cast_out": stats.times_cast_out,
+        "rating": stats.rating if rated else None,
+        "rated_games": stats.rated_games,
+        "games_resigned": stats.games_resigned,
+        "rating_mu": stats.rating_mu if rated else None,
+        "rating_sigma": stats.rating_sigma if rated else None,
+        "most_won_cards": [
+            {"card": card, "count": count} for card, count in stats.most_won_cards()
+        ],
+        "rating_history": [
+            {
+                "game": row["game_id"],
+                "finished_at": row["finished_at"],
+                "rating": row["rating_after"],
+                "change": round(row["rating_after"] - row["rating_before"], 1),
+            }
+            for row in reversed(history)
+        ],
+        "recent_games": [
+            {
+                "game": r.game_id,
+                "finished_at": r.finished_at,
+                "seat": r.seat,
+                "place": r.rank,
+                "won": r.won,
+                "cast_out": r.cast_out,
+                "resigned": r.resigned,
+                "status": r.status,
+                "rated": r.rated,
+                "rating_change": r.rating_delta,
+            }
+            for r in recent
+        ],
+        "head_to_head": [
+            {
+                "opponent": h.opponent.username if h.opponent_id else None,
+                "opponent_name": h.opponent.public_name
+                if h.opponent_id
+                else f"Bot ({h.opponent_bot})",
+                "bot_level": h.opponent_bot or None,
+                "games": h.games,
+                "wins": h.wins,
+                "losses": h.losses,
+                "draws": h.draws,
+            }
+            for h in head_to_head_for_user(user)
+        ],
+    }
+
+
+class UserDetailView(APIView):
+    @extend_schema(
+        operation_id="users_retrieve",
+        summary="A player's public profile",
+        description=(
+            "Games played and won, win rate, average status, times cast out, the rating "
+            "(OpenSkill, shown as 1000 + 40 × (mu − 3 sigma)) and its last rated games, "
+            "most-won status cards, recent games and head-to-head records. The stats are "
+            "kept up to date when each game ends."
+        ),
+        tags=["users"],
+        parameters=[
+            OpenApiParameter("username", str, OpenApiParameter.PATH, description="The username.")
+        ],
+        responses={200: UserProfileSerializer, **error_responses(401, 404, 429)},
+    )
+    def get(self, request: Request, username: str) -> Response:
+        user = None
+        if len(username) <= 150 and "\x00" not in username:
+            users = get_user_model().objects.filter(is_active=True)
+            user = users.filter(username=username).first() or (
+                users.filter(username__iexact=username).order_by("pk").first()
+            )
+        if user is None:
+            raise exceptions.NotFound(f"There is no player called {username[:40]!r}.")
+        return Response(project(user_stats(user), UserProfileSerializer))

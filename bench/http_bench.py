@@ -1,0 +1,399 @@
+#!/usr/bin/env python3
+"""HTTP benchmark of the REST API under gunicorn on PostgreSQL.
+
+Starts the app under gunicorn (sync workers) on 127.0.0.1 against its own PostgreSQL
+database (created and migrated here; default ``highsociety_bench``), sets up tables of
+three people who play with the memory aid on (so a client can compute a legal move
+from any answer), then measures with concurrent clients, one phase at a time:
+
+- ``floor``: a minimal Django view in the same server doing one read and one write of a
+  game row (served only with BENCH_FLOOR_VIEW=1): the cost of Django + PostgreSQL alone;
+- ``view``:  ``GET /api/v1/games/{id}/`` as a seated player;
+- ``move``:  ``POST /api/v1/games/{id}/moves/`` with a legal move (201 expected).
+
+It prints p50/p99 latency and throughput per phase and the ratios to the floor (targets:
+view p50 within 2x of the floor, move p50 within 2.5x).  Everything is loopback only,
+bounded in time (``--seconds`` per phase) and stops by itself.
+
+    .venv/bin/python bench/http_bench.py [--workers 4] [--clients 6] [--seconds 10]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import requests
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+LUXURIES = {f"lux{n}" for n in range(1, 11)} | {"excursions", "yacht"}
+
+
+def bench_env(args) -> dict[str, str]:
+    return {
+        **os.environ,
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "CACHE_KEY_PREFIX": "bench",
+        "DEBUG": "0",
+        "SECRET_KEY": "bench-only-not-a-secret-" + "x" * 40,
+        "ALLOWED_HOSTS": "127.0.0.1,localhost",
+        "LOG_LEVEL": "ERROR",
+        "BENCH_FLOOR_VIEW": "1",
+        "CONN_MAX_AGE": "600",
+        # Measure the API, not the limits.
+        "API_THROTTLE_USER": "100000000/min",
+        "API_THROTTLE_IP": "100000000/min",
+        "PYTHONPATH": str(ROOT),
+        "PYTHONWARNINGS": "ignore::UserWarning",  # WhiteNoise: no collectstatic here
+        "DJANGO_SETTINGS_MODULE": "highsociety_site.settings",
+    }
+
+
+# --------------------------------------------------------------------------- set-up
+
+
+def database_create(url: str) -> None:
+    """Create the bench database if it does not exist (connecting to ``postgres``)."""
+    import psycopg
+    from psycopg import sql
+
+    name = url.rsplit("/", 1)[1].split("?")[0]
+    admin = url.rsplit("/", 1)[0] + "/postgres"
+    with psycopg.connect(admin, autocommit=True) as connection:
+        exists = connection.execute(
+            "SELECT 1 FROM pg_database WHERE datname = %s", [name]
+        ).fetchone()
+        if not exists:
+            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def django_setup(env: dict[str, str]) -> None:
+    for key in (
+        "DATABASE_URL",
+        "REDIS_URL",
+        "CACHE_KEY_PREFIX",
+        "DEBUG",
+        "SECRET_KEY",
+        "ALLOWED_HOSTS",
+        "LOG_LEVEL",
+        "BENCH_FLOOR_VIEW",
+        "DJANGO_SETTINGS_MODULE",
+    ):
+        os.environ[key] = env[key]
+    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # tables of people only: no bot tasks
+    import django
+
+    django.setup()
+    from django.core.management import call_command
+
+    call_command("migrate", "--noinput", verbosity=0)
+
+
+@dataclass
+class Table:
+    game_id: int
+    tokens: list[str]  # one per seat
+
+
+def tables_create(count: int, run: str) -> list[Table]:
+    """``count`` started tables of three bench users each, memory aid on."""
+    from accounts.models import User
+    from accounts.tokens.services import token_create
+    from games.services import game_create, game_invitation_respond
+
+    tables = []
+    for number in range(count):
+        users = [
+            User.objects.create_user(username=f"b{run}-{number}-{seat}", password=None)
+            for seat in range(3)
+        ]
+        tokens = [token_create(user=user, name="bench", days=1)[1] for user in users]
+        game = game_create(
+            creator=users[0],
+            players=3,
+            seats=[{"user": users[1].username}, {"user": users[2].username}],
+            memory_aid=True,
+        )
+        for user in users[1:]:
+            game = game_invitation_respond(game=game, user=user, accept=True)
+        tables.append(Table(game.pk, tokens))
+    return tables
+
+
+# --------------------------------------------------------------------------- the server
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def server_start(env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
+    return subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "highsociety_site.wsgi:application",
+            "--workers",
+            str(workers),
+            "--worker-class",
+            "sync",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--log-level",
+            "warning",
+            "--timeout",
+            "60",
+        ],
+        cwd=ROOT,
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+    )
+
+
+def server_wait(server: subprocess.Popen, port: int) -> None:
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:
+        try:
+            if requests.get(f"http://127.0.0.1:{port}/health/", timeout=5).status_code == 200:
+                return
+        except requests.RequestException:
+            pass  # not listening yet, or a worker still starting
+        if server.poll() is not None:
+            raise SystemExit("gunicorn did not start")
+        time.sleep(0.3)
+    raise SystemExit("gunicorn did not answer within 60 s")
+
+
+def server_stop(server: subprocess.Popen) -> None:
+    if server.poll() is None:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.wait()
+
+
+# --------------------------------------------------------------------------- clients
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def add(self, seconds: float, ok: bool) -> None:
+        with self.lock:
+            self.latencies.append(seconds)
+            self.errors += not ok
+
+
+def legal_move(view: dict, rng: random.Random) -> tuple[int, dict]:
+    """A legal (seat, action) from any seat's view of a memory-aid game."""
+    seats = view["seats"]
+    if view["phase"] == "theft":
+        seat = view["turn"]
+        luxuries = [card for card in seats[seat]["cards"] if card in LUXURIES]
+        return seat, {"type": "discard", "card": luxuries[0]}
+    if view["phase"] == "sealed":
+        seat = view["to_act"][0]
+        return seat, {"type": "sealed_bid", "card": min(seats[seat]["hand"])}
+    seat = view["turn"]
+    if rng.random() < 0.55:
+        mine = seats[seat]
+        need = max(s["bid_total"] for s in seats if s["seat"] != seat) - mine["bid_total"]
+        cards: list[int] = []
+        for value in sorted(mine["hand"]):
+            if sum(cards) > need:
+                break
+            cards.append(value)
+        if cards and sum(cards) > need and sum(mine["hand"]) - sum(cards) >= 20_000:
+            return seat, {"type": "bid", "cards": cards}
+    return seat, {"type": "pass"}
+
+
+class Player(threading.Thread):
+    """One client: plays its tables' moves, or reads views, or hits the floor view."""
+
+    def __init__(self, phase, base, tables, figures, stop_at, rng, reporter):
+        super().__init__(daemon=True)
+        self.phase, self.base, self.tables = phase, base, tables
+        self.figures, self.stop_at, self.rng = figures, stop_at, rng
+        self.http = requests.Session()
+        self.reporter = reporter
+        self.current = 0
+
+    def timed(self, method: str, url: str, token: str | None, body=None):
+        headers = {"Authorization": f"Token {token}"} if token else {}
+        start = time.perf_counter()
+        response = self.http.request(method, url, json=body, headers=headers, timeout=30)
+        elapsed = time.perf_counter() - start
+        return response, elapsed
+
+    def run(self) -> None:
+        try:
+            getattr(self, f"run_{self.phase}")()
+        except Exception as error:  # report, never hang the bench
+            self.reporter.append(repr(error))
+
+    def run_floor(self) -> None:
+        table = self.tables[0]
+        while time.monotonic() < self.stop_at:
+            response, elapsed = self.timed(
+                "POST", f"{self.base}/api/v1/bench/floor/{table.game_id}/", None
+            )
+            self.figures.add(elapsed, response.status_code == 200)
+
+    def run_view(self) -> None:
+        index = 0
+        while time.monotonic() < self.stop_at:
+            table = self.tables[index % len(self.tables)]
+            index += 1
+            response, elapsed = self.timed(
+                "GET", f"{self.base}/api/v1/games/{table.game_id}/", table.tokens[index % 3]
+            )
+            self.figures.add(elapsed, response.status_code == 200)
+
+    def run_move(self) -> None:
+        view = None
+        while time.monotonic() < self.stop_at:
+            if view is None or view["status"] != "active":
+                if self.current >= len(self.tables):
+                    self.reporter.append("a client ran out of tables: give it more")
+                    return
+                table = self.tables[self.current]
+                self.current += 1
+                view = self.http.get(
+                    f"{self.base}/api/v1/games/{table.game_id}/",
+                    headers={"Authorization": f"Token {table.tokens[0]}"},
+                    timeout=30,
+                ).json()
+                continue
+            seat, action = legal_move(view, self.rng)
+            response, elapsed = self.timed(
+                "POST",
+                f"{self.base}/api/v1/games/{table.game_id}/moves/",
+                table.tokens[seat],
+                {**action, "version": view["version"]},
+            )
+            ok = response.status_code == 201
+            self.figures.add(elapsed, ok)
+            if ok:
+                view = response.json()
+            else:
+                view = self.http.get(
+                    f"{self.base}/api/v1/games/{table.game_id}/",
+                    headers={"Authorization": f"Token {table.tokens[0]}"},
+                    timeout=30,
+                ).json()
+
+
+def phase_run(phase: str, base: str, groups: list[list[Table]], seconds: float) -> dict:
+    figures, problems = Figures(), []
+    stop_at = time.monotonic() + seconds
+    players = [
+        Player(phase, base, tables, figures, stop_at, random.Random(n), problems)
+        for n, tables in enumerate(groups)
+    ]
+    start = time.perf_counter()
+    for player in players:
+        player.start()
+    for player in players:
+        player.join(seconds + 60)
+    elapsed = time.perf_counter() - start
+    if problems:
+        print(f"  {phase}: {problems[0]}")
+    latencies = sorted(figures.latencies)
+    return {
+        "phase": phase,
+        "requests": len(latencies),
+        "errors": figures.errors,
+        "rps": len(latencies) / elapsed,
+        "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
+        "p99": latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else float("nan"),
+    }
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
+    parser.add_argument("--clients", type=int, default=6, help="concurrent clients")
+    parser.add_argument("--seconds", type=float, default=10, help="length of each phase")
+    parser.add_argument("--tables", type=int, default=40, help="tables per client")
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/highsociety_bench"
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/13")
+    args = parser.parse_args()
+    if not 1 <= args.clients <= 64 or not 1 <= args.workers <= 16 or not 1 <= args.seconds <= 120:
+        raise SystemExit("clients 1-64, workers 1-16, seconds 1-120")
+
+    env = bench_env(args)
+    database_create(args.database_url)
+    django_setup(env)
+    run = f"{int(time.time()) % 10**6}"
+    print(
+        f"Setting up {args.clients * args.tables} tables in {args.database_url.rsplit('/', 1)[1]} …"
+    )
+    groups = [tables_create(args.tables, f"{run}-{n}") for n in range(args.clients)]
+
+    port = free_port()
+    base = f"http://127.0.0.1:{port}"
+    server = None
+    # However this process ends (an error, Ctrl-C, SIGTERM), the server goes with it.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        server = server_start(env, port, args.workers)
+        server_wait(server, port)
+        # Warm up: every worker opens its database connection, imports, caches.
+        for phase in ("floor", "view"):
+            phase_run(phase, base, [g[-1:] for g in groups], 1.5)
+        results = [
+            phase_run(phase, base, groups, args.seconds) for phase in ("floor", "view", "move")
+        ]
+    finally:
+        if server is not None:
+            server_stop(server)
+
+    print(
+        f"\ngunicorn {args.workers} sync workers, {args.clients} concurrent clients, "
+        f"{args.seconds:g} s per phase, PostgreSQL, loopback, {os.cpu_count()} cores\n"
+    )
+    print(f"{'endpoint':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
+    names = {
+        "floor": "floor (1 read + 1 write)",
+        "view": "GET /api/v1/games/{id}/",
+        "move": "POST /api/v1/games/{id}/moves/",
+    }
+    for result in results:
+        print(
+            f"{names[result['phase']]:<34} {result['rps']:>8.0f} {result['p50']:>8.1f} "
+            f"{result['p99']:>8.1f} {result['errors']:>7}"
+        )
+    floor = results[0]["p50"]
+    view_ratio, move_ratio = results[1]["p50"] / floor, results[2]["p50"] / floor
+    print(
+        f"\np50 ratio to the floor: view {view_ratio:.2f}x (target <= 2), "
+        f"move {move_ratio:.2f}x (target <= 2.5)"
+    )
+    return 0 if not any(r["errors"] for r in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

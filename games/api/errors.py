@@ -1,0 +1,118 @@
+"""One error format for every API answer that is not a success:
+
+    {"detail": "A sentence for a person.", "code": "machine_readable_code"}
+
+plus ``"errors"`` (the messages per field) when the input was invalid.  The game
+services' errors (``games.errors``) map to status codes here, so views only call
+services and let errors rise.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.http import JsonResponse
+from django.views.decorators.csrf import csrf_exempt
+from rest_framework import exceptions, status
+from rest_framework.response import Response
+from rest_framework.views import exception_handler as drf_exception_handler
+
+from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
+
+logger = logging.getLogger(__name__)
+
+
+class ApiError(exceptions.APIException):
+    """An error with its own status and code (a game service's refusal, …)."""
+
+    def __init__(self, detail: str, *, status_code: int, code: str):
+        self.status_code = status_code
+        super().__init__(detail=detail, code=code)
+
+
+class NotYourTurn(ApiError):
+    def __init__(self, detail: str):
+        super().__init__(detail, status_code=status.HTTP_400_BAD_REQUEST, code="not_your_turn")
+
+
+# Most specific first.
+_GAME_ERRORS: tuple[tuple[type[GameError], int, str], ...] = (
+    (IllegalMove, status.HTTP_400_BAD_REQUEST, "illegal_action"),
+    (VersionConflict, status.HTTP_409_CONFLICT, "version_conflict"),
+    (NotYourSeat, status.HTTP_403_FORBIDDEN, "not_your_seat"),
+    (NotAllowed, status.HTTP_409_CONFLICT, "not_allowed"),
+    (GameError, status.HTTP_400_BAD_REQUEST, "invalid"),
+)
+
+
+def game_error_to_api(error: GameError) -> ApiError:
+    for kind, status_code, code in _GAME_ERRORS:
+        if isinstance(error, kind):
+            return ApiError(str(error), status_code=status_code, code=code)
+    raise AssertionError("unreachable: every GameError is a GameError")
+
+
+def _flatten(detail, path: str = "") -> dict[str, list[str]]:
+    """DRF's nested validation errors as one level: ``{"seats[1].ai": ["…"]}``; errors
+    of the whole input are under ``non_field_errors``."""
+    if isinstance(detail, dict):
+        flat: dict[str, list[str]] = {}
+        for key, value in detail.items():
+            if key == "non_field_errors":
+                where = path
+            elif isinstance(key, int):  # DRF keys a list's errors by position
+                where = f"{path}[{key}]"
+            else:
+                where = f"{path}.{key}" if path else str(key)
+            for name, messages in _flatten(value, where).items():
+                flat.setdefault(name, []).extend(messages)
+        return flat
+    if isinstance(detail, list):
+        if all(not isinstance(item, (dict, list)) for item in detail):
+            return {path or "non_field_errors": [str(item) for item in detail]} if detail else {}
+        flat = {}
+        for index, item in enumerate(detail):
+            for name, messages in _flatten(item, f"{path}[{index}]").items():
+                flat.setdefault(name, []).extend(messages)
+        return flat
+    return {path or "non_field_errors": [str(detail)]}
+
+
+def api_exception_handler(exc, context):
+    if isinstance(exc, GameError):
+        exc = game_error_to_api(exc)
+    response = drf_exception_handler(exc, context)
+    if response is None:
+        # A bug: log it with its traceback, answer in the API's format, show nothing of it.
+        logger.exception("unhandled error in %s", context.get("view").__class__.__name__)
+        return Response(
+            {"detail": "Something went wrong on our side.", "code": "server_error"},
+            status=status.HTTP_500_INTERNAL_SERVER_ERROR,
+        )
+    if isinstance(exc, exceptions.ValidationError):
+        errors = _flatten(exc.detail) or {"non_field_errors": ["Invalid input."]}
+        where, messages = next(iter(errors.items()))
+        response.data = {
+            "detail": messages[0] if where == "non_field_errors" else f"{where}: {messages[0]}",
+            "code": "invalid",
+            "errors": errors,
+        }
+        return response
+    detail = getattr(exc, "detail", None)
+    code = detail.code if isinstance(detail, exceptions.ErrorDetail) else None
+    if isinstance(exc, exceptions.APIException):
+        code = code or exc.default_code
+    response.data = {
+        "detail": str(detail) if detail is not None else response.status_text,
+        "code": code or "error",
+    }
+    return response
+
+
+@csrf_exempt  # a 404 for any method, never a CSRF failure page
+def api_not_found(request, *args, **kwargs) -> JsonResponse:
+    """Any other path under /api/v1/: a 404 in the API's format (not an HTML page)."""
+    return JsonResponse(
+        {"detail": "There is no such API endpoint. See /api/docs/.", "code": "not_found"},
+        status=404,
+    )

@@ -1,0 +1,119 @@
+"""Pieces of the OpenAPI document shared by the views: error answers and examples."""
+
+from __future__ import annotations
+
+from drf_spectacular.utils import OpenApiExample, OpenApiResponse
+
+from games.api.serializers import ErrorSerializer
+
+_ERRORS = {
+    400: (
+        "Invalid input or an illegal action: `detail` says why (for a move, the rules' "
+        "own sentence); `errors` lists the messages per field for invalid input."
+    ),
+    401: "Not signed in, or the token is invalid or expired (`WWW-Authenticate: Token`).",
+    403: "Not allowed: for a move, the seat is not yours; or staff-only options; or a CSRF failure with session auth.",
+    404: "No such game or user.",
+    409: (
+        "Conflict with the game's state: `version_conflict` when `version` is not the "
+        "current one (stale or repeated), `not_allowed` for a table that is full, "
+        "started or over."
+    ),
+    429: "Too many requests: wait the number of seconds in `Retry-After`.",
+}
+
+_ERROR_EXAMPLES = {
+    400: [
+        OpenApiExample(
+            "Illegal action",
+            value={
+                "detail": "Your bid must total more than 12,000; yours would be 10,000.",
+                "code": "illegal_action",
+            },
+            response_only=True,
+            status_codes=["400"],
+        ),
+        OpenApiExample(
+            "Invalid input",
+            value={
+                "detail": "version: This field is required.",
+                "code": "invalid",
+                "errors": {"version": ["This field is required."]},
+            },
+            response_only=True,
+            status_codes=["400"],
+        ),
+    ],
+    409: [
+        OpenApiExample(
+            "Stale version",
+            value={
+                "detail": "The game has moved on since you loaded it: it is at move 13, "
+                "you saw move 12. Look at the board again before you act.",
+                "code": "version_conflict",
+            },
+            response_only=True,
+            status_codes=["409"],
+        )
+    ],
+}
+
+
+def error_responses(*codes: int, examples: bool = False) -> dict[int, OpenApiResponse]:
+    """The error answers of an operation, each in the one error format (with examples
+    of illegal actions and stale versions for the move operation)."""
+    return {
+        code: OpenApiResponse(
+            ErrorSerializer,
+            description=_ERRORS[code],
+            examples=_ERROR_EXAMPLES.get(code, []) if examples else [],
+        )
+        for code in codes
+    }
+
+
+MOVE_EXAMPLES = [
+    OpenApiExample(
+        "Bid",
+        summary="Add 3,000 and 1,000 to your face-up bid",
+        value={"type": "bid", "cards": [3000, 1000], "version": 12},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Pass",
+        summary="Pass (take your bid back; out of this round)",
+        value={"type": "pass", "version": 12},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Discard",
+        summary="Theft: give up your luxury 3",
+        value={"seat": 2, "type": "discard", "card": "lux3", "version": 40},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Sealed bid",
+        summary="Yacht Club: choose 12,000 in secret",
+        value={"type": "sealed_bid", "card": 12000, "version": 57},
+        request_only=True,
+    ),
+]
+
+CREATE_EXAMPLES = [
+    OpenApiExample(
+        "Against two bots",
+        value={"players": 3, "seats": [{"ai": "medium"}, {"ai": "hard"}]},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Four players, open seats, advanced cards",
+        value={
+            "players": 4,
+            "seats": [{"user": "bob"}, {"ai": "hard"}, {"open": True}],
+            "advanced": ["yacht", "gambling"],
+            "move_deadline_hours": 48,
+            "memory_aid": True,
+        },
+        request_only=True,
+    ),
+]

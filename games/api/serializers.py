@@ -1,0 +1,763 @@
+"""Input and output serializers of the games API.
+
+Input serializers validate shapes and types (``StrictSerializer``: unknown fields are an
+error); the rules themselves stay in the services and the engine, whose sentences reach
+the client as they are.
+
+Output serializers describe the answers field by field for the OpenAPI document, and
+``project`` renders a dict through one of them: it keeps exactly the declared fields, at
+every level, so nothing undeclared (let alone hidden) can slip out, and costs little more
+than copying the dict.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from functools import cache
+from typing import Any
+
+from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
+from rest_framework import serializers
+
+from games.engine import ADVANCED_CARDS
+from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
+
+ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
+EVENT_TYPES = ("reveal", "bid", "pass", "win", "take", "return", "theft", "sealed", "end")
+MAX_INT = 2**31 - 1
+CARD_CODE_HELP = (
+    "A status card code: lux1 … lux10, prestige, scandal, debt, theft, gambling, excursions, yacht."
+)
+
+
+# --------------------------------------------------------------------------- helpers
+
+
+class StrictSerializer(serializers.Serializer):
+    """Refuses fields it does not know, so a typo is an error, not silently ignored."""
+
+    def to_internal_value(self, data):
+        if isinstance(data, Mapping):
+            unknown = sorted(str(name) for name in set(data) - set(self.fields))
+            if unknown:
+                raise serializers.ValidationError(
+                    {name[:50]: ["Unknown field."] for name in unknown[:10]}
+                )
+        return super().to_internal_value(data)
+
+
+@extend_schema_field(
+    {
+        "oneOf": [
+            {"type": "string", "maxLength": 20, "description": CARD_CODE_HELP},
+            {"type": "integer", "minimum": 0, "maximum": MAX_INT, "description": "A money card."},
+        ]
+    }
+)
+class CardField(serializers.Field):
+    """A status card code (a string) or a money card (a number)."""
+
+    default_error_messages = {"invalid": "A card is a card code (text) or a money value (number)."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool):
+            self.fail("invalid")
+        if isinstance(data, int):
+            if not 0 <= data <= MAX_INT:
+                self.fail("invalid")
+            return data
+        if isinstance(data, str) and 0 < len(data) <= 20:
+            return data
+        self.fail("invalid")
+
+    def to_representation(self, value):
+        return value
+
+
+def _out(field_class, help_text: str, **kwargs):
+    """An output field: required (always present) unless told otherwise."""
+    return field_class(help_text=help_text, **kwargs)
+
+
+def _declared(serializer_class) -> dict[str, Any]:
+    return serializer_class().get_fields()
+
+
+@cache
+def _plan(serializer_class) -> tuple[tuple[str, Any, bool, bool], ...]:
+    """(name, nested serializer class or None, many, required) per declared field."""
+    plan = []
+    for name, field in _declared(serializer_class).items():
+        nested, many = None, False
+        if isinstance(field, serializers.ListSerializer):
+            nested, many = type(field.child), True
+        elif isinstance(field, serializers.BaseSerializer):
+            nested = type(field)
+        plan.append((name, nested, many, field.required))
+    return tuple(plan)
+
+
+def project(data: dict[str, Any] | None, serializer_class) -> dict[str, Any] | None:
+    """``data`` reduced to the fields that ``serializer_class`` declares, recursively.
+    Optional fields (``required=False``) are left out when ``data`` lacks them."""
+    if data is None:
+        return None
+    out: dict[str, Any] = {}
+    for name, nested, many, required in _plan(serializer_class):
+        if name not in data:
+            if required:
+                raise KeyError(f"{serializer_class.__name__}: {name} is missing")
+            continue
+        value = data[name]
+        if nested is not None and value is not None:
+            value = [project(v, nested) for v in value] if many else project(value, nested)
+        out[name] = value
+    return out
+
+
+# --------------------------------------------------------------------------- errors
+
+
+class ErrorSerializer(serializers.Serializer):
+    """Every error answer."""
+
+    detail = _out(serializers.CharField, "What went wrong, in a sentence for a person.")
+    code = _out(
+        serializers.CharField,
+        "A stable, machine-readable code: invalid, illegal_action, not_your_turn, "
+        "not_your_seat, version_conflict, not_allowed, not_found, not_authenticated, "
+        "authentication_failed, permission_denied, parse_error, throttled, …",
+    )
+    errors = serializers.DictField(
+        child=serializers.ListField(child=serializers.CharField()),
+        required=False,
+        help_text=(
+            "For invalid input (code `invalid`): the messages per field, nested fields "
+            "written as paths (`seats[1].ai`); `non_field_errors` for the input as a whole."
+        ),
+    )
+
+
+# --------------------------------------------------------------------------- input
+
+
+class TokenObtainInputSerializer(StrictSerializer):
+    username = serializers.CharField(max_length=254, help_text="Your username (or e-mail address).")
+    password = serializers.CharField(
+        max_length=4096,
+        trim_whitespace=False,
+        style={"input_type": "password"},
+        help_text="Your password.",
+    )
+    name = serializers.CharField(
+        max_length=60,
+        required=False,
+        help_text="A name for the token, to recognise it on your tokens page (default “API log-in”).",
+    )
+
+
+class SeatSpecSerializer(StrictSerializer):
+    """Exactly one of ``user``, ``ai`` or ``open``."""
+
+    user = serializers.CharField(
+        max_length=150, required=False, help_text="Invite this player (their username)."
+    )
+    ai = serializers.ChoiceField(
+        choices=AI_LEVELS, required=False, help_text="A bot of this level plays the seat."
+    )
+    open = serializers.BooleanField(
+        required=False, help_text="`true`: the seat is open to anyone who joins."
+    )
+
+    def validate(self, attrs):
+        if len(attrs) != 1:
+            raise serializers.ValidationError(
+                'Give exactly one of {"user": "<username>"}, {"ai": "<level>"} or {"open": true}.'
+            )
+        if attrs.get("open") is False:
+            raise serializers.ValidationError('An open seat is written {"open": true}.')
+        return attrs
+
+
+class GameCreateInputSerializer(StrictSerializer):
+    players = serializers.IntegerField(
+        min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, help_text="Seats at the table (3 to 5)."
+    )
+    seats = SeatSpecSerializer(
+        many=True,
+        max_length=MAX_PLAYERS,
+        help_text=(
+            "The other seats (`players - 1` entries: you take seat 0), or all of them "
+            '(`players` entries, one of them `{"user": "<your username>"}`).'
+        ),
+    )
+    advanced = serializers.ListField(
+        child=serializers.ChoiceField(choices=ADVANCED_CARDS),
+        max_length=len(ADVANCED_CARDS),
+        default=list,
+        help_text="Advanced cards to add (2025 edition): gambling, excursions, yacht.",
+    )
+    move_deadline_hours = serializers.ChoiceField(
+        choices=DEADLINE_HOURS,
+        allow_null=True,
+        default=None,
+        help_text="Time per move in hours (24, 48, 72 or 168), or null for no deadline.",
+    )
+    memory_aid = serializers.BooleanField(
+        default=False, help_text="Show every player's remaining money to everyone."
+    )
+    deck = serializers.ListField(
+        child=serializers.CharField(max_length=20),
+        max_length=40,
+        required=False,
+        help_text=(
+            "Staff only (scenario games): the whole deck, top card first, exactly the "
+            "cards of the chosen set."
+        ),
+    )
+    first_player = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_PLAYERS - 1,
+        required=False,
+        help_text="Staff only (scenario games): the seat that starts.",
+    )
+
+
+class QuerySerializer(serializers.Serializer):
+    """Query parameters: unknown ones are ignored (caches add their own), but a known
+    one given empty (``?status=``) is an error, not silently "no filter"."""
+
+    def to_internal_value(self, data):
+        blank = [name for name in self.fields if name in data and data.get(name) == ""]
+        if blank:
+            raise serializers.ValidationError(
+                {name: ["This parameter may not be empty."] for name in blank}
+            )
+        return super().to_internal_value(data)
+
+
+class GameListQuerySerializer(QuerySerializer):
+    status = serializers.ChoiceField(
+        choices=["open", "active", "finished"],
+        required=False,
+        help_text="Only tables waiting for players (open), running games or finished ones.",
+    )
+    mine = serializers.BooleanField(
+        required=False, default=False, help_text="`true`: only games where you have a seat."
+    )
+    page = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=100, required=False)
+
+
+class MoveInputSerializer(StrictSerializer):
+    type = serializers.ChoiceField(
+        choices=ACTION_TYPES,
+        help_text=(
+            "bid (add cards to your face-up bid), pass, discard (choose the luxury that "
+            "Theft removes), sealed_bid (your secret Yacht Club choice)."
+        ),
+    )
+    seat = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_PLAYERS - 1,
+        required=False,
+        allow_null=True,
+        help_text="Your seat; may be left out. Another player's seat is refused with 403.",
+    )
+    cards = serializers.ListField(
+        child=serializers.IntegerField(min_value=0, max_value=MAX_INT),
+        max_length=11,
+        required=False,
+        help_text="bid only: the money cards from your hand added to your bid this turn.",
+    )
+    card = CardField(
+        required=False,
+        help_text=(
+            "discard: the luxury to give up (a code such as `lux3`); sealed_bid: the money "
+            "card you choose (a number such as 12000)."
+        ),
+    )
+    version = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        help_text=(
+            "The game version you saw (`version` of the game view). A move for any "
+            "other version is refused with 409: repeating a request never moves twice."
+        ),
+    )
+
+    def validate(self, attrs):
+        kind = attrs["type"]
+        if kind == "bid" and not attrs.get("cards"):
+            raise serializers.ValidationError({"cards": ["A bid adds one or more money cards."]})
+        if kind != "bid" and "cards" in attrs:
+            raise serializers.ValidationError({"cards": [f"A {kind} takes no cards."]})
+        if kind in ("discard", "sealed_bid") and "card" not in attrs:
+            raise serializers.ValidationError({"card": [f"A {kind} names one card."]})
+        if kind in ("bid", "pass") and "card" in attrs:
+            raise serializers.ValidationError({"card": [f"A {kind} takes no card."]})
+        return attrs
+
+    def action(self) -> dict[str, Any]:
+        """The action dict of API.md (without the version)."""
+        data = self.validated_data
+        action = {"type": data["type"]}
+        if data.get("seat") is not None:
+            action["seat"] = data["seat"]
+        for key in ("cards", "card"):
+            if key in data:
+                action[key] = data[key]
+        return action
+
+
+class MovesQuerySerializer(QuerySerializer):
+    since = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        default=0,
+        help_text="The first move number to return (0 for the whole log).",
+    )
+    limit = serializers.IntegerField(
+        min_value=1, max_value=500, default=500, help_text="At most this many moves (1 to 500)."
+    )
+
+
+# --------------------------------------------------------------------------- output
+
+
+class TokenSerializer(serializers.Serializer):
+    token = _out(
+        serializers.CharField,
+        "The secret to send as `Authorization: Token <token>`. Shown only this once.",
+    )
+    expiry = _out(serializers.DateTimeField, "When the token stops working.")
+    token_id = _out(serializers.IntegerField, "The token's id (as on your tokens page).")
+    username = _out(serializers.CharField, "Whose token it is.")
+
+
+class OptionsSerializer(serializers.Serializer):
+    players = _out(serializers.IntegerField, "Seats at the table (3 to 5).")
+    advanced = _out(serializers.ListField, "Advanced cards in play.", child=serializers.CharField())
+    memory_aid = _out(serializers.BooleanField, "Everyone's remaining money is shown.")
+    move_deadline_hours = _out(
+        serializers.IntegerField, "Hours per move, or null (no deadline).", allow_null=True
+    )
+
+
+class TableSeatSerializer(serializers.Serializer):
+    position = _out(serializers.IntegerField, "Seat number, from 0.")
+    display_name = _out(serializers.CharField, "The name shown for this seat.")
+    username = _out(
+        serializers.CharField,
+        "The seated (or invited) player's username; null for bots and open seats.",
+        allow_null=True,
+    )
+    is_bot = _out(serializers.BooleanField, "A bot plays this seat (also after a player resigned).")
+    ai_level = _out(
+        serializers.CharField,
+        "The bot's level (random, easy, medium, hard), else empty.",
+        allow_blank=True,
+    )
+    is_open = _out(serializers.BooleanField, "Nobody sits here yet: anyone may join.")
+    invited = _out(serializers.BooleanField, "A player is invited here and has not accepted yet.")
+    accepted = _out(serializers.BooleanField, "The seat is taken (a player accepted, or a bot).")
+    resigned = _out(serializers.BooleanField, "The player resigned; a bot plays on.")
+    is_you = _out(serializers.BooleanField, "This is your seat.")
+
+
+class GameSummarySerializer(serializers.Serializer):
+    """A game in a list (no game state: GET the game for that)."""
+
+    id = _out(serializers.IntegerField, "The game's id.")
+    status = _out(
+        serializers.ChoiceField, "open, active, finished or abandoned.", choices=Game.Status.choices
+    )
+    version = _out(serializers.IntegerField, "Moves made so far.")
+    options = OptionsSerializer(help_text="The table's options.")
+    created_by = _out(serializers.CharField, "Username of the player who opened the table.")
+    created_at = _out(serializers.DateTimeField, "When the table was opened.")
+    started_at = _out(serializers.DateTimeField, "When the game started, or null.", allow_null=True)
+    finished_at = _out(serializers.DateTimeField, "When the game ended, or null.", allow_null=True)
+    deadline_at = _out(
+        serializers.DateTimeField, "When the current move is due, or null.", allow_null=True
+    )
+    open_seats = _out(serializers.IntegerField, "Seats still open to anyone.")
+    your_seat = _out(serializers.IntegerField, "Your seat, or null.", allow_null=True)
+    your_turn = _out(serializers.BooleanField, "You are to act in this game now.")
+    seats_info = TableSeatSerializer(many=True, help_text="Who sits where.")
+
+
+class SeatStateSerializer(serializers.Serializer):
+    """One seat's public state (plus the private parts that this viewer may see)."""
+
+    seat = _out(serializers.IntegerField, "Seat number.")
+    cards = _out(
+        serializers.ListField, "Status cards this seat owns (codes).", child=serializers.CharField()
+    )
+    theft_pending = _out(
+        serializers.BooleanField, "A Theft waits to remove this seat's next luxury."
+    )
+    bid = _out(
+        serializers.ListField,
+        "Face-up money cards bid this round.",
+        child=serializers.IntegerField(),
+    )
+    bid_total = _out(serializers.IntegerField, "Total of the face-up bid.")
+    passed = _out(serializers.BooleanField, "Passed in the running auction.")
+    hand_count = _out(serializers.IntegerField, "Money cards in hand.")
+    sealed = _out(
+        serializers.ChoiceField,
+        "Yacht Club auction: waiting or chosen (never the card); null otherwise.",
+        choices=["waiting", "chosen"],
+        allow_null=True,
+    )
+    hand = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="The money cards in hand: only your own seat, or every seat with the memory aid.",
+    )
+    money = serializers.IntegerField(required=False, help_text="Sum of `hand` (when shown).")
+    discards = serializers.ListField(
+        child=serializers.IntegerField(),
+        required=False,
+        help_text="Money cards spent (discard pile): as `hand`.",
+    )
+
+
+class PaymentSerializer(serializers.Serializer):
+    seat = _out(serializers.IntegerField, "Who paid.")
+    cards = _out(serializers.ListField, "The money cards paid.", child=serializers.IntegerField())
+
+
+class SealedChoiceSerializer(serializers.Serializer):
+    seat = _out(serializers.IntegerField, "Who chose.")
+    card = _out(serializers.IntegerField, "The money card chosen (revealed).")
+
+
+class EventSerializer(serializers.Serializer):
+    """One entry of the public log; which fields appear depends on ``type``."""
+
+    type = _out(
+        serializers.ChoiceField,
+        "reveal (a card is turned up), bid, pass, win (a normal auction is won), take "
+        "(a misfortune is taken), return (Excursions gives a card back), theft (a luxury "
+        "is removed), sealed (the Yacht Club choices, revealed), end (the game ends).",
+        choices=EVENT_TYPES,
+    )
+    seat = serializers.IntegerField(required=False, help_text="The seat concerned.")
+    card = CardField(
+        required=False,
+        help_text="The status card (a code), or for `return` the money card returned.",
+    )
+    cards = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="bid: the cards added."
+    )
+    total = serializers.IntegerField(required=False, help_text="bid: the bid's new total.")
+    paid = serializers.ListField(
+        child=serializers.IntegerField(), required=False, help_text="win: the cards paid."
+    )
+    payments = PaymentSerializer(
+        many=True, required=False, help_text="take: what each other bidder paid."
+    )
+    automatic = serializers.BooleanField(
+        required=False, help_text="theft: removed at once by a pending Theft (no choice)."
+    )
+    choices = SealedChoiceSerializer(
+        many=True, required=False, help_text="sealed: every choice, revealed together."
+    )
+    winner = serializers.IntegerField(
+        required=False, allow_null=True, help_text="sealed: the winning seat, or null."
+    )
+
+
+class LegalActionsSerializer(serializers.Serializer):
+    """What you may do now, summarised (an opening bid alone has 2,047 card sets)."""
+
+    types = _out(
+        serializers.ListField,
+        "The action types you may send now.",
+        child=serializers.ChoiceField(choices=ACTION_TYPES),
+    )
+    seat = _out(serializers.IntegerField, "Your seat.")
+    can_pass = _out(serializers.BooleanField, "You may pass.")
+    can_bid = _out(serializers.BooleanField, "Some set of your cards makes a legal bid.")
+    to_beat = _out(
+        serializers.IntegerField,
+        "Your whole face-up bid must total MORE than this after you add cards.",
+    )
+    current_bid = _out(
+        serializers.IntegerField,
+        "Your face-up bid so far this round: add cards worth more than `to_beat - current_bid`.",
+    )
+    hand = _out(serializers.ListField, "Your money cards.", child=serializers.IntegerField())
+    discard_choices = _out(
+        serializers.ListField,
+        "Theft: the luxuries you may give up (send one as `card` of a discard).",
+        child=serializers.CharField(),
+    )
+    sealed_choices = _out(
+        serializers.ListField,
+        "Yacht Club: the money cards you may choose (send one as `card` of a sealed_bid).",
+        child=serializers.IntegerField(),
+    )
+
+
+class ResultPlayerSerializer(serializers.Serializer):
+    seat = _out(serializers.IntegerField, "Seat number.")
+    money = _out(serializers.IntegerField, "Money at the end (doubled with Gambling).")
+    status = _out(serializers.IntegerField, "Final status (may be negative).")
+    cast_out = _out(serializers.BooleanField, "Cast out for having the least money.")
+    winner = _out(serializers.BooleanField, "Won (shared wins are possible).")
+
+
+class ResultSerializer(serializers.Serializer):
+    players = ResultPlayerSerializer(many=True, help_text="One entry per seat, in seat order.")
+
+
+class ScoreDetailSerializer(serializers.Serializer):
+    seat = _out(serializers.IntegerField, "Seat number.")
+    luxuries = _out(serializers.ListField, "Luxury cards kept.", child=serializers.CharField())
+    luxury_total = _out(serializers.IntegerField, "Sum of their values.")
+    debt = _out(serializers.BooleanField, "Owns Debt (−5).")
+    prestige = _out(serializers.IntegerField, "Prestige cards owned (×2 each).")
+    scandal = _out(serializers.BooleanField, "Owns Scandal (status halved).")
+    gambling = _out(serializers.BooleanField, "Owns Gambling (money counts double).")
+    hand_money = _out(serializers.IntegerField, "Money cards left in hand.")
+    money = _out(serializers.IntegerField, "Money as scored.")
+    status = _out(serializers.IntegerField, "Final status.")
+    top_luxury = _out(serializers.IntegerField, "Value of the best luxury (a tie-break).")
+    cast_out = _out(serializers.BooleanField, "Cast out.")
+    winner = _out(serializers.BooleanField, "Won.")
+    decided_by = _out(
+        serializers.CharField,
+        "For a winner: what decided between the best (status, money, top luxury, shared).",
+        allow_null=True,
+    )
+
+
+@extend_schema_serializer(component_name="GameView")
+class GameViewSerializer(serializers.Serializer):
+    """Your view of a game: what your seat may see (a spectator's view if you have no
+    seat), the table, and what you may do now."""
+
+    id = _out(serializers.IntegerField, "The game's id.")
+    version = _out(
+        serializers.IntegerField,
+        "Moves made so far. Send it back as `version` with your move.",
+    )
+    status = _out(
+        serializers.ChoiceField, "open, active, finished or abandoned.", choices=Game.Status.choices
+    )
+    options = OptionsSerializer(help_text="The table's options.")
+    seats_info = TableSeatSerializer(many=True, help_text="Who sits where.")
+    your_seat = _out(serializers.IntegerField, "Your seat, or null (a spectator).", allow_null=True)
+    deadline_at = _out(
+        serializers.DateTimeField, "When the current move is due, or null.", allow_null=True
+    )
+    legal_actions = LegalActionsSerializer(
+        allow_null=True, help_text="What you may do now; null when you have nothing to do."
+    )
+    # The engine's player_view (API.md section 1); empty or null before the start.
+    players = _out(serializers.IntegerField, "Number of players.")
+    seat = _out(serializers.IntegerField, "The seat this view is for, or null.", allow_null=True)
+    memory_aid = _out(serializers.BooleanField, "Remaining money of every seat is shown.")
+    advanced = _out(serializers.ListField, "Advanced cards in play.", child=serializers.CharField())
+    phase = _out(
+        serializers.ChoiceField,
+        "auction, theft (the Theft choice is due), sealed (the Yacht Club choices), over; null before the start.",
+        choices=["auction", "theft", "sealed", "over"],
+        allow_null=True,
+    )
+    card = _out(
+        serializers.CharField, "The card up for auction (a code), or null.", allow_null=True
+    )
+    auction = _out(
+        serializers.ChoiceField,
+        "The running auction: normal, misfortune (bid to avoid the card) or sealed; null otherwise.",
+        choices=["normal", "misfortune", "sealed"],
+        allow_null=True,
+    )
+    leader = _out(serializers.IntegerField, "The seat that started this round.", allow_null=True)
+    first_player = _out(
+        serializers.IntegerField, "The seat that started the game.", allow_null=True
+    )
+    turn = _out(
+        serializers.IntegerField,
+        "Whose turn it is (auction or Theft choice), else null.",
+        allow_null=True,
+    )
+    to_act = _out(
+        serializers.ListField, "Every seat that may act now.", child=serializers.IntegerField()
+    )
+    high_bid = _out(serializers.IntegerField, "The highest face-up bid total.")
+    deck_remaining = _out(serializers.IntegerField, "Cards left in the deck (never which).")
+    game_end_revealed = _out(serializers.IntegerField, "Game-end cards turned up so far.")
+    game_end_total = _out(
+        serializers.IntegerField, "The game ends when this many have been turned up."
+    )
+    revealed = _out(
+        serializers.ListField, "Cards turned up so far, in order.", child=serializers.CharField()
+    )
+    game_end_cards = _out(
+        serializers.ListField, "The codes of the game-end cards.", child=serializers.CharField()
+    )
+    removed = _out(
+        serializers.ListField,
+        "Cards removed from the game (Theft, Yacht Club).",
+        child=serializers.CharField(),
+    )
+    seats = SeatStateSerializer(many=True, help_text="Each seat's cards, bid and hand size.")
+    hand = _out(
+        serializers.ListField,
+        "Your money cards; null for a spectator.",
+        child=serializers.IntegerField(),
+        allow_null=True,
+    )
+    discards = _out(
+        serializers.ListField,
+        "Your spent money cards; null for a spectator.",
+        child=serializers.IntegerField(),
+        allow_null=True,
+    )
+    sealed_choice = _out(
+        serializers.IntegerField,
+        "Your secret Yacht Club choice until revealed, else null.",
+        allow_null=True,
+    )
+    moves = _out(serializers.IntegerField, "Actions applied so far (equals `version`).")
+    log = EventSerializer(many=True, help_text="The public log, oldest first.")
+    log_text = _out(serializers.ListField, "The log in words.", child=serializers.CharField())
+    result = ResultSerializer(
+        allow_null=True, help_text="Once the game is over: the result; else null."
+    )
+    score_details = ScoreDetailSerializer(
+        many=True,
+        allow_null=True,
+        help_text="Once the game is over: the scoring of each seat; else null.",
+    )
+
+
+class MoveSerializer(serializers.Serializer):
+    number = _out(
+        serializers.IntegerField, "The move's number: the game's version when it was made (from 0)."
+    )
+    seat = _out(serializers.IntegerField, "The seat that acted.")
+    action = _out(
+        serializers.DictField,
+        "The action, as sent (API.md): {seat, type, cards} / {seat, type, card}. A Yacht "
+        "Club choice shows no `card` until all choices are revealed.",
+    )
+    actor = _out(
+        serializers.ChoiceField,
+        "Who made it: player, bot, forced (the server passed for a seat that could only pass) or deadline (a bot moved for an absent player).",
+        choices=Move.Actor.choices,
+    )
+    created_at = _out(serializers.DateTimeField, "When.")
+
+
+class MoveLogSerializer(serializers.Serializer):
+    game = _out(serializers.IntegerField, "The game's id.")
+    version = _out(serializers.IntegerField, "The game's version now (moves so far).")
+    since = _out(serializers.IntegerField, "The first move number asked for.")
+    moves = MoveSerializer(many=True, help_text="The moves from `since` on, oldest first.")
+    next_since = _out(
+        serializers.IntegerField,
+        "More moves follow: ask again with this `since`; null when this is all.",
+        allow_null=True,
+    )
+
+
+class CardCountSerializer(serializers.Serializer):
+    card = _out(serializers.CharField, CARD_CODE_HELP)
+    count = _out(serializers.IntegerField, "How many times it was won.")
+
+
+class RatingPointSerializer(serializers.Serializer):
+    game = _out(serializers.IntegerField, "The game's id.")
+    finished_at = _out(serializers.DateTimeField, "When the game ended.")
+    rating = _out(serializers.FloatField, "The rating after this game.")
+    change = _out(serializers.FloatField, "The change this game made.")
+
+
+class RecentGameSerializer(serializers.Serializer):
+    game = _out(serializers.IntegerField, "The game's id.")
+    finished_at = _out(serializers.DateTimeField, "When the game ended.")
+    seat = _out(serializers.IntegerField, "The player's seat (0-based).")
+    place = _out(
+        serializers.IntegerField,
+        "Final place: winners 1, then by status, cast-out players last; ties share a place.",
+    )
+    won = _out(serializers.BooleanField, "Won (a shared win counts; never after resigning).")
+    cast_out = _out(serializers.BooleanField, "Cast out (the least money).")
+    resigned = _out(serializers.BooleanField, "Resigned; a bot finished the seat.")
+    status = _out(serializers.IntegerField, "Final status.")
+    rated = _out(serializers.BooleanField, "Whether the game changed ratings.")
+    rating_change = _out(
+        serializers.FloatField, "The rating change, or null for an unrated game.", allow_null=True
+    )
+
+
+class HeadToHeadSerializer(serializers.Serializer):
+    opponent = _out(
+        serializers.CharField, "The opponent's username, or null for a bot level.", allow_null=True
+    )
+    opponent_name = _out(serializers.CharField, "The opponent's name as shown.")
+    bot_level = _out(serializers.CharField, "The bot level, or null for a person.", allow_null=True)
+    games = _out(serializers.IntegerField, "Finished games together.")
+    wins = _out(serializers.IntegerField, "Games the player finished ahead.")
+    losses = _out(serializers.IntegerField, "Games the opponent finished ahead.")
+    draws = _out(serializers.IntegerField, "Games with the same place.")
+
+
+class UserProfileSerializer(serializers.Serializer):
+    username = _out(serializers.CharField, "The player's username.")
+    display_name = _out(serializers.CharField, "The name other players see.")
+    games_played = _out(serializers.IntegerField, "Finished games played.")
+    games_won = _out(serializers.IntegerField, "Finished games won (shared wins count).")
+    win_rate = _out(
+        serializers.FloatField,
+        "games_won / games_played, or null before the first game.",
+        allow_null=True,
+    )
+    average_status = _out(
+        serializers.FloatField,
+        "Average final status over finished games, or null.",
+        allow_null=True,
+    )
+    times_cast_out = _out(
+        serializers.IntegerField, "Finished games in which the player was cast out."
+    )
+    rating = _out(
+        serializers.FloatField,
+        "The player's rating, 1000 + 40 × (mu − 3 sigma) (OpenSkill Plackett-Luce); "
+        "null before the first rated game.",
+        allow_null=True,
+    )
+    rated_games = _out(serializers.IntegerField, "Rated games finished (see the README's rule).")
+    games_resigned = _out(serializers.IntegerField, "Finished games the player resigned from.")
+    rating_mu = _out(
+        serializers.FloatField, "OpenSkill mu (skill estimate), or null.", allow_null=True
+    )
+    rating_sigma = _out(
+        serializers.FloatField, "OpenSkill sigma (its uncertainty), or null.", allow_null=True
+    )
+    most_won_cards = CardCountSerializer(
+        many=True, help_text="Status cards most often won at auction, most first (up to 5)."
+    )
+    rating_history = RatingPointSerializer(
+        many=True, help_text="The rating after each of the last 20 rated games, oldest first."
+    )
+    recent_games = RecentGameSerializer(
+        many=True, help_text="The last 10 finished games, newest first."
+    )
+    head_to_head = HeadToHeadSerializer(
+        many=True,
+        help_text="Records against the most frequent opponents (people and bot levels), up to 8.",
+    )
+
+
+class GamePageSerializer(serializers.Serializer):
+    count = _out(serializers.IntegerField, "Games matching the filters, on all pages.")
+    next = _out(serializers.URLField, "The next page's address, or null.", allow_null=True)
+    previous = _out(serializers.URLField, "The previous page's address, or null.", allow_null=True)
+    results = GameSummarySerializer(many=True, help_text="The games of this page, newest first.")

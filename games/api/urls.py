@@ -1,0 +1,27 @@
+"""Routes of the REST API, included under /api/v1/ (highsociety_site.urls)."""
+
+from django.conf import settings
+from django.urls import path, re_path
+
+from accounts.api import TokenView, UserDetailView
+from games.api import views
+from games.api.errors import api_not_found
+
+app_name = "api"
+
+urlpatterns = [
+    path("auth/token/", TokenView.as_view(), name="auth-token"),
+    path("games/", views.GamesView.as_view(), name="games"),
+    path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
+    path("games/<int:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
+    path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
+    path("users/<str:username>/", UserDetailView.as_view(), name="user-detail"),
+]
+
+if settings.BENCH_FLOOR_VIEW:  # bench/http_bench.py's baseline: never on in production
+    from games.api.bench import floor
+
+    urlpatterns.append(path("bench/floor/<int:game_id>/", floor, name="bench-floor"))
+
+# Anything else under /api/v1/ answers 404 in the API's error format.
+urlpatterns.append(re_path(r"^[\s\S]*$", api_not_found))

@@ -1,0 +1,408 @@
+"""The games endpoints: one view class per path, one method per operation, each thin:
+parse the input, call one service or selector, render through an output serializer.
+Errors rise and become the one error format in ``games.api.errors``."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from django.db.models import Exists, OuterRef, Prefetch, Subquery, prefetch_related_objects
+from django.db.models.fields.json import KT
+from django.urls import reverse
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import exceptions, status
+from rest_framework.request import Request
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from games import services
+from games.api.errors import NotYourTurn
+from games.api.pagination import PagePagination
+from games.api.prepared import PreparedQuery
+from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, error_responses
+from games.api.serializers import (
+    GameCreateInputSerializer,
+    GameListQuerySerializer,
+    GamePageSerializer,
+    GameSummarySerializer,
+    GameViewSerializer,
+    LegalActionsSerializer,
+    MoveInputSerializer,
+    MoveLogSerializer,
+    MovesQuerySerializer,
+    project,
+)
+from games.engine.state import AUCTION, SEALED, THEFT_CHOICE, WAITING
+from games.errors import NotAllowed, NotYourSeat
+from games.models import Game, Move, Seat
+from games.selectors import game_view_for_user
+
+MAX_ID = 2**63 - 1  # PostgreSQL's bigint: a larger id is simply not a game
+GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+
+# --------------------------------------------------------------------------- helpers
+
+
+def _game_get(game_id: int, user, *, full: bool = False) -> Game:
+    """The game, or 404.  Abandoned tables exist only for the people who sat there.
+
+    ``full``: with its state and seats (to render it); otherwise only what a service
+    needs to find it (services lock and reload the row themselves)."""
+    game = None
+    if 0 < game_id <= MAX_ID:
+        found = (_game_full if full else _game_brief)(game_id)
+        game = found[0] if found else None
+    if game is not None and full:
+        # As a prefetch would (the selectors use this cache).
+        game._prefetched_objects_cache = {"seats": _game_seats(game.pk)}
+    if game is not None and game.status == Game.Status.ABANDONED:
+        sitting = Seat.objects.filter(game=game, user=user).exists()
+        game = game if sitting else None
+    if game is None:
+        raise exceptions.NotFound(f"There is no game {game_id}.")
+    return game
+
+
+_game_full = PreparedQuery(lambda pk: Game.objects.filter(pk=pk).order_by())
+_game_brief = PreparedQuery(
+    lambda pk: Game.objects.filter(pk=pk).order_by().only("id", "status", "version")
+)
+_game_seats = PreparedQuery(
+    lambda pk: Seat.objects.filter(game_id=pk).select_related("user").order_by("position")
+)
+
+
+def _seats_prefetch() -> Prefetch:
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+
+
+_ENGINE_DEFAULTS: dict[str, Any] = {
+    "seat": None,
+    "phase": None,
+    "card": None,
+    "auction": None,
+    "leader": None,
+    "first_player": None,
+    "turn": None,
+    "to_act": [],
+    "high_bid": 0,
+    "deck_remaining": 0,
+    "game_end_revealed": 0,
+    "game_end_total": 4,
+    "revealed": [],
+    "game_end_cards": [],
+    "removed": [],
+    "seats": [],
+    "hand": None,
+    "discards": None,
+    "sealed_choice": None,
+    "moves": 0,
+    "log": [],
+}
+
+
+def view_payload(view: dict[str, Any]) -> dict[str, Any]:
+    """``game_view_for_user``'s dict in the API's shape (GameViewSerializer)."""
+    data = {**_ENGINE_DEFAULTS, **view} if view.get("state", ...) is None else dict(view)
+    data.setdefault("memory_aid", view["options"]["memory_aid"])
+    data.setdefault("advanced", view["options"]["advanced"])
+    data["legal_actions"] = _legal_payload(view)
+    return project(data, GameViewSerializer)
+
+
+def _legal_payload(view: dict[str, Any]) -> dict[str, Any] | None:
+    summary = view.get("legal_actions")
+    if not summary:
+        return None
+    types = []
+    if summary.get("can_bid"):
+        types.append("bid")
+    if summary.get("can_pass"):
+        types.append("pass")
+    if summary.get("discard_choices"):
+        types.append("discard")
+    if summary.get("sealed_choices"):
+        types.append("sealed_bid")
+    return project({**summary, "types": types, "seat": view["your_seat"]}, LegalActionsSerializer)
+
+
+def _view_response(game: Game, user, code: int = status.HTTP_200_OK, **kwargs) -> Response:
+    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
+        game._prefetched_objects_cache = {"seats": _game_seats(game.pk)}
+    return Response(view_payload(game_view_for_user(game=game, user=user)), status=code, **kwargs)
+
+
+def _is_to_act(game: Game, position: int) -> bool:
+    """From the state's JSON fields annotated on a list query (the state is not loaded)."""
+    if game.status != Game.Status.ACTIVE:
+        return False
+    if game.state_phase in (AUCTION, THEFT_CHOICE):
+        return game.state_turn is not None and int(game.state_turn) == position
+    if game.state_phase == SEALED and game.state_sealed:
+        return json.loads(game.state_sealed)[position] == WAITING
+    return False
+
+
+def _summary(game: Game, user) -> dict[str, Any]:
+    seats = sorted(game.seats.all(), key=lambda s: s.position)
+    mine = next((s for s in seats if s.user_id == user.pk), None)
+    you = mine.position if mine is not None else None
+    return {
+        "id": game.pk,
+        "status": game.status,
+        "version": game.version,
+        "options": {
+            "players": game.players,
+            "advanced": list(game.advanced),
+            "memory_aid": game.memory_aid,
+            "move_deadline_hours": game.move_deadline_hours,
+        },
+        "created_by": game.created_by.username,
+        "created_at": game.created_at,
+        "started_at": game.started_at,
+        "finished_at": game.finished_at,
+        "deadline_at": game.deadline_at,
+        "open_seats": sum(1 for s in seats if s.is_open),
+        "your_seat": you,
+        "your_turn": (
+            mine is not None and mine.accepted and not mine.is_bot and _is_to_act(game, you)
+        ),
+        "seats_info": [
+            {
+                "position": s.position,
+                "display_name": s.display_name,
+                "username": s.user.username if s.user_id is not None else None,
+                "is_bot": s.is_bot,
+                "ai_level": s.ai_level,
+                "is_open": s.is_open,
+                "invited": s.invited,
+                "accepted": s.accepted,
+                "resigned": s.resigned,
+                "is_you": s is mine,
+            }
+            for s in seats
+        ],
+    }
+
+
+# --------------------------------------------------------------------------- views
+
+
+class GamesView(APIView):
+    @extend_schema(
+        operation_id="games_list",
+        summary="List games",
+        description=(
+            "Tables and games, newest first, paginated. Filter with `status` "
+            "(open: waiting for players; active; finished) and `mine=true` (your games)."
+        ),
+        tags=["games"],
+        parameters=[GameListQuerySerializer],
+        responses={200: GamePageSerializer, **error_responses(400, 401, 404, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        query = GameListQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        games = Game.objects.exclude(status=Game.Status.ABANDONED)
+        if "status" in query.validated_data:
+            games = games.filter(status=query.validated_data["status"])
+        if query.validated_data["mine"]:
+            games = games.filter(
+                Exists(Seat.objects.filter(game=OuterRef("pk"), user=request.user))
+            )
+        games = (
+            games.select_related("created_by")
+            .defer("state", "scenario_deck", "result")
+            .annotate(
+                state_phase=KT("state__phase"),
+                state_turn=KT("state__turn"),
+                state_sealed=KT("state__sealed"),
+            )
+            .order_by("-created_at", "-id")
+        )
+        paginator = PagePagination()
+        page = paginator.paginate_queryset(games, request, view=self)
+        prefetch_related_objects(page, _seats_prefetch())
+        return paginator.get_paginated_response(
+            [project(_summary(game, request.user), GameSummarySerializer) for game in page]
+        )
+
+    @extend_schema(
+        operation_id="games_create",
+        summary="Open a table",
+        description=(
+            "You take seat 0 unless the seats say otherwise. The game starts at once when "
+            "every seat is filled (bots, you); otherwise when the last player joins. Staff "
+            "may fix `deck` and `first_player` (scenario games)."
+        ),
+        tags=["games"],
+        request=GameCreateInputSerializer,
+        examples=CREATE_EXAMPLES,
+        responses={201: GameViewSerializer, **error_responses(400, 401, 403, 429)},
+    )
+    def post(self, request: Request) -> Response:
+        body = GameCreateInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        options = dict(body.validated_data)
+        if ("deck" in options or "first_player" in options) and not request.user.is_staff:
+            raise exceptions.PermissionDenied(
+                "Only staff can fix the deck or the first player (scenario games)."
+            )
+        options["seats"] = [dict(seat) for seat in options["seats"]]
+        game = services.game_create(creator=request.user, **options)
+        location = reverse("api:game-detail", kwargs={"game_id": game.pk})
+        return _view_response(
+            game, request.user, status.HTTP_201_CREATED, headers={"Location": location}
+        )
+
+
+class GameDetailView(APIView):
+    @extend_schema(
+        operation_id="games_retrieve",
+        summary="Your view of a game",
+        description=(
+            "What your seat may see (a spectator's view if you have no seat): the table, "
+            "the cards, bids and log, `version` (send it with your move) and "
+            "`legal_actions`, what you may do now. Once the game is over, `result`."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        responses={200: GameViewSerializer, **error_responses(401, 404, 429)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = _game_get(game_id, request.user, full=True)
+        return _view_response(game, request.user)
+
+
+class GameJoinView(APIView):
+    @extend_schema(
+        operation_id="games_join",
+        summary="Take a seat",
+        description=(
+            "Accept your invitation to this table, or take its lowest open seat. The game "
+            "starts when every seat is filled."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=None,
+        responses={200: GameViewSerializer, **error_responses(401, 404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game_get(game_id, request.user)
+        services.game_join(game=game, user=request.user)
+        return _view_response(game, request.user)
+
+
+class GameMovesView(APIView):
+    @extend_schema(
+        operation_id="games_moves_list",
+        summary="The public move log",
+        description=(
+            "Every move from `since` on, oldest first: bids are face up, so the log is "
+            "public. A Yacht Club choice shows no card until all choices are revealed."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID, MovesQuerySerializer],
+        responses={200: MoveLogSerializer, **error_responses(400, 401, 404, 429)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        query = MovesQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
+        since, limit = query.validated_data["since"], query.validated_data["limit"]
+        game = _game_get(game_id, request.user)
+        # One statement: the moves and the game's phase and version from one snapshot,
+        # so a sealed choice can never be shown as "already revealed" by a race.
+        phase = Game.objects.filter(pk=game.pk).annotate(phase=KT("state__phase"))
+        rows = list(
+            Move.objects.filter(game=game, number__gte=since)
+            .order_by("number")
+            .annotate(
+                game_phase=Subquery(phase.values("phase")),
+                game_version=Subquery(phase.values("version")),
+            )
+            .values(
+                "number", "seat", "action", "actor", "created_at", "game_phase", "game_version"
+            )[: limit + 1]
+        )
+        more = len(rows) > limit
+        rows = rows[:limit]
+        if rows and rows[0]["game_phase"] == SEALED:
+            _sealed_choices_hide(rows)
+        version = rows[0]["game_version"] if rows else game.version
+        for row in rows:
+            del row["game_phase"], row["game_version"]
+        payload = {
+            "game": game.pk,
+            "version": version,
+            "since": since,
+            "moves": rows,
+            "next_since": rows[-1]["number"] + 1 if more else None,
+        }
+        return Response(project(payload, MoveLogSerializer))
+
+    @extend_schema(
+        operation_id="games_moves_create",
+        summary="Make a move",
+        description=(
+            "Send an action (API.md: bid, pass, discard, sealed_bid; `seat` may be left "
+            "out) with `version`, the game version you saw. Answers 201 with your new view "
+            "of the game; 400 with the rules' sentence for an illegal action; 403 for a "
+            "seat that is not yours; 409 when `version` is not the current one, so a "
+            "repeated request never makes a second move."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=MoveInputSerializer,
+        examples=MOVE_EXAMPLES,
+        responses={
+            201: GameViewSerializer,
+            **error_responses(400, 401, 403, 404, 409, 429, examples=True),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body = MoveInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        action = body.action()
+        if not 0 < game_id <= MAX_ID:
+            raise exceptions.NotFound(f"There is no game {game_id}.")
+        # No read first: the service locks and loads the row; a missing game is the
+        # rare case, told apart from its other refusals only when one happens.
+        game = Game(pk=game_id)
+        try:
+            game = services.game_submit_action(
+                game=game,
+                user=request.user,
+                action=action,
+                expected_version=body.validated_data["version"],
+            )
+        except NotYourSeat as error:
+            _not_your_seat_explain(game, request.user, action, error)
+        except NotAllowed:
+            _game_get(game_id, request.user)  # 404 when there is no such game (for you)
+            raise
+        return _view_response(game, request.user, status.HTTP_201_CREATED)
+
+
+def _sealed_choices_hide(rows: list[dict[str, Any]]) -> None:
+    """While the Yacht Club choices are being made, the choices of this auction (the
+    sealed_bid moves after the last other move) show who chose, not what."""
+    for row in reversed(rows):
+        if row["action"].get("type") != "sealed_bid":
+            break
+        row["action"] = {"seat": row["action"]["seat"], "type": "sealed_bid"}
+
+
+def _not_your_seat_explain(game: Game, user, action: dict[str, Any], error: NotYourSeat):
+    """The service says NotYourSeat both for a seat that is not the caller's (403) and
+    for the caller's own seat out of turn (400, not_your_turn): tell them apart."""
+    seat = Seat.objects.filter(game=game, user=user).first()
+    own = (
+        seat is not None
+        and seat.accepted
+        and not seat.resigned
+        and action.get("seat", seat.position) == seat.position
+    )
+    if own:
+        raise NotYourTurn(str(error)) from None
+    raise error

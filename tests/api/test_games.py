@@ -1,0 +1,287 @@
+"""Contract tests of the table endpoints: list, create, join, the caller's view."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game, Seat
+from games.services import game_leave
+from tests.api.conftest import create, people_table
+from tests.games.factories import scenario_deck
+
+GAMES = "/api/v1/games/"
+BOTS = [{"ai": "random"}, {"ai": "random"}]
+
+
+def _error(response, status: int, code: str | None = None) -> dict:
+    assert response.status_code == status, (response.status_code, response.content)
+    body = response.json()
+    assert set(body) <= {"detail", "code", "errors"} and body["detail"]
+    if code is not None:
+        assert body["code"] == code, body
+    return body
+
+
+# --------------------------------------------------------------------------- create
+
+
+def test_create_against_bots_starts_at_once(clients):
+    response = clients["alice"].post(GAMES, {"players": 3, "seats": BOTS}, format="json")
+    assert response.status_code == 201
+    view = response.json()
+    assert response["Location"] == f"/api/v1/games/{view['id']}/"
+    assert view["status"] == "active" and view["your_seat"] == 0
+    assert view["seats_info"][0]["username"] == "alice" and view["seats_info"][1]["is_bot"]
+    assert view["hand"] == [1000, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 15000, 20000, 25000]
+    assert view["version"] == Game.objects.get(pk=view["id"]).version
+
+
+def test_create_with_every_option(clients, bob):
+    view = create(
+        clients["alice"],
+        players=4,
+        seats=[{"user": "bob"}, {"ai": "hard"}, {"open": True}],
+        advanced=["yacht", "gambling", "excursions"],
+        move_deadline_hours=48,
+        memory_aid=True,
+    )
+    assert view["status"] == "open" and view["phase"] is None and view["seats"] == []
+    assert view["options"] == {
+        "players": 4,
+        "advanced": ["gambling", "excursions", "yacht"],
+        "memory_aid": True,
+        "move_deadline_hours": 48,
+    }
+    assert [s["invited"] for s in view["seats_info"]] == [False, True, False, False]
+    assert view["seats_info"][3]["is_open"] and view["legal_actions"] is None
+
+
+def test_create_with_all_seats_listed(clients, bob):
+    view = create(
+        clients["alice"], players=3, seats=[{"ai": "easy"}, {"user": "alice"}, {"open": True}]
+    )
+    assert view["your_seat"] is None or view["your_seat"] == 1  # not started: seat once accepted
+    assert view["seats_info"][1]["username"] == "alice"
+
+
+@pytest.mark.parametrize(
+    "body, field",
+    [
+        ({"seats": BOTS}, "players"),
+        ({"players": 2, "seats": BOTS}, "players"),
+        ({"players": 6, "seats": BOTS}, "players"),
+        ({"players": "three", "seats": BOTS}, "players"),
+        ({"players": 10**30, "seats": BOTS}, "players"),
+        ({"players": 3}, "seats"),
+        ({"players": 3, "seats": "bots"}, "seats"),
+        ({"players": 3, "seats": [{"ai": "genius"}, {"ai": "easy"}]}, "seats"),
+        ({"players": 3, "seats": [{"ai": "easy", "open": True}, {"ai": "easy"}]}, "seats"),
+        ({"players": 3, "seats": [{"open": False}, {"ai": "easy"}]}, "seats"),
+        ({"players": 3, "seats": [{"robot": 1}, {"ai": "easy"}]}, "seats"),
+        ({"players": 3, "seats": BOTS, "advanced": ["poker"]}, "advanced"),
+        ({"players": 3, "seats": BOTS, "advanced": "yacht"}, "advanced"),
+        ({"players": 3, "seats": BOTS, "move_deadline_hours": 5}, "move_deadline_hours"),
+        ({"players": 3, "seats": BOTS, "memory_aid": "perhaps"}, "memory_aid"),
+        ({"players": 3, "seats": BOTS, "colour": "red"}, "colour"),
+    ],
+)
+def test_create_validates_input(clients, body, field):
+    error = _error(clients["alice"].post(GAMES, body, format="json"), 400, "invalid")
+    assert any(key.split("[")[0].split(".")[0] == field for key in error["errors"]), error
+    assert error["detail"].startswith(field)
+    assert not Game.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "seats, words",
+    [
+        ([{"ai": "easy"}], "needs 2 seats"),
+        ([{"user": "nobody"}, {"ai": "easy"}], "no player called"),
+        ([{"user": "bob"}, {"user": "bob"}], "twice"),
+        ([{"user": "alice"}, {"ai": "easy"}], "first seat"),
+    ],
+)
+def test_create_passes_on_the_services_sentences(clients, seats, words):
+    error = _error(clients["alice"].post(GAMES, {"players": 3, "seats": seats}, format="json"), 400)
+    assert words in error["detail"]
+
+
+def test_only_staff_fix_deck_and_first_player(clients):
+    deck = scenario_deck("lux1 lux2")
+    body = {"players": 3, "seats": BOTS, "deck": deck}
+    _error(clients["alice"].post(GAMES, body, format="json"), 403, "permission_denied")
+    _error(
+        clients["alice"].post(GAMES, {**body, "deck": None, "first_player": 1}, format="json"), 400
+    )
+    _error(
+        clients["alice"].post(
+            GAMES, {"players": 3, "seats": BOTS, "first_player": 1}, format="json"
+        ),
+        403,
+    )
+    assert not Game.objects.exists()
+    view = create(
+        clients["dora"],
+        players=3,
+        seats=[{"user": "bob"}, {"user": "carol"}],
+        deck=deck,
+        first_player=1,
+    )
+    game = Game.objects.get(pk=view["id"])
+    assert game.scenario_deck == deck and game.scenario_first_player == 1
+    assert "lux2" not in str(view)  # the scenario deck is as secret as any deck
+
+
+def test_staff_deck_must_be_the_whole_set(clients):
+    error = _error(
+        clients["dora"].post(GAMES, {"players": 3, "seats": BOTS, "deck": ["lux1"]}, format="json"),
+        400,
+    )
+    assert "exactly the 16 cards" in error["detail"]
+
+
+# --------------------------------------------------------------------------- join
+
+
+def test_join_fills_the_table_and_starts_it(clients):
+    view = create(clients["alice"], players=3, seats=[{"open": True}, {"open": True}])
+    game_id = view["id"]
+    joined = clients["bob"].post(f"{GAMES}{game_id}/join/")
+    assert joined.status_code == 200
+    assert joined.json()["status"] == "open" and joined.json()["seats_info"][1]["username"] == "bob"
+    started = clients["carol"].post(f"{GAMES}{game_id}/join/")
+    assert started.json()["status"] == "active" and started.json()["your_seat"] == 2
+    assert started.json()["hand"] is not None
+    _error(clients["oscar"].post(f"{GAMES}{game_id}/join/"), 409, "not_allowed")
+
+
+def test_join_accepts_an_invitation(clients):
+    view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    response = clients["bob"].post(f"{GAMES}{view['id']}/join/")
+    assert response.status_code == 200 and response.json()["your_seat"] == 1
+
+
+def test_join_twice_or_a_full_table_is_409(clients):
+    view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"open": True}])
+    _error(clients["alice"].post(f"{GAMES}{view['id']}/join/"), 409, "not_allowed")
+    clients["carol"].post(f"{GAMES}{view['id']}/join/")
+    _error(clients["oscar"].post(f"{GAMES}{view['id']}/join/"), 409)
+    assert Seat.objects.filter(game_id=view["id"], user__username="oscar").count() == 0
+
+
+def test_join_unknown_game_is_404(clients, anon):
+    _error(clients["alice"].post(f"{GAMES}999999/join/"), 404, "not_found")
+    _error(anon.post(f"{GAMES}1/join/"), 401)
+
+
+# --------------------------------------------------------------------------- the view
+
+
+def test_view_for_a_player_a_spectator_and_nobody(clients, anon):
+    view = people_table(clients, "alice", ["bob", "carol"])
+    game_id = view["id"]
+    mine = clients["bob"].get(f"{GAMES}{game_id}/").json()
+    assert mine["your_seat"] == 1 and mine["seat"] == 1 and len(mine["hand"]) == 11
+    assert "hand" in mine["seats"][1] and "hand" not in mine["seats"][0]
+    spectator = clients["oscar"].get(f"{GAMES}{game_id}/").json()
+    assert spectator["your_seat"] is None and spectator["hand"] is None
+    assert spectator["legal_actions"] is None
+    assert all("hand" not in seat for seat in spectator["seats"])
+    _error(anon.get(f"{GAMES}{game_id}/"), 401)
+
+
+def test_legal_actions_summary_lets_a_client_build_a_bid(clients):
+    dora_view = create(
+        clients["dora"],
+        players=3,
+        seats=[{"user": "bob"}, {"user": "carol"}],
+        deck=scenario_deck("lux5 lux1"),
+        first_player=1,
+    )
+    game_id = dora_view["id"]
+    for name in ("bob", "carol"):
+        clients[name].post(f"{GAMES}{game_id}/join/")
+    bob = clients["bob"].get(f"{GAMES}{game_id}/").json()
+    assert bob["turn"] == 1 and bob["card"] == "lux5" and bob["auction"] == "normal"
+    assert bob["legal_actions"] == {
+        "types": ["bid", "pass"],
+        "seat": 1,
+        "can_pass": True,
+        "can_bid": True,
+        "to_beat": 0,
+        "current_bid": 0,
+        "hand": [1000, 2000, 3000, 4000, 6000, 8000, 10000, 12000, 15000, 20000, 25000],
+        "discard_choices": [],
+        "sealed_choices": [],
+    }
+    assert clients["carol"].get(f"{GAMES}{game_id}/").json()["legal_actions"] is None
+
+
+@pytest.mark.parametrize("game_id", ["0", "999999", str(2**63), "9" * 40])
+def test_unknown_game_ids_are_404(clients, game_id):
+    _error(clients["alice"].get(f"{GAMES}{game_id}/"), 404, "not_found")
+    _error(clients["alice"].get(f"{GAMES}{game_id}/moves/"), 404, "not_found")
+    body = {"type": "pass", "version": 0}
+    _error(clients["alice"].post(f"{GAMES}{game_id}/moves/", body, format="json"), 404)
+
+
+def test_abandoned_tables_are_known_only_to_their_players(clients, alice):
+    view = create(clients["alice"], players=3, seats=[{"open": True}, {"ai": "easy"}])
+    game_leave(game=Game.objects.get(pk=view["id"]), user=alice)
+    assert clients["alice"].get(f"{GAMES}{view['id']}/").json()["status"] == "abandoned"
+    _error(clients["bob"].get(f"{GAMES}{view['id']}/"), 404)
+    assert clients["bob"].get(GAMES).json()["count"] == 0
+
+
+# --------------------------------------------------------------------------- list
+
+
+def test_list_filters_and_pages(clients):
+    open_table = create(clients["bob"], players=3, seats=[{"open": True}, {"ai": "easy"}])
+    active = create(clients["alice"], players=3, seats=BOTS)
+    people = people_table(clients, "carol", ["alice", "bob"])
+
+    def ids(url, who="alice"):
+        response = clients[who].get(url)
+        assert response.status_code == 200
+        return [game["id"] for game in response.json()["results"]]
+
+    assert ids(GAMES) == [people["id"], active["id"], open_table["id"]]
+    assert ids(f"{GAMES}?status=open") == [open_table["id"]]
+    assert ids(f"{GAMES}?status=active") == [people["id"], active["id"]]
+    assert ids(f"{GAMES}?status=finished") == []
+    assert ids(f"{GAMES}?mine=true") == [people["id"], active["id"]]
+    assert ids(f"{GAMES}?mine=true&status=open", "bob") == [open_table["id"]]
+    assert ids(f"{GAMES}?mine=true", "oscar") == []
+
+    page = clients["alice"].get(f"{GAMES}?page_size=2").json()
+    assert page["count"] == 3 and len(page["results"]) == 2 and page["next"]
+    assert clients["alice"].get(page["next"]).json()["results"][0]["id"] == open_table["id"]
+    _error(clients["alice"].get(f"{GAMES}?page=9"), 404, "not_found")
+    _error(clients["alice"].get(f"{GAMES}?status=lost"), 400, "invalid")
+    _error(clients["alice"].get(f"{GAMES}?page=0"), 400, "invalid")
+
+
+def test_list_items_say_whose_turn_and_open_seats(clients):
+    create(clients["bob"], players=3, seats=[{"open": True}, {"ai": "easy"}])
+    view = people_table(clients, "carol", ["alice", "bob"])
+    to_act = view["turn"]
+    name = ["carol", "alice", "bob"][to_act]
+    items = {g["id"]: g for g in clients[name].get(GAMES).json()["results"]}
+    assert items[view["id"]]["your_turn"] is True
+    assert items[view["id"]]["your_seat"] == to_act
+    other = ["carol", "alice", "bob"][(to_act + 1) % 3]
+    assert clients[other].get(f"{GAMES}?status=active").json()["results"][0]["your_turn"] is False
+    open_item = clients["oscar"].get(f"{GAMES}?status=open").json()["results"][0]
+    assert open_item["open_seats"] == 1 and open_item["your_seat"] is None
+    assert "state" not in open_item and "scenario_deck" not in open_item
+
+
+def test_nested_field_errors_are_named_by_their_path(clients):
+    body = {"players": 3, "seats": [{"ai": "easy"}, {"ai": "genius"}], "advanced": ["x"]}
+    error = _error(clients["alice"].post(GAMES, body, format="json"), 400, "invalid")
+    assert set(error["errors"]) == {"seats[1].ai", "advanced[0]"}
+    assert all(isinstance(m, str) for ms in error["errors"].values() for m in ms)
+    assert error["detail"].startswith("seats[1].ai: ")
+    whole = _error(clients["alice"].post(GAMES, [1, 2], format="json"), 400, "invalid")
+    assert set(whole["errors"]) == {"non_field_errors"} and not whole["detail"].startswith(":")

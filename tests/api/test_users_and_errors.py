@@ -1,0 +1,181 @@
+"""Public profiles; the one error format; request limits (429 with Retry-After)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from rest_framework.test import APIClient
+
+from games.models import Game
+from tests.api.conftest import choose, people_table, token_client
+from tests.factories import PASSWORD, UserFactory
+
+# --------------------------------------------------------------------------- profiles
+
+
+def _play_to_the_end(clients, view, names, rng):
+    game_id = view["id"]
+    while True:
+        view = clients[names[0]].get(f"/api/v1/games/{game_id}/").json()
+        if view["status"] != "active":
+            return view
+        name = names[view["to_act"][0]]
+        mine = clients[name].get(f"/api/v1/games/{game_id}/").json()
+        response = clients[name].post(
+            f"/api/v1/games/{game_id}/moves/",
+            {**choose(mine, rng), "version": mine["version"]},
+            format="json",
+        )
+        assert response.status_code == 201, response.json()
+
+
+def test_profile_stats_from_finished_games(clients):
+    rng = random.Random(5)
+    names = ["alice", "bob", "carol"]
+    finals = [
+        _play_to_the_end(clients, people_table(clients, "alice", ["bob", "carol"]), names, rng)
+        for _ in range(2)
+    ]
+    people_table(clients, "alice", ["bob", "carol"])  # still running: not counted
+    mine = [final["result"]["players"][0] for final in finals]
+    response = clients["bob"].get("/api/v1/users/alice/")
+    assert response.status_code == 200
+    body = response.json()
+    assert {key: body[key] for key in list(body)[:7]} == {
+        "username": "alice",
+        "display_name": "Alice",
+        "games_played": 2,
+        "games_won": sum(p["winner"] for p in mine),
+        "win_rate": round(sum(p["winner"] for p in mine) / 2, 4),
+        "average_status": round(sum(p["status"] for p in mine) / 2, 2),
+        "times_cast_out": sum(p["cast_out"] for p in mine),
+    }
+    # Two rated games of people only (tests/profiles checks the rating and the rest).
+    assert body["rating"] is not None and body["rated_games"] == 2
+    assert Game.objects.filter(status="finished").count() == 2
+
+
+def test_profile_of_a_new_player(clients):
+    body = clients["alice"].get("/api/v1/users/oscar/").json()
+    assert body["games_played"] == 0 and body["win_rate"] is None
+    assert body["average_status"] is None and body["rating"] is None
+
+
+@pytest.mark.parametrize("name", ["nobody", "x" * 500, "%00", "ali%20ce", "<script>"])
+def test_unknown_players_are_404(clients, name):
+    response = clients["alice"].get(f"/api/v1/users/{name}/")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+def test_inactive_players_are_404(clients, db):
+    UserFactory(username="gone", is_active=False)
+    assert clients["alice"].get("/api/v1/users/gone/").status_code == 404
+
+
+def test_profiles_need_authentication(anon, alice):
+    assert anon.get("/api/v1/users/alice/").status_code == 401
+
+
+# --------------------------------------------------------------------------- error format
+
+
+@pytest.mark.parametrize(
+    "method, path, status, code",
+    [
+        ("get", "/api/v1/nothing/", 404, "not_found"),
+        ("get", "/api/v1/games/abc/", 404, "not_found"),
+        ("post", "/api/v1/games/1/join/extra/", 404, "not_found"),
+        ("post", "/api/v1/games/-1.5e-21/moves/", 404, "not_found"),
+        ("get", "/api/v1/games/a%0Ab/", 404, "not_found"),
+        ("delete", "/api/v1/games/", 405, "method_not_allowed"),
+        ("put", "/api/v1/games/1/moves/", 405, "method_not_allowed"),
+        ("get", "/api/v1/games/1/join/", 405, "method_not_allowed"),
+        ("get", "/api/v1/auth/token/", 405, "method_not_allowed"),
+    ],
+)
+def test_every_error_has_the_same_shape(clients, method, path, status, code):
+    response = getattr(clients["alice"], method)(path)
+    assert response.status_code == status
+    assert response["Content-Type"].startswith("application/json")
+    assert response.json() == {"detail": response.json()["detail"], "code": code}
+
+
+def test_unknown_paths_are_404_for_any_method_without_csrf(alice):
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(alice)
+    response = browser.post("/api/v1/nothing/here/")
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+
+
+@pytest.mark.parametrize("query", ["status=", "mine=", "page=", "status=open&status="])
+def test_empty_query_parameters_are_400(clients, query):
+    response = clients["alice"].get(f"/api/v1/games/?{query}")
+    assert response.status_code == 400 and response.json()["code"] == "invalid"
+
+
+def test_not_acceptable_is_in_the_error_format(clients):
+    response = clients["alice"].get("/api/v1/games/", HTTP_ACCEPT="text/html")
+    assert response.status_code == 406 and response.json()["code"] == "not_acceptable"
+
+
+# --------------------------------------------------------------------------- throttling
+
+
+def _rates(settings, **rates):
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {**settings.REST_FRAMEWORK["DEFAULT_THROTTLE_RATES"], **rates},
+    }
+
+
+def test_per_user_limit_answers_429_with_retry_after(settings, alice, bob):
+    _rates(settings, user="3/min")
+    client = token_client(alice)
+    assert [client.get("/api/v1/games/").status_code for _ in range(3)] == [200] * 3
+    refused = client.get("/api/v1/games/")
+    assert refused.status_code == 429 and refused.json()["code"] == "throttled"
+    assert 0 < int(refused["Retry-After"]) <= 60
+    # Another user from the same address is not held up by Alice's count.
+    assert token_client(bob).get("/api/v1/games/").status_code == 200
+
+
+def test_per_address_limit_holds_whoever_signs_in(settings, alice, bob):
+    _rates(settings, ip="4/min")
+    first, second = token_client(alice), token_client(bob)
+    assert [first.get("/api/v1/games/").status_code for _ in range(2)] == [200, 200]
+    assert [second.get("/api/v1/games/").status_code for _ in range(2)] == [200, 200]
+    refused = second.get("/api/v1/games/")
+    assert refused.status_code == 429 and "Retry-After" in refused
+    # A different address has its own count; a forged X-Forwarded-For changes nothing.
+    assert first.get("/api/v1/games/", REMOTE_ADDR="10.9.8.7").status_code == 200
+    assert first.get("/api/v1/games/", HTTP_X_FORWARDED_FOR="10.1.1.1").status_code == 429
+
+
+def test_token_log_ins_are_limited_per_address(settings, alice):
+    _rates(settings, auth="2/min")
+    client = APIClient()
+    body = {"username": "alice", "password": "wrong"}
+    assert [
+        client.post("/api/v1/auth/token/", body, format="json").status_code for _ in range(2)
+    ] == [400, 400]
+    refused = client.post(
+        "/api/v1/auth/token/", {"username": "alice", "password": PASSWORD}, format="json"
+    )
+    assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
+
+
+def test_throttle_counts_live_in_the_shared_cache(settings, alice):
+    """With REDIS_URL set, the default cache (where the limits count) is Redis, shared
+    by every worker process."""
+    import time
+
+    from django.core.cache import cache
+
+    _rates(settings, user="5/min")
+    token_client(alice).get("/api/v1/games/")
+    assert cache.get(f"throttle:user:u{alice.pk}:{int(time.time() // 60)}") == 1
+    if settings.REDIS_URL:
+        assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
