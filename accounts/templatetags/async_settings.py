@@ -1,0 +1,24 @@
+"""``{% async_settings %}``: the profile page's section for game e-mails and vacation."""
+
+from django import template
+from django.conf import settings
+from django.utils import timezone
+
+from accounts.models import User
+from games.deadlines import vacation_days_left
+
+register = template.Library()
+
+
+@register.inclusion_tag("accounts/_async_settings.html", takes_context=True)
+def async_settings(context: template.Context) -> dict:
+    user = context["user"]
+    now = timezone.now()
+    return {
+        "user": user,
+        "csrf_token": context.get("csrf_token"),
+        "choices": User.TurnEmails.choices,
+        "on_vacation": user.on_vacation(now),
+        "days_left": vacation_days_left(user, now),
+        "days_per_year": settings.VACATION_DAYS_PER_YEAR,
+    }

@@ -1,0 +1,200 @@
+"""Replays of finished games and their exported record (issue 6).
+
+A finished game is replayed from its set-up (the deck and first player kept in the
+stored state) and its ``Move`` rows.  Every frame is what a spectator saw after that
+many moves: ``player_view(state, None)`` (RULES.md, "What each player may see"), so
+the deck is revealed card by card and a Yacht Club choice appears only when all are
+in.  Frame 0 is the board after the set-up (the first card revealed); frame N the board
+after move N.
+
+Only finished games are replayed or exported: while a game runs its moves are not all
+public (sealed choices) and the deck is secret.
+
+**The exported record** (``game_record``): the table's options, the players, every
+move (all public once the game is over: Yacht Club choices were revealed when all were
+in), the public log, the result and its breakdown.  The deck: only the cards that were
+revealed, in order (``deck_revealed``); the rest of the deck was never revealed and is
+not exported, as RULES.md keeps the deck order secret until revealed.  The game never
+drew those cards, so any deck that starts with ``deck_revealed`` replays the record to
+the same end (a test proves it).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass
+from typing import Any
+
+from games.engine import (
+    State,
+    apply_action,
+    describe_event,
+    event_json,
+    new_game,
+    player_view,
+    score_details,
+)
+from games.models import Game, Move, Seat
+
+RECORD_FORMAT = 1
+
+
+class NotReplayable(Exception):
+    """The game is not finished: its replay and record are not public yet."""
+
+
+@dataclass(frozen=True)
+class Replay:
+    game: Game
+    seats: list[Seat]
+    names: list[str]
+    moves: list[dict[str, Any]]  # number, seat, action, actor, created_at
+    states: list[State]  # states[n]: after n moves; states[-1] is the end
+
+    @property
+    def total(self) -> int:
+        return len(self.moves)
+
+
+def seat_names(seats: list[Seat]) -> list[str]:
+    """Display names, numbered where two seats read the same (two medium bots)."""
+    names = [seat.display_name for seat in seats]
+    counts = Counter(names)
+    return [
+        f"{name} #{seat.position + 1}" if counts[name] > 1 else name
+        for name, seat in zip(names, seats, strict=True)
+    ]
+
+
+def replay_load(game: Game) -> Replay:
+    """Replay a finished game from its set-up and its moves (two queries).
+
+    Raises ``NotReplayable`` for a game that is not finished, and ``ValueError`` when
+    the moves do not lead to the stored state (a corrupt log).
+    """
+    if game.status != Game.Status.FINISHED or game.state is None:
+        raise NotReplayable("This game is not over yet: its replay opens when it ends.")
+    stored = State.from_json(game.state)
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+    moves = list(
+        Move.objects.filter(game=game)
+        .order_by("number")
+        .values("number", "seat", "action", "actor", "created_at")
+    )
+    state = new_game(
+        players=stored.players,
+        deck=list(stored.setup_deck),
+        first_player=stored.first_player,
+        advanced=stored.advanced,
+    )
+    states = [state]
+    for expected, move in enumerate(moves):
+        if move["number"] != expected:
+            raise ValueError(f"Game {game.pk}: move {expected} is missing from the log.")
+        state = apply_action(state, move["action"])
+        states.append(state)
+    if state != stored:
+        raise ValueError(f"Game {game.pk}: the moves do not lead to the stored state.")
+    return Replay(game=game, seats=seats, names=seat_names(seats), moves=moves, states=states)
+
+
+def move_lines(replay: Replay) -> list[dict[str, Any]]:
+    """Each move in words (from the public events it caused), for the move list.
+
+    Entry 0 is the set-up; entry n is move n.  A Yacht Club choice that is not the
+    last one caused no public event: it reads "makes a sealed choice" without the card.
+    """
+    names = replay.names
+    lines = []
+    previous = 0
+    for n, state in enumerate(replay.states):
+        events = [event_json(e) for e in state.events[previous:]]
+        previous = len(state.events)
+        text = " ".join(describe_event(e, names) for e in events)
+        if n == 0:
+            who, actor = None, None
+        else:
+            move = replay.moves[n - 1]
+            who, actor = names[move["seat"]], move["actor"]
+            if not text and move["action"].get("type") == "sealed_bid":
+                text = f"{who} makes a sealed choice for the Yacht Club."
+        lines.append({"number": n, "who": who, "actor": actor, "text": text or "—"})
+    return lines
+
+
+def replay_view(replay: Replay, n: int) -> dict[str, Any]:
+    """The spectator's view after ``n`` moves, with the table keys the board draws."""
+    game = replay.game
+    state = replay.states[n]
+    view = player_view(state, None, memory_aid=game.memory_aid)
+    over = state.phase == "over"
+    view.update(
+        {
+            "id": game.pk,
+            "version": n,
+            "status": "replay",
+            "your_seat": None,
+            "legal_actions": [],
+            "deadline_at": None,
+            "seats_info": [
+                {
+                    "position": seat.position,
+                    "display_name": replay.names[seat.position],
+                    "is_bot": bool(seat.ai_level) and seat.user_id is None,
+                    "ai_level": seat.ai_level if seat.user_id is None else "",
+                    "username": seat.user.username if seat.user_id is not None else None,
+                    "resigned": False,
+                    "is_you": False,
+                }
+                for seat in replay.seats
+            ],
+            "log_text": [describe_event(e, replay.names) for e in view["log"]],
+            "score_details": score_details(state) if over else None,
+        }
+    )
+    return view
+
+
+def game_record(replay: Replay) -> dict[str, Any]:
+    """The exported record of a finished game (see the module's docstring)."""
+    game = replay.game
+    end = replay.states[-1]
+    return {
+        "format": RECORD_FORMAT,
+        "game": game.pk,
+        "status": game.status,
+        "options": {
+            "players": game.players,
+            "advanced": list(game.advanced or ()),
+            "memory_aid": game.memory_aid,
+            "move_deadline_hours": game.move_deadline_hours,
+        },
+        "first_player": end.first_player,
+        "deck_revealed": list(end.setup_deck[: end.deck_pos]),
+        "deck_unrevealed": len(end.setup_deck) - end.deck_pos,
+        "players": [
+            {
+                "seat": seat.position,
+                "name": replay.names[seat.position],
+                "username": seat.user.username if seat.user_id is not None else None,
+                "bot": seat.ai_level if seat.user_id is None else None,
+                "resigned": seat.resigned,
+            }
+            for seat in replay.seats
+        ],
+        "started_at": game.started_at.isoformat() if game.started_at else None,
+        "finished_at": game.finished_at.isoformat() if game.finished_at else None,
+        "moves": [
+            {
+                "number": move["number"],
+                "seat": move["seat"],
+                "action": move["action"],
+                "actor": move["actor"],
+                "at": move["created_at"].isoformat() if move["created_at"] else None,
+            }
+            for move in replay.moves
+        ],
+        "log": [event_json(e) for e in end.events],
+        "result": game.result,
+        "score_details": score_details(end),
+    }

@@ -1,0 +1,195 @@
+"""Pages of a player's record: public profiles, the leaderboard, my game history, and
+the replay and exported record of finished games (issue 6).
+
+Thin views: parse the input, call a selector, render.  Profiles and the leaderboard
+read the rows kept up to date at each game's end (``games.ratings``), never the games
+themselves; replays draw only a spectator's view (``games.replay``).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django import forms
+from django.core.paginator import Paginator
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import get_object_or_404, render
+from django.urls import reverse
+from django.views.decorators.http import require_safe
+
+from accounts import selectors
+from games.models import Game
+from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
+from games.views import board_context, login_required
+
+# --------------------------------------------------------------------------- profiles
+
+
+@require_safe
+def player_profile(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's public record: stats, rating chart, recent games, head-to-head."""
+    user = selectors.user_by_username(username)
+    if user is None:
+        raise Http404("There is no player by that name.")
+    context = selectors.player_profile(user=user)
+    context["is_me"] = request.user.is_authenticated and request.user.pk == user.pk
+    return render(request, "accounts/public_profile.html", context)
+
+
+@require_safe
+def leaderboard(request: HttpRequest) -> HttpResponse:
+    """Rated players with enough rated games, best first; the bots' ratings beside."""
+    page, minimum = selectors.leaderboard(page=request.GET.get("page") or 1)
+    context = {"page": page, "min_games": minimum, "bots": selectors.bot_ratings()}
+    return render(request, "leaderboard.html", context)
+
+
+# --------------------------------------------------------------------------- history
+
+
+class HistoryFilterForm(forms.Form):
+    show = forms.ChoiceField(
+        label="Show",
+        choices=list(selectors.HISTORY_SHOW.items()),
+        required=False,
+        error_messages={
+            "invalid_choice": "“%(value)s” is not a filter: choose all, finished, active, won or lost."
+        },
+    )
+    opponent = forms.CharField(
+        label="Played with (username)",
+        max_length=150,
+        required=False,
+        error_messages={"max_length": "A username has at most 150 characters."},
+    )
+    page = forms.IntegerField(
+        required=False,
+        min_value=1,
+        widget=forms.HiddenInput,
+        error_messages={
+            "invalid": "The page must be a whole number.",
+            "min_value": "Pages are numbered from 1.",
+        },
+    )
+
+    def clean_opponent(self) -> Any:
+        name = (self.cleaned_data.get("opponent") or "").strip()
+        if not name:
+            return None
+        user = selectors.user_by_username(name)
+        if user is None:
+            raise forms.ValidationError(f"There is no player called “{name[:40]}”.")
+        return user
+
+
+@login_required
+@require_safe
+def game_history(request: HttpRequest) -> HttpResponse:
+    """My games, filtered (finished, being played, won, lost; with whom) and paginated.
+    A bad filter is answered 400 with the form's sentence and no list."""
+    form = HistoryFilterForm(request.GET)
+    context: dict[str, Any] = {"form": form, "page": None, "rows": []}
+    if not form.is_valid():
+        return render(request, "games/history.html", context, status=400)
+    data = form.cleaned_data
+    games = selectors.games_history(
+        user=request.user, show=data["show"] or "all", opponent=data["opponent"]
+    )
+    page = Paginator(games, selectors.HISTORY_PAGE).get_page(data["page"] or 1)
+    query = request.GET.copy()
+    query.pop("page", None)
+    context.update(
+        page=page,
+        rows=selectors.history_rows(page, request.user),
+        query=query.urlencode(),
+        filtered=bool(data["opponent"]) or (data["show"] or "all") != "all",
+    )
+    return render(request, "games/history.html", context)
+
+
+# --------------------------------------------------------------------------- replays
+
+
+@require_safe
+def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """A finished game as a spectator saw it after move ``?move=N`` (0 = the set-up;
+    the last move by default).  A move number that is not one is answered 400 with a
+    sentence, showing the nearest move; an unfinished game is 404."""
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        replay = replay_load(game)
+    except NotReplayable as error:
+        return render(
+            request, "games/replay.html", {"game": game, "not_ready": str(error)}, status=404
+        )
+    n, problem = _move_number(request.GET.get("move"), replay.total)
+    view = replay_view(replay, n)
+    lines = move_lines(replay)
+    context = board_context(view, options=_options(game))
+    context.update(
+        game=game,
+        n=n,
+        total=replay.total,
+        problem=problem,
+        line=lines[n],
+        lines=lines,
+        links=_step_links(game.pk, n, replay.total),
+        names=replay.names,
+        seats=replay.seats,
+    )
+    return render(request, "games/replay.html", context, status=400 if problem else 200)
+
+
+@require_safe
+def game_record_json(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The finished game's record as JSON (``games.replay.game_record``); 404 before
+    the end."""
+    game = get_object_or_404(Game, pk=game_id)
+    try:
+        replay = replay_load(game)
+    except NotReplayable as error:
+        return JsonResponse({"detail": str(error), "code": "not_finished"}, status=404)
+    response = JsonResponse(game_record(replay), json_dumps_params={"indent": 1})
+    response["Content-Disposition"] = f'inline; filename="high-society-game-{game.pk}.json"'
+    return response
+
+
+def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
+    if raw is None or raw == "":
+        return total, None
+    text = raw.strip()
+    if not text.lstrip("-").isdigit() or len(text) > 9:
+        return total, f"“{raw[:20]}” is not a move number: showing the last move ({total})."
+    number = int(text)
+    if number < 0:
+        return 0, f"Moves are numbered from 0 (the set-up) to {total}: showing the set-up."
+    if number > total:
+        return total, f"This game has {total} moves: showing the last one."
+    return number, None
+
+
+def _step_links(game_id: int, n: int, total: int) -> dict[str, str | None]:
+    base = reverse("games:replay", args=[game_id])
+
+    def at(k: int) -> str:
+        return f"{base}?move={k}"
+
+    return {
+        "first": at(0) if n > 0 else None,
+        "prev": at(n - 1) if n > 0 else None,
+        "next": at(n + 1) if n < total else None,
+        "last": at(total) if n < total else None,
+        "here": at(n),
+        "base": base,
+    }
+
+
+def _options(game: Game) -> dict[str, Any]:
+    return {
+        "players": game.players,
+        "advanced": list(game.advanced or ()),
+        "memory_aid": game.memory_aid,
+        "move_deadline_hours": game.move_deadline_hours,
+        "created_by_id": game.created_by_id,
+        "stamp": "",
+    }

@@ -1,0 +1,123 @@
+"""In Chromium: step through a replay with the keyboard and the buttons; a profile page
+with its rating chart, the leaderboard and the history (screenshots in test-artifacts/).
+
+Part of the profiles work (tests/profiles/); it lives here to share this folder's one
+Playwright browser (a second sync Playwright in the same process is refused)."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from tests.browser.conftest import ARTIFACTS, PHONE
+from tests.profiles.conftest import played_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def press(page, key):
+    """A key press once the page (and its deferred replay.js) has loaded."""
+    page.wait_for_load_state("load")
+    page.keyboard.press(key)
+
+
+def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, carol):
+    from playwright.sync_api import expect
+
+    game = played_game([alice, bob, "medium", "hard"], seed=31, advanced=("yacht",))
+    total = game.version
+    url = f"{live_server.url}/games/{game.pk}/replay/"
+    page = new_page()
+    page.goto(f"{url}?move=0")
+    position = page.locator("#replay-position")
+    expect(position).to_have_text(f"Set-up of {total}")
+
+    press(page, "ArrowRight")
+    expect(position).to_have_text(f"Move 1 of {total}")
+    assert page.url.endswith("?move=1")
+    press(page, "ArrowRight")
+    expect(position).to_have_text(f"Move 2 of {total}")
+    press(page, "ArrowLeft")
+    expect(position).to_have_text(f"Move 1 of {total}")
+
+    page.get_by_role("link", name="Next ›").click()
+    expect(position).to_have_text(f"Move 2 of {total}")
+    page.get_by_role("link", name="‹ Previous").click()
+    expect(position).to_have_text(f"Move 1 of {total}")
+
+    # Keys typed into the move box are the box's own.
+    page.fill("#replay-move", "7")
+    page.focus("#replay-move")
+    page.keyboard.press("ArrowRight")
+    expect(position).to_have_text(f"Move 1 of {total}")
+    page.get_by_role("button", name="Go").click()
+    expect(position).to_have_text(f"Move 7 of {total}")
+    expect(page.locator(".replay__list .is-current")).to_contain_text("7")
+    screenshot(page, "profiles-replay-move-7")
+
+    # A link to a given move, from the move list.
+    page.locator(".replay__list a").nth(12).click()
+    expect(position).to_have_text(f"Move 12 of {total}")
+    assert re.search(r"\?move=12$", page.url)
+
+    page.get_by_role("link", name="Last »").click()
+    expect(position).to_have_text(f"Move {total} of {total}")
+    expect(page.locator(".scores")).to_contain_text("Final scores")
+    press(page, "ArrowRight")  # nothing after the last move
+    expect(position).to_have_text(f"Move {total} of {total}")
+    screenshot(page, "profiles-replay-end")
+
+    page.get_by_role("link", name="« First").click()
+    expect(position).to_have_text(f"Set-up of {total}")
+
+
+def test_replay_steps_without_javascript(live_server, new_page, alice, bob, carol):
+    from playwright.sync_api import expect
+
+    game = played_game([alice, bob, carol], seed=32)
+    page = new_page(javascript=False)
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?move=3")
+    page.get_by_role("link", name="Next ›").click()
+    expect(page.locator("#replay-position")).to_have_text(f"Move 4 of {game.version}")
+
+
+def test_profile_with_its_chart(
+    live_server,
+    new_page,
+    log_in,
+    screenshot,
+    alice,
+    bob,
+    carol,
+):
+    from playwright.sync_api import expect
+
+    for seed in range(14):
+        seats = [alice, bob, "medium"] if seed % 3 else [alice, carol, "easy", "hard"]
+        played_game(seats, seed=100 + seed)
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/players/alice/")
+    chart = page.locator("svg.chart__svg")
+    expect(chart).to_be_visible()
+    assert chart.get_attribute("role") == "img"
+    expect(page.locator("#chart-title")).to_have_text(re.compile("Rating of Alice"))
+    box = chart.bounding_box()
+    assert box["width"] > 400 and box["height"] > 150
+    expect(page.locator(".stat-grid")).to_contain_text("14")
+    expect(page.locator(".won-cards .hs-card").first).to_be_visible()
+    screenshot(page, "profiles-profile-chart")
+
+    phone = log_in(new_page(viewport=PHONE), alice)
+    phone.goto(f"{live_server.url}/players/alice/")
+    expect(phone.locator("svg.chart__svg")).to_be_visible()
+    screenshot(phone, "profiles-profile-phone")
+    phone.locator("svg.chart__svg").screenshot(path=str(ARTIFACTS / "profiles-chart-phone.png"))
+
+    page.goto(f"{live_server.url}/leaderboard/")
+    expect(page.locator("h1")).to_have_text("Leaderboard")
+    screenshot(page, "profiles-leaderboard")
+
+    page.goto(f"{live_server.url}/games/history/?show=won")
+    expect(page.locator("h1")).to_have_text("My games")
+    screenshot(page, "profiles-history")

@@ -1,0 +1,116 @@
+"""My games: filters (finished, being played, won, lost, with whom), pagination, and
+clear sentences for bad filter values."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Game
+from tests.factories import PASSWORD
+from tests.games.factories import people_game
+from tests.profiles.conftest import scored_game
+
+WIN = {"cards": ["lux10"], "money": [20000]}
+SECOND = {"cards": ["lux4"], "money": [15000]}
+LAST = {"cards": ["lux9"], "money": [1000]}
+
+
+@pytest.fixture
+def tables(alice, bob, carol, dave):
+    """Alice: won with Bob and Carol, lost with Bob and Dave, lost with Carol and a bot,
+    one game still running with Bob and Carol, one abandoned table (never listed)."""
+    won = scored_game([alice, bob, carol], [WIN, SECOND, LAST])
+    lost_bob = scored_game([alice, bob, dave], [SECOND, WIN, LAST])
+    lost_carol = scored_game([alice, carol, "easy"], [LAST, WIN, SECOND])
+    running = people_game(alice, bob, carol)
+    abandoned = Game.objects.create(created_by=alice, players=3, status=Game.Status.ABANDONED)
+    abandoned.seats.create(position=0, user=alice, accepted=True)
+    return {"won": won, "lost_bob": lost_bob, "lost_carol": lost_carol, "running": running}
+
+
+def _listed(response) -> set[int]:
+    return {
+        int(n)
+        for n in re.findall(r'<th scope="row"><a href="/games/(\d+)/">', response.content.decode())
+    }
+
+
+@pytest.fixture
+def alice_client(client, alice):
+    client.login(username="alice", password=PASSWORD)
+    return client
+
+
+def test_history_needs_a_log_in(client, db):
+    response = client.get("/games/history/")
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+
+
+@pytest.mark.parametrize(
+    "query,expected",
+    [
+        ({}, {"won", "lost_bob", "lost_carol", "running"}),
+        ({"show": "all"}, {"won", "lost_bob", "lost_carol", "running"}),
+        ({"show": "finished"}, {"won", "lost_bob", "lost_carol"}),
+        ({"show": "active"}, {"running"}),
+        ({"show": "won"}, {"won"}),
+        ({"show": "lost"}, {"lost_bob", "lost_carol"}),
+        ({"opponent": "bob"}, {"won", "lost_bob", "running"}),
+        ({"opponent": "CAROL"}, {"won", "lost_carol", "running"}),
+        ({"show": "lost", "opponent": "bob"}, {"lost_bob"}),
+        ({"show": "won", "opponent": "dave"}, set()),
+    ],
+)
+def test_filters(alice_client, tables, query, expected):
+    response = alice_client.get("/games/history/", query)
+    assert response.status_code == 200
+    assert _listed(response) == {tables[name].pk for name in expected}
+
+
+def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
+    html = alice_client.get("/games/history/", {"show": "finished"}).content.decode()
+    assert html.count("/replay/") == 3
+    assert "Won" in html and "Cast out" in html and "Place 2" in html
+    assert 'href="/players/bob/"' in html and "Bot (easy)" in html
+    running = alice_client.get("/games/history/", {"show": "active"}).content.decode()
+    assert "Being played" in running and "/replay/" not in running
+
+
+@pytest.mark.parametrize(
+    "query,sentence",
+    [
+        ({"show": "best"}, "is not a filter: choose all, finished, active, won or lost."),
+        ({"opponent": "nobody"}, "There is no player called “nobody”."),
+        ({"opponent": "x" * 200}, "A username has at most 150 characters."),
+        ({"page": "abc"}, "The page must be a whole number."),
+        ({"page": "0"}, "Pages are numbered from 1."),
+        ({"show": "<script>"}, "“&lt;script&gt;” is not a filter"),
+    ],
+)
+def test_bad_filters_are_explained(alice_client, tables, query, sentence):
+    response = alice_client.get("/games/history/", query)
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert sentence in html
+    assert "<script>" not in html.split("</header>", 1)[1]
+    assert _listed(response) == set()
+
+
+def test_pagination_keeps_the_filter(alice_client, alice, bob, carol):
+    for _ in range(23):
+        scored_game([alice, bob, carol], [WIN, SECOND, LAST])
+    scored_game([alice, bob, carol], [LAST, WIN, SECOND])
+    first = alice_client.get("/games/history/", {"show": "won"})
+    assert len(_listed(first)) == 20
+    html = first.content.decode()
+    assert "23 games match the filter" in html
+    assert 'href="?show=won&amp;opponent=&amp;page=2"' in html or "page=2" in html
+    second = alice_client.get("/games/history/", {"show": "won", "page": "2"})
+    assert len(_listed(second)) == 3
+    assert not _listed(first) & _listed(second)
+    # Past the last page: the last page.
+    assert _listed(alice_client.get("/games/history/", {"show": "won", "page": "9"})) == _listed(
+        second
+    )

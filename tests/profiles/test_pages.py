@@ -1,0 +1,166 @@
+"""The public profile and the leaderboard: what they show, and a fixed number of
+queries whatever the number of games (proved with 200 finished games)."""
+
+from __future__ import annotations
+
+import re
+
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from accounts.models import PlayerStats
+from tests.factories import PASSWORD, UserFactory
+from tests.profiles.conftest import played_game, scored_game
+from tests.profiles.test_stats import five_games  # noqa: F401  (a fixture)
+
+PROFILE_QUERIES = 6  # user; stats; chart points; recent results + games; their seats; head-to-head
+LEADERBOARD_QUERIES = 3  # count; page of stats with users; bot ratings
+
+
+def _count(client, url):
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(url)
+    return len(queries), response
+
+
+# --------------------------------------------------------------------------- profile
+
+
+def test_profile_shows_the_hand_checked_stats(client, five_games, alice):  # noqa: F811
+    response = client.get("/players/alice/")
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert '<h1 class="profile-head__name">Alice</h1>' in html
+    stats = dict(re.findall(r"<dt>([^<]+)</dt><dd>([^<]+)</dd>", html))
+    assert stats == {
+        "Games played": "5",
+        "Games won": "1",
+        "Win rate": "20%",
+        "Average status": "5.4",
+        "Times cast out": "2",
+        "Resigned": "1",
+    }
+    rating = PlayerStats.objects.get(user=alice).rating
+    assert f'<span class="rating-badge__value">{rating:.0f}</span>' in html
+    # Most-won cards, the chart, recent games, head-to-head.
+    assert "won 2 times" in html
+    assert '<svg class="chart__svg"' in html and '<title id="chart-title">' in html
+    assert '<desc id="chart-desc">' in html
+    assert html.count('class="chart__dot') == 4  # before the first game + 3 rated games
+    assert 'href="/players/bob/"' in html and "Bot (easy)" in html
+    assert html.count("/replay/") >= 5
+    assert "unrated" in html
+
+
+def test_profile_of_a_newcomer(client, dave):
+    html = client.get("/players/dave/").content.decode()
+    assert "No rated games yet" in html and "No finished games yet." in html
+    assert "<svg" not in html
+
+
+def test_profile_lookup_ignores_case_and_unknown_names_are_404(client, alice):
+    assert client.get("/players/ALICE/").status_code == 200
+    for name in ("nobody", "x" * 300, "%3Cscript%3E"):
+        assert client.get(f"/players/{name}/").status_code == 404
+
+
+def test_my_own_profile_links_to_my_history(client, alice):
+    client.login(username="alice", password=PASSWORD)
+    html = client.get("/players/alice/").content.decode()
+    assert 'href="/games/history/"' in html
+
+
+def test_display_names_are_escaped(client, db):
+    evil = UserFactory(username="evil", display_name="<b>x</b>")
+    other = UserFactory(username="other")
+    scored_game(
+        [evil, other, "easy"],
+        [
+            {"cards": ["lux3"], "money": [8000]},
+            {"cards": ["lux2"], "money": [6000]},
+            {"money": [1000]},
+        ],
+    )
+    for url in ("/players/evil/", "/players/other/"):
+        html = client.get(url).content.decode()
+        assert "<b>x</b>" not in html and "&lt;b&gt;x&lt;/b&gt;" in html
+
+
+# --------------------------------------------------------------------------- leaderboard
+
+
+def test_leaderboard_lists_players_with_enough_rated_games(client, settings, alice, bob, carol):
+    settings.LEADERBOARD_MIN_GAMES = 2
+    for _ in range(2):
+        scored_game(
+            [alice, bob, "hard"],
+            [
+                {"cards": ["lux10"], "money": [20000]},
+                {"cards": ["lux4"], "money": [15000]},
+                {"cards": ["lux9"], "money": [1000]},
+            ],
+        )
+    scored_game(
+        [carol, "easy", "easy"], [{"cards": ["lux1"], "money": [8000, 1000]}, {}, {"money": [1000]}]
+    )
+    html = client.get("/leaderboard/").content.decode()
+    assert "at least 2 rated games" in html
+    rows = re.findall(r'<a href="/players/(\w+)/">', html)
+    assert rows == ["alice", "bob"]  # Carol has one rated game only
+    assert "Bot (hard)" in html and "Bot (easy)" in html
+
+
+def test_leaderboard_is_paginated(client, settings, db):
+    settings.LEADERBOARD_MIN_GAMES = 1
+    users = [UserFactory(username=f"p{i:02d}") for i in range(30)]
+    for i in range(0, 30, 3):
+        scored_game(
+            users[i : i + 3],
+            [
+                {"cards": ["lux10"], "money": [20000]},
+                {"cards": ["lux4"], "money": [15000]},
+                {"cards": ["lux9"], "money": [1000]},
+            ],
+        )
+    first = client.get("/leaderboard/").content.decode()
+    second = client.get("/leaderboard/?page=2").content.decode()
+    assert len(re.findall(r'<a href="/players/', first)) == 25
+    assert len(re.findall(r'<a href="/players/', second)) == 5
+    assert "Page 2 of 2" in second
+    # A page that is not one shows a page anyway (the first or the last), never an error.
+    assert client.get("/leaderboard/?page=abc").status_code == 200
+    assert client.get("/leaderboard/?page=999").status_code == 200
+
+
+# --------------------------------------------------------------------------- speed
+
+
+def test_profile_and_leaderboard_queries_do_not_grow_with_200_games(
+    client, settings, alice, bob, carol, dave
+):
+    settings.LEADERBOARD_MIN_GAMES = 1
+    people = [alice, bob, carol, dave]
+    levels = ["random", "easy", "medium", "hard"]
+
+    def add_games(start, stop):
+        for i in range(start, stop):
+            seats = [alice, people[1 + i % 3], levels[i % 4]]
+            if i % 2:
+                seats.append(people[1 + (i + 1) % 3])
+            played_game(seats, seed=1000 + i)
+
+    add_games(0, 2)
+    few = {url: _count(client, url)[0] for url in ("/players/alice/", "/leaderboard/")}
+    add_games(2, 200)
+    assert PlayerStats.objects.get(user=alice).games_played == 200
+    many = {}
+    for url in ("/players/alice/", "/leaderboard/"):
+        many[url], response = _count(client, url)
+        assert response.status_code == 200
+    assert few == many
+    assert many["/players/alice/"] == PROFILE_QUERIES
+    assert many["/leaderboard/"] == LEADERBOARD_QUERIES
+    # Signed in: the same figures plus the session's own two (session, user).
+    client.login(username="alice", password=PASSWORD)
+    assert _count(client, "/players/alice/")[0] == PROFILE_QUERIES + 2
+    assert _count(client, "/leaderboard/")[0] == LEADERBOARD_QUERIES + 2

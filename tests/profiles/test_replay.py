@@ -1,0 +1,236 @@
+"""Replays: the stored moves replay to the stored state; every frame is a spectator's
+view; the pages step through a game with plain links; the exported record; no hidden
+information (the unrevealed deck, early sealed choices) in any of it."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+
+import pytest
+
+from games.engine import OVER, State, apply_action, new_game, player_view
+from games.models import Game, Move
+from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
+from tests.games.factories import people_game, people_play
+from tests.profiles.conftest import play_random, played_game, store_game
+
+ADVANCED = ("gambling", "excursions", "yacht")
+
+
+# --------------------------------------------------------------------------- the replay
+
+
+@pytest.mark.parametrize("players,seed,advanced", [(3, 1, ()), (4, 2, ADVANCED), (5, 3, ADVANCED)])
+def test_replay_equals_the_stored_moves_and_state(alice, bob, carol, players, seed, advanced):
+    seats = [alice, bob, carol, "easy", "hard"][:players]
+    game = played_game(seats, seed=seed, advanced=advanced)
+    replay = replay_load(game)
+    assert replay.total == game.version == Move.objects.filter(game=game).count()
+    assert replay.states[-1] == State.from_json(game.state)
+    # Every intermediate state is the stored moves applied one by one.
+    stored = State.from_json(game.state)
+    state = new_game(
+        players=players,
+        deck=list(stored.setup_deck),
+        first_player=stored.first_player,
+        advanced=stored.advanced,
+    )
+    assert replay.states[0] == state
+    for n, move in enumerate(Move.objects.filter(game=game).order_by("number")):
+        state = apply_action(state, move.action)
+        assert replay.states[n + 1] == state
+    # Each frame is exactly a spectator's view of that state.
+    for n in (0, replay.total // 2, replay.total):
+        view = replay_view(replay, n)
+        expected = player_view(replay.states[n], None, memory_aid=game.memory_aid)
+        assert {k: view[k] for k in expected} == expected
+        assert view["hand"] is None and view["seat"] is None
+
+
+def test_a_game_played_through_the_services_replays(alice, bob, carol):
+    game = people_play(people_game(alice, bob, carol), random.Random(21))
+    assert game.status == Game.Status.FINISHED
+    replay = replay_load(game)
+    assert replay.states[-1] == State.from_json(game.state)
+    assert replay.states[-1].phase == OVER
+
+
+def test_a_corrupt_log_is_refused(alice, bob, carol):
+    game = played_game([alice, bob, carol], seed=5)
+    Move.objects.filter(game=game, number=game.version - 1).delete()
+    with pytest.raises(ValueError):
+        replay_load(game)
+
+
+def test_unfinished_games_are_not_replayed(client, alice, bob, carol):
+    game = people_game(alice, bob, carol)
+    with pytest.raises(NotReplayable):
+        replay_load(game)
+    response = client.get(f"/games/{game.pk}/replay/")
+    assert response.status_code == 404
+    assert "its replay opens when it ends" in response.content.decode()
+    response = client.get(f"/games/{game.pk}/record.json")
+    assert response.status_code == 404 and response.json()["code"] == "not_finished"
+    assert client.get("/games/999999/replay/").status_code == 404
+
+
+def test_move_lines_describe_every_move_without_sealed_secrets(alice, bob, carol):
+    # Find a seeded game with a Yacht Club auction of three choices.
+    for seed in range(200):
+        state, actions = play_random(3, seed, ADVANCED)
+        if sum(a["type"] == "sealed_bid" for a in actions) >= 3:
+            break
+    game = store_game([alice, bob, carol], state, actions=actions)
+    replay = replay_load(game)
+    lines = move_lines(replay)
+    assert len(lines) == replay.total + 1
+    assert lines[0]["text"].startswith(("Alice reveals", "Bob reveals", "Carol reveals"))
+    sealed = [n for n, a in enumerate(actions, 1) if a["type"] == "sealed_bid"]
+    first = sealed[0]
+    assert lines[first]["text"].endswith("makes a sealed choice for the Yacht Club.")
+    assert "000" not in lines[first]["text"]
+    assert any("Yacht Club choices:" in lines[n]["text"] for n in sealed)
+
+
+# --------------------------------------------------------------------------- pages
+
+
+def _links(html):
+    return dict(re.findall(r'href="([^"]+)"[^>]*data-replay-step="(\w+)"', html))
+
+
+def test_stepping_with_plain_links(client, alice, bob, carol):
+    game = played_game([alice, bob, carol], seed=7)
+    url = f"/games/{game.pk}/replay/"
+    last = client.get(url)
+    assert last.status_code == 200
+    html = last.content.decode()
+    assert f"Move {game.version} of {game.version}" in html
+    assert "Final scores" in html
+    steps = {v: k for k, v in _links(html).items()}
+    assert set(steps) == {"first", "prev"}
+    assert steps["prev"] == f"{url}?move={game.version - 1}"
+
+    first = client.get(f"{url}?move=0").content.decode()
+    assert "Set-up of" in first
+    steps = {v: k for k, v in _links(first).items()}
+    assert set(steps) == {"next", "last"} and steps["next"] == f"{url}?move=1"
+    assert "Final scores" not in first
+    # The deck at the start: one card revealed, the others counted, not named.
+    assert "15 cards left in the deck" in first or "16 cards left" in first
+
+    middle = client.get(f"{url}?move=5").content.decode()
+    assert "Move 5 of" in middle and 'aria-current="step"' in middle
+    assert 'src="/static/js/replay.js"' in middle
+    assert f'href="/games/{game.pk}/record.json"' in middle
+
+
+@pytest.mark.parametrize(
+    "value,shown,sentence",
+    [
+        ("abc", "last", "is not a move number"),
+        ("-3", "0", "Moves are numbered from 0"),
+        ("100000", "last", "moves: showing the last one"),
+        ("1.5", "last", "is not a move number"),
+    ],
+)
+def test_bad_move_numbers_get_a_sentence_not_an_error(
+    client, alice, bob, carol, value, shown, sentence
+):
+    game = played_game([alice, bob, carol], seed=8)
+    response = client.get(f"/games/{game.pk}/replay/", {"move": value})
+    assert response.status_code == 400
+    html = response.content.decode()
+    assert sentence in html
+    n = game.version if shown == "last" else 0
+    assert f'name="move" type="number" min="0" max="{game.version}" value="{n}"' in html
+
+
+def test_replay_pages_show_only_public_information(client, alice, bob, carol):
+    """Two games that differ only in the deck's unrevealed cards: every replay page and
+    the record are identical once the game's id is normalised."""
+    for seed in range(11, 300):  # a game that ends with two different cards unrevealed
+        state, actions = play_random(3, seed=seed)
+        hidden = state.setup_deck[state.deck_pos :]
+        if len(set(hidden)) >= 2:
+            break
+    twin_deck = list(state.setup_deck[: state.deck_pos]) + list(reversed(hidden))
+    twin = new_game(players=3, deck=twin_deck, first_player=state.first_player)
+    for act in actions:
+        twin = apply_action(twin, act)
+    assert twin.setup_deck != state.setup_deck
+    one = store_game([alice, bob, carol], state, actions=actions)
+    two = store_game([alice, bob, carol], twin, actions=actions)
+
+    def page(game, n):
+        html = client.get(f"/games/{game.pk}/replay/?move={n}").content.decode()
+        html = html.replace(f"/games/{game.pk}/", "/games/ID/").replace(
+            f"table {game.pk}", "table ID"
+        )
+        html = re.sub(r'"X-CSRFToken": "\w+"', "", html)
+        return re.sub(r"Finished \d+ \w+ \d{4}", "Finished", html)
+
+    for n in range(0, len(actions) + 1, 7):
+        assert page(one, n) == page(two, n)
+    assert page(one, len(actions)) == page(two, len(actions))
+
+    def record(game):
+        data = client.get(f"/games/{game.pk}/record.json").json()
+        for key in ("game", "started_at", "finished_at"):
+            data.pop(key)
+        for move in data["moves"]:
+            move.pop("at")
+        return data
+
+    assert record(one) == record(two)
+
+
+# --------------------------------------------------------------------------- record
+
+
+def test_the_record_replays_to_the_same_end(client, alice, bob, carol):
+    game = played_game([alice, bob, "medium", "easy"], seed=12, advanced=ADVANCED)
+    response = client.get(f"/games/{game.pk}/record.json")
+    assert response.status_code == 200
+    assert response["Content-Type"] == "application/json"
+    data = json.loads(response.content)
+    assert data["options"] == {
+        "players": 4,
+        "advanced": list(ADVANCED),
+        "memory_aid": False,
+        "move_deadline_hours": None,
+    }
+    assert [p["username"] for p in data["players"]] == ["alice", "bob", None, None]
+    assert [p["bot"] for p in data["players"]] == [None, None, "medium", "easy"]
+    assert len(data["moves"]) == game.version
+    assert data["result"] == game.result
+    stored = State.from_json(game.state)
+    # Only the revealed part of the deck; the rest is counted, never named.
+    assert data["deck_revealed"] == list(stored.setup_deck[: stored.deck_pos])
+    assert data["deck_unrevealed"] == len(stored.setup_deck) - stored.deck_pos
+    assert "setup_deck" not in response.content.decode()
+    # Any deck that starts with the revealed cards replays the record to the same end.
+    rest = list(stored.setup_deck)
+    for card in data["deck_revealed"]:
+        rest.remove(card)
+    state = new_game(
+        players=4,
+        deck=data["deck_revealed"] + sorted(rest),
+        first_player=data["first_player"],
+        advanced=data["options"]["advanced"],
+    )
+    for move in data["moves"]:
+        state = apply_action(state, move["action"])
+    assert state.phase == OVER
+    assert player_view(state, None)["result"] == data["result"]
+    assert [dict(e) for e in player_view(state, None)["log"]] == data["log"]
+
+
+def test_game_record_function_matches_the_endpoint(client, alice, bob, carol):
+    game = played_game([alice, bob, carol], seed=13)
+    from_function = json.loads(json.dumps(game_record(replay_load(game)), default=str))
+    from_endpoint = client.get(f"/games/{game.pk}/record.json").json()
+    assert from_function["moves"][0]["action"] == from_endpoint["moves"][0]["action"]
+    assert from_function["score_details"] == from_endpoint["score_details"]
