@@ -1,5 +1,7 @@
 """The user model."""
 
+from datetime import datetime
+
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
@@ -17,9 +19,33 @@ class User(AbstractUser):
         help_text="The name other players see. Empty means the username.",
     )
 
+    class TurnEmails(models.TextChoices):
+        EVERY = "every", "An e-mail whenever it is my turn"
+        DIGEST = "digest", "One e-mail a day listing the games waiting for me"
+        NONE = "none", "No e-mails about games"
+
+    # Async play (README, "Async play"): how the player hears about their turns, and
+    # their vacation, which pauses their move deadlines (games.deadlines).
+    turn_emails = models.CharField(
+        max_length=6,
+        choices=TurnEmails.choices,
+        default=TurnEmails.EVERY,
+        help_text="E-mails about games: every turn, a daily digest, or none.",
+    )
+    vacation_until = models.DateTimeField(null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
     @property
     def public_name(self) -> str:
         return self.display_name or self.username
+
+    def on_vacation(self, now: datetime) -> bool:
+        return self.vacation_until is not None and self.vacation_until > now
+
+    def vacation_days_taken(self, year: int) -> int:
+        """Vacation days counted against ``year`` (the count starts again each year)."""
+        return self.vacation_days_used if self.vacation_year == year else 0
 
     def __str__(self) -> str:
         return self.public_name
@@ -28,7 +54,7 @@ class User(AbstractUser):
 # --------------------------------------------------------------------------- records
 # Written once per finished game by ``games.ratings.record_finished_game``, in the
 # transaction that finishes the game, so that profiles and the leaderboard are reads of
-# a few rows whatever the number of games (docs: /tmp/readme_profiles.md).
+# a few rows whatever the number of games (README, "Profiles, ratings and replays").
 
 # A rating as shown: a conservative estimate (mu − 3 sigma, OpenSkill's "ordinal"),
 # scaled so that a newcomer starts at 1000.

@@ -121,6 +121,8 @@ class Seat(models.Model):
     accepted = models.BooleanField(default=False)
     resigned = models.BooleanField(default=False)
     joined_at = models.DateTimeField(null=True, blank=True)
+    # Moves a bot made for this seat because its deadline passed (games.deadlines).
+    timeouts = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         ordering = ["game", "position"]
@@ -206,3 +208,63 @@ class Move(models.Model):
         if not self._state.adding:
             raise ValueError("Moves are append-only: a stored move is never changed.")
         super().save(*args, **kwargs)
+
+
+class Notification(models.Model):
+    """One e-mail the site owes a player: the outbox of async play (games.notifications).
+
+    A row is created once per reason, and the unique (user, kind, key) makes that
+    creation the claim: a sweep run twice, or a task delivered twice, finds the row
+    there and sends nothing more.  ``key`` names the reason: ``<game>:<turn>`` for a
+    turn or a reminder (the turn's start, in microseconds), ``<game>:<move number>`` for
+    a deadline move, the date for a daily digest.  A row waits (``pending``) until it is
+    sent, skipped (no longer relevant, or the player does not want it) or has failed too
+    often; the outbox sweep retries pending rows whose ``due_at`` has come.
+    """
+
+    class Kind(models.TextChoices):
+        TURN = "turn", "Your turn"
+        REMINDER = "reminder", "Deadline reminder"
+        DEADLINE = "deadline", "A bot moved for you"
+        DIGEST = "digest", "Daily digest"
+
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        SENT = "sent", "Sent"
+        SKIPPED = "skipped", "Skipped"
+        FAILED = "failed", "Failed"
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    game = models.ForeignKey(
+        Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    key = models.CharField(max_length=64)
+    # The turn a turn e-mail or reminder is about (Game.turn_started_at when created);
+    # the move number of a deadline move.
+    turn_started_at = models.DateTimeField(null=True, blank=True)
+    move_number = models.PositiveIntegerField(null=True, blank=True)
+    status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
+    due_at = models.DateTimeField()  # when a sweep may (re)try a pending row
+    claimed_until = models.DateTimeField(null=True, blank=True)  # a sender is at work
+    attempts = models.PositiveSmallIntegerField(default=0)
+    note = models.CharField(max_length=200, blank=True)  # why skipped, or the last error
+    created_at = models.DateTimeField(auto_now_add=True)
+    sent_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "kind", "key"], name="games_notification_once"
+            ),
+        ]
+        indexes = [
+            models.Index(fields=["status", "due_at"], name="games_notif_status_due"),
+            models.Index(fields=["game", "kind", "turn_started_at"], name="games_notif_game_turn"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.get_kind_display()} for user {self.user_id} ({self.status})"

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.db.models import Exists, OuterRef, Prefetch, QuerySet, prefetch_related_objects
 from django.db.models.fields.json import KT
+from django.utils import timezone
 
 from games.engine import (
     LUXURY_VALUE,
@@ -144,6 +145,15 @@ def _seat_names(seats: list[Seat]) -> list[str]:
     ]
 
 
+def _vacation_until(seat: Seat) -> str | None:
+    """When the seat's player comes back from vacation (ISO 8601), if they are away."""
+    user = seat.user if seat.user_id is not None else None
+    until = getattr(user, "vacation_until", None)
+    if until is None or until <= timezone.now():
+        return None
+    return until.isoformat()
+
+
 def game_view_for_user(*, game: Game, user: User | None) -> dict[str, Any]:
     """Everything the user may see of the game, JSON-ready except ``deadline_at``
     (a datetime or None).
@@ -175,6 +185,9 @@ def game_view_for_user(*, game: Game, user: User | None) -> dict[str, Any]:
             "accepted": seat.accepted,
             "resigned": seat.resigned,
             "is_you": seat is me,
+            # Async play: public, so the others know why a player is slow to move.
+            "vacation_until": _vacation_until(seat),
+            "timeouts": seat.timeouts,
         }
         for seat in seats
     ]

@@ -26,7 +26,7 @@ import random
 import threading
 from collections import Counter, deque
 from collections.abc import Iterable, Sequence
-from datetime import datetime, timedelta
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -49,6 +49,7 @@ from games.engine import (
 from games.engine.state import NOT_BIDDING, OVER, SEALED
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move, Seat
+from games.ratings import record_finished_game
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -237,6 +238,48 @@ def game_resign(*, game: Game, user: User) -> Game:
         locked.save(update_fields=["deadline_at", "updated_at"])
         if seat.position in seats_to_act(state):
             _bots_queue_on_commit(locked, ran_here)
+    return _game_sync(game, locked, ran_here)
+
+
+def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
+    """The table's creator hands an absent player's seat to a bot (medium) for good,
+    once the seat has missed ``SEAT_TO_BOT_AFTER_TIMEOUTS`` deadlines (async play).
+    The seat is then played like a resigned one; its player is still listed there."""
+    from django.conf import settings
+
+    _user_require(user, NotAllowed("Log in to manage your table."))
+    if isinstance(position, bool) or not isinstance(position, int):
+        raise GameError("Choose the seat by its number.")
+    now = timezone.now()
+    ran_here: list[bool] = []
+    with transaction.atomic():
+        locked = _game_lock(game)
+        if locked.created_by_id != user.pk:
+            raise NotAllowed("Only the table's creator can hand a seat to a bot.")
+        if locked.status != Game.Status.ACTIVE:
+            raise NotAllowed("Only a running game's seats can be handed to a bot.")
+        seats = _seats_of(locked)
+        if not 0 <= position < len(seats):
+            raise GameError(f"There is no seat {position} at this table.")
+        seat = seats[position]
+        if seat.is_bot:
+            raise NotAllowed("A bot already plays this seat.")
+        if seat.user_id == user.pk:
+            raise NotAllowed("This is your own seat: resign instead.")
+        needed = settings.SEAT_TO_BOT_AFTER_TIMEOUTS
+        if seat.timeouts < needed:
+            raise NotAllowed(
+                f"This seat has missed {seat.timeouts} deadline{'s' if seat.timeouts != 1 else ''}; "
+                f"it can be handed to a bot after {needed}."
+            )
+        seat.ai_level, seat.resigned = RESIGNED_BOT_LEVEL, True
+        seat.save(update_fields=["ai_level", "resigned"])
+        state = locked.engine_state()
+        _deadline_set(locked, seats, state, now, restart=False)
+        locked.save(update_fields=["deadline_at", "updated_at"])
+        if seat.position in seats_to_act(state):
+            _bots_queue_on_commit(locked, ran_here)
+    logger.info("game %s: seat %s handed to a bot by the creator", locked.pk, position)
     return _game_sync(game, locked, ran_here)
 
 
@@ -483,8 +526,14 @@ def _game_advance(
             "The game has moved on since you loaded it: look at the board again."
         ) from None
     game.save()
+    if state.phase == OVER:
+        record_finished_game(game, seats=seats)  # stats and ratings, in this same transaction
     if state.phase != OVER and any(seats[p].is_bot for p in seats_to_act(state)):
         _bots_queue_on_commit(game, ran_here)
+    if state.phase != OVER:  # async play: a new person's turn is e-mailed after the commit
+        from games.notifications import turn_emails_on_commit
+
+        turn_emails_on_commit(game=game, seats=seats, state=state, now=now)
 
 
 def _move_append(game: Game, moves: list[Move], action: dict, actor: str, user) -> None:
@@ -511,7 +560,11 @@ def _deadline_set(
     people_to_act = [p for p in seats_to_act(state) if not seats[p].is_bot]
     if game.move_deadline_hours and people_to_act:
         if game.deadline_at is None:
-            game.deadline_at = game.turn_started_at + timedelta(hours=game.move_deadline_hours)
+            from games.deadlines import deadline_compute  # a vacation pauses the clock
+
+            game.deadline_at = deadline_compute(
+                game=game, user_ids=[seats[p].user_id for p in people_to_act]
+            )
     else:
         game.deadline_at = None
 

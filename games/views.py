@@ -22,7 +22,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import selectors, services
+from games import notifications, selectors, services
 from games.engine import LUXURY_VALUE, card_name, money_text
 from games.errors import GameError
 from games.forms import ActionForm, GameCreateForm, bid_preview, parse_cards
@@ -99,6 +99,7 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     if row is None:
         raise Http404("No such table.")
     version, updated_at = row
+    notifications.seat_seen_from_request(request, game_id=game_id)  # no turn e-mail meanwhile
     seen_t = request.GET.get("t")
     if request.GET.get("version") == str(version) and seen_t in (None, _stamp(updated_at)):
         return HttpResponse(status=204)

@@ -165,6 +165,8 @@ def test_the_view_of_the_player_to_act(table, alice):
         "accepted": True,
         "resigned": False,
         "is_you": True,
+        "vacation_until": None,
+        "timeouts": 0,
     }
     assert [s["is_you"] for s in view["seats_info"]] == [False, True, False]
     assert view["options"] == {

@@ -1,0 +1,70 @@
+"""Pages of async play in the accounts app: e-mail preference, vacation, unsubscribe.
+
+The first two are small forms on the profile page (``{% async_settings %}``); the
+unsubscribe page is where every game e-mail's signed link leads.
+"""
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core import signing
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect, render
+from django.utils import timezone
+from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_http_methods, require_POST
+
+from accounts.models import User
+from accounts.preferences import turn_emails_set, unsubscribe_user
+from games.deadlines import vacation_end, vacation_start
+from games.errors import GameError
+
+
+@login_required
+@require_POST
+def notifications_update(request: HttpRequest) -> HttpResponse:
+    """Every turn, a daily digest, or no game e-mails."""
+    try:
+        turn_emails_set(user=request.user, value=request.POST.get("turn_emails", ""))
+    except ValueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your e-mail setting is saved.")
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def vacation_update(request: HttpRequest) -> HttpResponse:
+    """Start (or lengthen) a vacation of some days, or end it now."""
+    try:
+        if request.POST.get("action") == "end":
+            vacation_end(user=request.user)
+            messages.success(request, "Welcome back: your deadlines run again.")
+        else:
+            user = vacation_start(user=request.user, days=request.POST.get("days", ""))
+            until = timezone.localtime(user.vacation_until).strftime("%a %d %b %Y, %H:%M %Z")
+            messages.success(request, f"Enjoy your vacation: your deadlines wait until {until}.")
+    except GameError as error:
+        messages.error(request, str(error))
+    return redirect("profile")
+
+
+# The signed token is the credential, and RFC 8058's one-click POST comes from a mail
+# program with no session and no CSRF token: hence csrf_exempt.  The only thing this
+# POST can do is switch game e-mails off for the token's own account.
+@csrf_exempt
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """GET asks to confirm; POST (our button, or a mail program's one-click
+    ``List-Unsubscribe=One-Click``) switches game e-mails off."""
+    try:
+        user = unsubscribe_user(token)
+    except signing.BadSignature:
+        return render(request, "accounts/unsubscribe.html", {"state": "invalid"}, status=400)
+    context = {"shown_name": user.public_name, "token": token}
+    if request.method == "POST":
+        turn_emails_set(user=user, value=User.TurnEmails.NONE)
+        return render(request, "accounts/unsubscribe.html", {**context, "state": "done"})
+    return render(request, "accounts/unsubscribe.html", {**context, "state": "confirm"})

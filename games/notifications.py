@@ -1,0 +1,628 @@
+"""E-mails of async play: your turn, a deadline reminder, a bot moved for you, and the
+daily digest (README, "Async play").
+
+Every e-mail is owed through a ``Notification`` row (the outbox).  Creating the row is
+the claim (unique per user, kind and reason); ``notification_send`` then decides, at the
+moment of sending, whether it is still wanted: the turn may have passed, the player may
+have the game open right now (then it waits and is looked at again), or may have chosen
+the digest or no e-mails.  A send that fails (SMTP down) leaves the row pending; the task
+retries with backoff and the outbox sweep tries again later, so a move never waits for
+an e-mail and no e-mail is lost.
+
+Texts come from ``selectors.game_view_for_user`` only, the player's own redacted view:
+never the deck order, never someone else's sealed choice.
+
+"Has the game open": the board's poll calls ``seat_seen`` (a cache key per game and
+user, no database write); a player seen in the last ``ONLINE_SECONDS`` is online.
+"""
+
+from __future__ import annotations
+
+import logging
+from datetime import UTC, datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.mail import EmailMultiAlternatives
+from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone
+
+from games.engine import LUXURY_VALUE, card_name, money_text, seats_to_act
+from games.models import Game, Move, Notification, Seat
+
+logger = logging.getLogger(__name__)
+
+ONLINE_SECONDS = 90  # the board polls every few seconds; background tabs once a minute
+DEFER_WHILE_ONLINE = timedelta(minutes=10)  # then look again: still their turn, still away?
+OUTBOX_GRACE = timedelta(minutes=2)  # the queued task goes first; the sweep after this
+RETRY_AFTER_FAILURE = timedelta(minutes=30)  # the sweep's retry, after Celery's own retries
+MAX_ATTEMPTS = 8
+CLAIM_FOR = timedelta(minutes=5)  # a sender's hold on a row (longer than any SMTP timeout)
+MISSED_TURN_WINDOW = timedelta(days=3)  # the stalled sweep looks this far back for turns
+KEEP_FOR = timedelta(days=90)  # then the outbox sweep deletes finished rows
+LOG_LINES = 6
+_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
+
+Kind = Notification.Kind
+Status = Notification.Status
+
+
+# --------------------------------------------------------------------------- online
+
+
+def _seen_key(game_id: int, user_id: int) -> str:
+    return f"games:seen:{game_id}:{user_id}"
+
+
+def seat_seen(*, game_id: int, user: Any, now: datetime | None = None) -> None:
+    """Record that ``user`` has game ``game_id`` open now (the board's poll calls this).
+    One cache write, no database query; anonymous visitors are ignored."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        return
+    moment = now or timezone.now()
+    cache.set(_seen_key(game_id, user.pk), moment.timestamp(), timeout=ONLINE_SECONDS * 2)
+
+
+def seat_seen_from_request(request: Any, *, game_id: int) -> None:
+    """``seat_seen`` for the board's poll, cheaply: the user's id comes from the session
+    (one session read for a signed-in player, none for a visitor) and the user row is
+    not loaded.  The worst a stale session can do is hold back an e-mail."""
+    from django.contrib.auth import SESSION_KEY
+
+    session = getattr(request, "session", None)
+    if session is None or not session.session_key:
+        return
+    user_id = session.get(SESSION_KEY)
+    if user_id is not None:
+        cache.set(_seen_key(game_id, int(user_id)), timezone.now().timestamp(), ONLINE_SECONDS * 2)
+
+
+def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
+    """Has the player the game open right now (its board polled lately)?"""
+    seen = cache.get(_seen_key(game_id, user_id))
+    return seen is not None and now.timestamp() - float(seen) < ONLINE_SECONDS
+
+
+# --------------------------------------------------------------------------- queueing
+
+
+def turn_key(moment: datetime) -> int:
+    """A turn's identity: when it started, in whole microseconds since 1970."""
+    return (moment - _EPOCH) // timedelta(microseconds=1)
+
+
+def queue_safely(task: Any, *args: Any) -> None:
+    """``task.delay(*args)``, logging instead of raising: a broker outage (or a failing
+    in-process task) must never turn a stored move into an error.  Whatever was not
+    queued is found later by a sweep (``stalled_sweep``, ``outbox_sweep``)."""
+    try:
+        task.delay(*args)
+    except Exception:
+        logger.exception("could not queue %s%r; a sweep will catch up", task.name, args)
+
+
+def turn_emails_on_commit(*, game: Game, seats: list[Seat], state: Any, now: datetime) -> None:
+    """Called by ``services._game_advance`` inside the move's transaction: when this
+    move started a new turn (the clock restarted at ``now``) and a person is to act,
+    queue ``turn_emails`` after the commit.  No query here: the task does the work."""
+    if game.turn_started_at != now:
+        return  # the same turn goes on (the Yacht Club's choices)
+    if not any(not seats[p].is_bot for p in seats_to_act(state)):
+        return
+    from games.tasks import turn_emails
+
+    game_id, turn = game.pk, turn_key(now)
+    transaction.on_commit(lambda: queue_safely(turn_emails, game_id, turn))
+
+
+def _claim(**fields: Any) -> Notification | None:
+    """Create the row, or None when it exists already (somebody claimed it)."""
+    try:
+        with transaction.atomic():
+            return Notification.objects.create(**fields)
+    except IntegrityError:
+        return None
+
+
+def _send_queue(ids: list[int]) -> None:
+    """A send task per row.  In-process (no broker) each is tried once, here and now,
+    instead of through Celery's eager retries, which would hold up the request that made
+    the move; a failed row waits for the outbox sweep (``manage.py sweep``)."""
+    from games.tasks import notification_send as task
+
+    for pk in ids:
+        if not task.app.conf.task_always_eager:
+            queue_safely(task, pk)
+            continue
+        try:
+            notification_send(notification_id=pk)
+        except Exception:
+            logger.exception("notification %s: sending failed; the outbox sweep retries it", pk)
+
+
+def turn_notices_create(*, game_id: int, turn: int, now: datetime | None = None) -> list[int]:
+    """The ``turn_emails`` task's work: one TURN row for each person to act in this
+    turn, then a send task for each.  Nothing when the turn is over already."""
+    now = now or timezone.now()
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    if game is None or game.turn_started_at is None or turn_key(game.turn_started_at) != turn:
+        return []
+    seats = {seat.position: seat for seat in game.seats.all()}
+    created = []
+    for position in seats_to_act(game.engine_state()):
+        seat = seats[position]
+        if seat.is_bot or seat.user_id is None:
+            continue
+        notice = _claim(
+            user_id=seat.user_id,
+            game=game,
+            kind=Kind.TURN,
+            key=f"{game.pk}:{turn}",
+            turn_started_at=game.turn_started_at,
+            due_at=now + OUTBOX_GRACE,
+        )
+        if notice is not None:
+            created.append(notice.pk)
+    _send_queue(created)
+    return created
+
+
+def reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
+    """REMINDER rows for the people to act in ``game``'s current turn (once per turn)."""
+    seats = {seat.position: seat for seat in game.seats.all()}
+    turn = turn_key(game.turn_started_at)
+    created = []
+    for position in seats_to_act(game.engine_state()):
+        seat = seats[position]
+        if seat.is_bot or seat.user_id is None:
+            continue
+        notice = _claim(
+            user_id=seat.user_id,
+            game=game,
+            kind=Kind.REMINDER,
+            key=f"{game.pk}:{turn}",
+            turn_started_at=game.turn_started_at,
+            due_at=now + OUTBOX_GRACE,
+        )
+        if notice is not None:
+            created.append(notice.pk)
+    _send_queue(created)
+    return created
+
+
+def deadline_notice_create(*, game: Game, seat: Seat, move_number: int, now: datetime) -> None:
+    """Inside the deadline move's transaction: the row telling the player a bot moved
+    for them, sent after the commit."""
+    notice = Notification.objects.create(
+        user_id=seat.user_id,
+        game=game,
+        kind=Kind.DEADLINE,
+        key=f"{game.pk}:{move_number}",
+        move_number=move_number,
+        due_at=now + OUTBOX_GRACE,
+    )
+    transaction.on_commit(lambda: _send_queue([notice.pk]))
+
+
+# --------------------------------------------------------------------------- sending
+
+
+def notification_send(*, notification_id: int, now: datetime | None = None) -> str:
+    """Send one owed e-mail if it is still wanted; returns what happened ("sent",
+    "skipped", "deferred" or "busy").  Raises the mail backend's error after recording
+    the failure, so that the task retries it with backoff."""
+    now = now or timezone.now()
+    claimed = (
+        Notification.objects.filter(pk=notification_id, status=Status.PENDING)
+        .exclude(claimed_until__gt=now)
+        .update(claimed_until=now + CLAIM_FOR)
+    )
+    if not claimed:
+        return "busy"  # sent, skipped, or another sender holds it right now
+    notice = Notification.objects.select_related("user", "game").get(pk=notification_id)
+    try:
+        outcome, detail = _decide(notice, now)
+    except Exception as error:
+        notice.attempts += 1
+        _failed(notice, error, now)
+        raise
+    if outcome == "skip":
+        _finish(notice, Status.SKIPPED, detail)
+        return "skipped"
+    if outcome == "defer":
+        notice.due_at, notice.claimed_until, notice.note = now + DEFER_WHILE_ONLINE, None, detail
+        notice.save(update_fields=["due_at", "claimed_until", "note"])
+        return "deferred"
+    notice.attempts += 1
+    try:
+        detail.send()
+    except Exception as error:
+        _failed(notice, error, now)
+        raise
+    notice.sent_at = now
+    _finish(notice, Status.SENT, "")
+    return "sent"
+
+
+def _failed(notice: Notification, error: Exception, now: datetime) -> None:
+    """Record a failed attempt: retried later by the outbox sweep, until MAX_ATTEMPTS."""
+    notice.claimed_until = None
+    notice.note = f"{type(error).__name__}: {error}"[:200]
+    if notice.attempts >= MAX_ATTEMPTS:
+        notice.status = Status.FAILED
+        logger.error("notification %s failed %s times; giving up", notice.pk, notice.attempts)
+    else:
+        notice.due_at = now + RETRY_AFTER_FAILURE
+    notice.save(update_fields=["attempts", "claimed_until", "note", "status", "due_at"])
+
+
+def _finish(notice: Notification, status: str, note: str) -> None:
+    notice.status, notice.note, notice.claimed_until = status, note[:200], None
+    notice.save(update_fields=["status", "note", "claimed_until", "sent_at", "attempts"])
+
+
+def _verified_address(user: Any) -> str | None:
+    from allauth.account.models import EmailAddress
+
+    return (
+        EmailAddress.objects.filter(user=user, verified=True)
+        .order_by("-primary", "id")
+        .values_list("email", flat=True)
+        .first()
+    )
+
+
+def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
+    """("send", message), ("skip", why) or ("defer", why)."""
+    user = notice.user
+    prefs = user.TurnEmails
+    if not user.is_active:
+        return "skip", "The account is inactive."
+    if user.turn_emails == prefs.NONE:
+        return "skip", "The player wants no e-mails about games."
+    address = _verified_address(user)
+    if address is None:
+        return "skip", "The player has no verified e-mail address."
+    if notice.kind == Kind.DIGEST:
+        if user.turn_emails != prefs.DIGEST:
+            return "skip", "The player no longer wants the digest."
+        games = _games_waiting(user)
+        if not games:
+            return "skip", "No game is waiting for the player."
+        return "send", _message_digest(user, address, games, now)
+
+    game = notice.game
+    if notice.kind == Kind.DEADLINE:
+        return "send", _message_deadline(user, address, game, notice.move_number, now)
+
+    # A turn e-mail or a reminder: only while it is still that turn and theirs to play.
+    if notice.kind == Kind.TURN and user.turn_emails != prefs.EVERY:
+        return "skip", "The player chose the daily digest."
+    if not _still_to_act(game, user, notice.turn_started_at):
+        return "skip", "The turn is over."
+    if notice.kind == Kind.REMINDER and (game.deadline_at is None or game.deadline_at <= now):
+        return "skip", "The deadline has passed."
+    if seat_online(game_id=game.pk, user_id=user.pk, now=now):
+        return "defer", "The player has the game open."
+    if notice.kind == Kind.REMINDER:
+        return "send", _message_reminder(user, address, game, now)
+    return "send", _message_turn(user, address, game, now)
+
+
+def _still_to_act(game: Game, user: Any, turn_started_at: datetime | None) -> bool:
+    if game.status != Game.Status.ACTIVE or game.turn_started_at != turn_started_at:
+        return False
+    seat = game.seats.filter(user=user, accepted=True).first()
+    if seat is None or seat.is_bot:
+        return False
+    return seat.position in seats_to_act(game.engine_state())
+
+
+def _games_waiting(user: Any) -> list[Game]:
+    from games.selectors import games_for_user
+
+    return [game for game in games_for_user(user=user) if game.your_turn]
+
+
+# --------------------------------------------------------------------------- sweeps
+
+
+def outbox_sweep(*, now: datetime, limit: int = 200) -> int:
+    """Queue a send for every pending row whose time has come (a lost task, a failed
+    send, a player who had the game open).  Each row is claimed for queueing by moving
+    its ``due_at`` on, so a second sweep does not queue it again.  Finished rows older
+    than ``KEEP_FOR`` are deleted on the way."""
+    due = list(
+        Notification.objects.filter(status=Status.PENDING, due_at__lte=now)
+        .exclude(claimed_until__gt=now)
+        .order_by("due_at")
+        .values_list("pk", "due_at")[:limit]
+    )
+    old = Notification.objects.filter(created_at__lt=now - KEEP_FOR).exclude(status=Status.PENDING)
+    Notification.objects.filter(pk__in=list(old.values_list("pk", flat=True)[:1000])).delete()
+    queued = []
+    for pk, due_at in due:
+        if Notification.objects.filter(pk=pk, status=Status.PENDING, due_at=due_at).update(
+            due_at=now + DEFER_WHILE_ONLINE
+        ):
+            queued.append(pk)
+    _send_queue(queued)
+    return len(queued)
+
+
+def missed_turns_sweep(*, now: datetime, stalled_after: timedelta, limit: int = 100) -> int:
+    """Turns whose ``turn_emails`` task never ran (the broker was down when the move was
+    made): make their rows now.  A turn that has rows, even skipped ones, is done."""
+    has_rows = Notification.objects.filter(
+        game=OuterRef("pk"), kind=Kind.TURN, turn_started_at=OuterRef("turn_started_at")
+    )
+    games = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE,
+            turn_started_at__lte=now - stalled_after,
+            turn_started_at__gt=now - MISSED_TURN_WINDOW,
+        )
+        .exclude(Exists(has_rows))
+        .order_by("turn_started_at")
+        .values_list("pk", "turn_started_at")[:limit]
+    )
+    made = 0
+    for pk, started in games:
+        made += len(turn_notices_create(game_id=pk, turn=turn_key(started), now=now))
+    return made
+
+
+def digests_sweep(*, now: datetime, limit: int = 500) -> int:
+    """Once a day, from ``DIGEST_HOUR_UTC``: one DIGEST row per digest reader with a
+    seat in a running game (claimed by the date in its key); sent if games wait."""
+    if now.hour < settings.DIGEST_HOUR_UTC:
+        return 0
+    from accounts.models import User
+
+    today = now.date().isoformat()
+    seated = Seat.objects.filter(
+        user=OuterRef("pk"), accepted=True, resigned=False, game__status=Game.Status.ACTIVE
+    )
+    done = Notification.objects.filter(user=OuterRef("pk"), kind=Kind.DIGEST, key=today)
+    users = (
+        User.objects.filter(is_active=True, turn_emails=User.TurnEmails.DIGEST)
+        .filter(Exists(seated))
+        .exclude(Exists(done))
+        .values_list("pk", flat=True)[:limit]
+    )
+    created = []
+    for user_id in users:
+        notice = _claim(user_id=user_id, kind=Kind.DIGEST, key=today, due_at=now + OUTBOX_GRACE)
+        if notice is not None:
+            created.append(notice.pk)
+    _send_queue(created)
+    return len(created)
+
+
+# --------------------------------------------------------------------------- messages
+
+
+def _absolute(path: str) -> str:
+    return f"{settings.SITE_URL}{path}"
+
+
+def game_url(game_id: int) -> str:
+    return _absolute(reverse("games:detail", args=[game_id]))
+
+
+def _unsubscribe_url(user: Any) -> str:
+    from accounts.preferences import unsubscribe_token
+
+    return _absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
+
+
+def _message(
+    *, user: Any, address: str, subject: str, template: str, context: dict[str, Any]
+) -> EmailMultiAlternatives:
+    unsubscribe = _unsubscribe_url(user)
+    context = {
+        **context,
+        "name": user.public_name,
+        "unsubscribe_url": unsubscribe,
+        "settings_url": _absolute(reverse("profile")),
+        "preference": user.get_turn_emails_display(),
+    }
+    text = render_to_string(f"emails/{template}.txt", context)
+    html = render_to_string(f"emails/{template}.html", context)
+    message = EmailMultiAlternatives(
+        subject=f"[High Society] {subject}",
+        body=text,
+        to=[address],
+        headers={
+            # RFC 2369 and RFC 8058: mail programs show an unsubscribe button that
+            # POSTs "List-Unsubscribe=One-Click" to this address.
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Auto-Submitted": "auto-generated",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    return message
+
+
+def _view(game: Game, user: Any) -> dict[str, Any]:
+    from games.selectors import game_view_for_user
+
+    return game_view_for_user(game=game, user=user)
+
+
+def _message_turn(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
+    summary = game_summary(_view(game, user), now)
+    return _message(
+        user=user,
+        address=address,
+        subject=f"Your turn at table {game.pk}",
+        template="turn",
+        context={"game": summary},
+    )
+
+
+def _message_reminder(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
+    summary = game_summary(_view(game, user), now)
+    return _message(
+        user=user,
+        address=address,
+        subject=f"Reminder: your move at table {game.pk} is due {summary['due_in']}",
+        template="reminder",
+        context={"game": summary},
+    )
+
+
+def _message_deadline(
+    user: Any, address: str, game: Game, move_number: int | None, now: datetime
+) -> EmailMultiAlternatives:
+    move = Move.objects.filter(game=game, number=move_number).first()
+    summary = game_summary(_view(game, user), now)
+    return _message(
+        user=user,
+        address=address,
+        subject=f"A bot made your move at table {game.pk}",
+        template="deadline",
+        context={"game": summary, "move_text": action_text(move.action) if move else ""},
+    )
+
+
+def _message_digest(
+    user: Any, address: str, games: list[Game], now: datetime
+) -> EmailMultiAlternatives:
+    summaries = [game_summary(_view(game, user), now) for game in games]
+    count = len(summaries)
+    return _message(
+        user=user,
+        address=address,
+        subject=f"{count} game{'s' if count != 1 else ''} waiting for your move",
+        template="digest",
+        context={"games": summaries},
+    )
+
+
+def action_text(action: dict[str, Any]) -> str:
+    """The player's own move in words (it is theirs: a sealed choice may be named)."""
+    kind = action.get("type")
+    if kind == "bid":
+        cards = action.get("cards") or []
+        return f"bid {' + '.join(money_text(c) for c in cards)} (total {money_text(sum(cards))})"
+    if kind == "pass":
+        return "passed"
+    if kind == "discard":
+        return f"discarded {card_name(action['card'])} to Theft"
+    if kind == "sealed_bid":
+        return f"chose {money_text(action['card'])} for the Yacht Club"
+    return "moved"
+
+
+def _join(words: list[str]) -> str:
+    if len(words) <= 1:
+        return "".join(words)
+    return ", ".join(words[:-1]) + " and " + words[-1]
+
+
+def _cards(codes: list[str]) -> str:
+    return ", ".join(card_name(code) for code in codes) or "none yet"
+
+
+def _due_in(deadline: datetime, now: datetime) -> str:
+    left = max(deadline - now, timedelta(0))
+    hours = int(left.total_seconds() // 3600)
+    if hours >= 48:
+        return f"in {hours // 24} days"
+    if hours >= 1:
+        return f"in {hours} hour{'s' if hours != 1 else ''}"
+    minutes = max(1, int(left.total_seconds() // 60))
+    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+
+
+def game_summary(view: dict[str, Any], now: datetime) -> dict[str, Any]:
+    """One game in words for an e-mail, from the player's own view only."""
+    names = [row["display_name"] for row in view["seats_info"]]
+    you = view.get("your_seat")
+    legal = view.get("legal_actions") if isinstance(view.get("legal_actions"), dict) else {}
+    phase, card, kind = view.get("phase"), view.get("card"), view.get("auction")
+    to_act = view.get("to_act") or []
+    facts: list[str] = []
+
+    if view.get("status") == "finished" or phase == "over":
+        headline = "The game is over: see the final scores."
+    elif you is not None and you in to_act:
+        if phase == "theft":
+            headline = "Theft is yours: choose one of your luxuries to discard."
+        elif phase == "sealed":
+            headline = "Yacht Club: choose one of your money cards in secret."
+        elif kind == "misfortune":
+            headline = f"Your turn: bid to avoid {card_name(card)}, or pass and take it."
+        else:
+            to_beat = legal.get("to_beat") or 0
+            beat = f" more than {money_text(to_beat)}" if to_beat else ""
+            headline = f"Your turn: bid{beat} for {card_name(card)}, or pass."
+    else:
+        waiting = _join([names[p] for p in to_act if p < len(names)])
+        headline = f"Waiting for {waiting}." if waiting else "Waiting."
+
+    if card and phase in ("auction", "sealed"):
+        what = {
+            "normal": "normal auction",
+            "misfortune": "misfortune: the first to pass takes it",
+            "sealed": "sealed choices",
+        }.get(kind or "", "auction")
+        facts.append(f"Up for auction: {card_name(card)} ({what}).")
+    high = view.get("high_bid") or 0
+    if phase == "auction":
+        leaders = [row["seat"] for row in view["seats"] if high and row["bid_total"] == high]
+        facts.append(
+            f"Highest bid: {money_text(high)} by {names[leaders[0]]}."
+            if leaders
+            else "No bids yet."
+        )
+    if you is not None:
+        hand = view.get("hand") or []
+        facts.append(
+            f"Your money: {', '.join(money_text(v) for v in hand) or 'none'}"
+            f" (total {money_text(sum(hand))})."
+        )
+        mine = view["seats"][you]
+        if phase == "auction" and mine["bid_total"]:
+            facts.append(f"Your bid so far: {money_text(mine['bid_total'])}.")
+        facts.append(f"Your status cards: {_cards(mine['cards'])}.")
+        if phase == "theft" and legal.get("discard_choices"):
+            facts.append(
+                "Your luxuries: "
+                + ", ".join(card_name(c) for c in legal["discard_choices"] if c in LUXURY_VALUE)
+                + "."
+            )
+    for row in view["seats"]:
+        if row["seat"] == you:
+            continue
+        facts.append(
+            f"{names[row['seat']]}: {_cards(row['cards'])}; "
+            f"{row['hand_count']} money card{'s' if row['hand_count'] != 1 else ''} in hand."
+        )
+    facts.append(
+        f"Game-end cards seen: {view.get('game_end_revealed', 0)} of {view.get('game_end_total', 4)}; "
+        f"{view.get('deck_remaining', 0)} cards left in the deck."
+    )
+    deadline = view.get("deadline_at")
+    away = [
+        f"{row['display_name']} is on vacation until {row['vacation_until'][:10]}."
+        for row in view["seats_info"]
+        if row.get("vacation_until")
+    ]
+    return {
+        "id": view["id"],
+        "url": game_url(view["id"]),
+        "headline": headline,
+        "facts": facts,
+        "away": away,
+        "log": list(view.get("log_text") or [])[-LOG_LINES:],
+        "deadline_at": deadline,
+        "due_in": _due_in(deadline, now) if deadline else "",
+        "deadline_text": deadline.strftime("%a %d %b %Y, %H:%M UTC") if deadline else "",
+    }

@@ -1,0 +1,68 @@
+"""Async play on the board: the poll marks the player as online, vacations and missed
+deadlines are shown, and the creator's control hands a seat to a bot."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.utils import timezone
+
+from games.deadlines import vacation_start
+from games.models import Seat
+from games.notifications import seat_online
+from games.services import game_invitation_respond
+from tests.games.factories import GameFactory, scenario_deck
+
+pytestmark = pytest.mark.django_db
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def game(dora, bob, run_commits):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5"),
+            first_player=1,
+            move_deadline_hours=24,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    game.refresh_from_db()
+    return game
+
+
+def test_the_poll_marks_the_player_online(client, game, bob):
+    assert not seat_online(game_id=game.pk, user_id=bob.pk, now=timezone.now())
+    client.force_login(bob)
+    with CaptureQueriesContext(connection) as queries:
+        response = client.get(f"/games/{game.pk}/board/?version={game.version}", **HX)
+    assert response.status_code == 204
+    assert len(queries) <= 2  # the session (the user row is not loaded), the version
+    assert seat_online(game_id=game.pk, user_id=bob.pk, now=timezone.now())
+
+
+def test_the_board_shows_vacations_and_missed_deadlines(client, game, dora, bob):
+    vacation_start(user=bob, days=2)
+    Seat.objects.filter(game=game, user=bob).update(timeouts=1)
+    client.force_login(dora)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "On vacation until" in html and "Missed 1 deadline<" in html
+    assert "Hand this seat to a bot" not in html  # one timeout is not enough
+
+
+def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bob):
+    Seat.objects.filter(game=game, user=bob).update(timeouts=2)
+    client.force_login(bob)
+    assert "Hand this seat to a bot" not in client.get(f"/games/{game.pk}/").content.decode()
+    refused = client.post(f"/games/{game.pk}/seat-to-bot/", {"position": "1"}, follow=True)
+    assert "Only the table&#x27;s creator can hand a seat to a bot." in refused.content.decode()
+    assert not Seat.objects.get(game=game, user=bob).is_bot
+    client.force_login(dora)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert html.count("Hand this seat to a bot for good") == 1
+    done = client.post(f"/games/{game.pk}/seat-to-bot/", {"position": "1"}, follow=True)
+    assert "A bot plays that seat from now on." in done.content.decode()
+    seat = Seat.objects.get(game=game, user=bob)
+    assert seat.is_bot and seat.resigned

@@ -1,0 +1,340 @@
+"""Move deadlines, reminders, vacations and handing a seat to a bot, on a test clock:
+``age(game, hours)`` moves the current turn's start (and deadline) into the past, and
+every sweep takes ``now``."""
+
+from __future__ import annotations
+
+import threading
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.db import connection
+from django.utils import timezone
+
+from accounts.models import User
+from games import deadlines
+from games.deadlines import (
+    deadlines_sweep,
+    game_deadline_pass,
+    reminders_sweep,
+    stalled_sweep,
+    vacation_end,
+    vacation_start,
+)
+from games.engine import seats_to_act
+from games.errors import GameError, NotAllowed
+from games.models import Game, Move, Notification, Seat
+from games.selectors import game_view_for_user
+from games.services import game_invitation_respond, game_seat_to_bot, game_submit_action
+from tests.games.factories import GameFactory, scenario_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _moves(game, actor):
+    return list(Move.objects.filter(game=game, actor=actor).order_by("number"))
+
+
+def test_the_deadline_is_the_move_time_after_the_turn_starts(table):
+    game = table(deadline=48)
+    assert game.deadline_at == game.turn_started_at + timedelta(hours=48)
+    assert table(deadline=None).deadline_at is None
+
+
+def test_at_the_deadline_a_bot_moves_once_and_the_player_is_told(table, dora, age, run_commits):
+    game = age(table(), 25)
+    now = timezone.now()
+    with run_commits():
+        assert deadlines_sweep(now=now) == 1
+    [move] = _moves(game, Move.Actor.DEADLINE)
+    assert (move.number, move.seat, move.user) == (0, 0, None)
+    assert Seat.objects.get(game=game, position=0).timeouts == 1
+    game.refresh_from_db()
+    assert game.version > 1 and game.deadline_at > now  # the bots replied; a new turn
+    notice = Notification.objects.get(game=game, kind=Notification.Kind.DEADLINE)
+    assert notice.status == Notification.Status.SENT and notice.move_number == 0
+    told = [m for m in mail.outbox if "A bot made your move" in m.subject]
+    assert len(told) == 1 and told[0].to == ["dora@example.com"]
+    assert "a bot made that one move" in told[0].body
+    # The same sweep again, or late: nothing more for that turn.
+    with run_commits():
+        assert deadlines_sweep(now=now) == 0
+        assert game_deadline_pass(game_id=game.pk, now=now) == 0
+    assert len(_moves(game, Move.Actor.DEADLINE)) == 1
+
+
+def test_no_deadline_move_before_the_deadline(table, age):
+    game = age(table(), 23.9)
+    assert deadlines_sweep(now=timezone.now()) == 0
+    assert _moves(game, Move.Actor.DEADLINE) == []
+
+
+def test_a_deadline_move_for_each_person_in_a_yacht_club_turn(dora, bob, run_commits, age):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "medium"}],
+            deck=scenario_deck("yacht lux5", ("yacht",)),
+            advanced=("yacht",),
+            first_player=0,
+            move_deadline_hours=72,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    game = age(game, 73)
+    with run_commits():
+        assert deadlines_sweep(now=timezone.now()) == 2
+    assert sorted(m.seat for m in _moves(game, Move.Actor.DEADLINE)) == [0, 1]
+    assert [s.timeouts for s in Seat.objects.filter(game=game).order_by("position")] == [1, 1, 0]
+    assert Game.objects.get(pk=game.pk).engine_state().phase != "sealed"
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_sweeps_at_once_move_once(dora, age):
+    """Two beat processes by mistake, or a redelivered sweep: the version check in the
+    one door lets exactly one deadline move through."""
+    game = GameFactory(
+        creator=dora,
+        seats=[{"ai": "easy"}, {"ai": "easy"}],
+        deck=scenario_deck("lux5"),
+        first_player=0,
+        move_deadline_hours=24,
+    )
+    game = age(game, 25)
+    now = timezone.now()
+    barrier = threading.Barrier(4)
+    results, errors = [], []
+
+    def sweep():
+        try:
+            barrier.wait()
+            results.append(game_deadline_pass(game_id=game.pk, now=now))
+        except Exception as error:  # pragma: no cover - reported below
+            errors.append(error)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    assert errors == []
+    assert sorted(results) == [0, 0, 0, 1]
+    assert len(_moves(game, Move.Actor.DEADLINE)) == 1
+    assert Seat.objects.get(game=game, position=0).timeouts == 1
+    assert Notification.objects.filter(kind=Notification.Kind.DEADLINE).count() == 1
+
+
+def test_a_reminder_at_80_percent_once_per_turn(table, age, run_commits):
+    game = age(table(), 19)  # 79% of a day
+    now = timezone.now()
+    assert reminders_sweep(now=now) == 0
+    game = age(game, 0.5)  # 81%
+    with run_commits():
+        assert reminders_sweep(now=now) == 1
+        assert reminders_sweep(now=now) == 0
+    [message] = mail.outbox
+    assert (
+        message.subject
+        == f"[High Society] Reminder: your move at table {game.pk} is due in 4 hours"
+    )
+    assert "a bot will make that one move for you" in message.body
+    # Past the deadline there is nothing to remind of.
+    assert reminders_sweep(now=now + timedelta(hours=5)) == 0
+
+
+def test_a_reminder_waits_while_the_player_has_the_game_open(table, dora, age, run_commits):
+    from games.notifications import seat_seen
+
+    game = age(table(), 20)
+    seat_seen(game_id=game.pk, user=dora)
+    with run_commits():
+        assert reminders_sweep(now=timezone.now()) == 1
+    assert mail.outbox == []
+    notice = Notification.objects.get(kind=Notification.Kind.REMINDER)
+    assert notice.status == Notification.Status.PENDING
+
+
+# --------------------------------------------------------------------------- vacations
+
+
+def test_a_vacation_pauses_the_deadline_and_is_shown(table, dora, bob):
+    game = table()
+    before = game.deadline_at
+    dora = vacation_start(user=dora, days=3)
+    game.refresh_from_db()
+    assert dora.vacation_until > timezone.now() + timedelta(days=2, hours=23)
+    assert game.deadline_at == dora.vacation_until + timedelta(hours=24)
+    assert game.deadline_at > before + timedelta(days=3)
+    info = game_view_for_user(game=game, user=bob)["seats_info"][0]
+    assert info["vacation_until"] == dora.vacation_until.isoformat()
+    assert deadlines.vacation_days_left(dora, timezone.now()) == 11
+    assert deadlines_sweep(now=before + timedelta(hours=1)) == 0  # no move: on vacation
+
+
+def test_vacation_days_are_bounded_per_year(dora, settings):
+    settings.VACATION_DAYS_PER_YEAR = 5
+    now = timezone.now()
+    vacation_start(user=dora, days=4, now=now)
+    with pytest.raises(
+        NotAllowed, match="You have 1 vacation day left this year; you asked for 2."
+    ):
+        vacation_start(user=dora, days=2, now=now)
+    vacation_start(user=dora, days=1, now=now)  # a vacation can grow
+    dora.refresh_from_db()
+    assert dora.vacation_until == now + timedelta(days=5)
+    with pytest.raises(GameError):
+        vacation_start(user=dora, days=0, now=now)
+    # A new year, a new allowance.
+    next_year = now.replace(year=now.year + 1)
+    assert deadlines.vacation_days_left(User.objects.get(pk=dora.pk), next_year) == 5
+
+
+def test_coming_back_early_gives_days_back_and_a_full_move_time(table, dora):
+    game = table()
+    now = timezone.now()
+    vacation_start(user=dora, days=5, now=now)
+    later = now + timedelta(days=1, hours=2)
+    vacation_end(user=dora, now=later)
+    dora.refresh_from_db()
+    assert dora.vacation_until is None and dora.vacation_days_used == 2  # 3 days unused
+    game.refresh_from_db()
+    assert game.deadline_at == later + timedelta(hours=24)
+    with pytest.raises(NotAllowed):
+        vacation_end(user=dora, now=later)
+
+
+def test_a_vacation_begun_after_the_deadline_was_set_still_counts(table, dora, age):
+    """The sweep looks again before it moves: the vacation moves the deadline."""
+    game = age(table(), 25)
+    until = timezone.now() + timedelta(days=2)
+    User.objects.filter(pk=dora.pk).update(vacation_until=until)
+    assert deadlines_sweep(now=timezone.now()) == 0
+    game.refresh_from_db()
+    assert game.deadline_at == until + timedelta(hours=24)
+
+
+def test_another_players_vacation_does_not_move_my_deadline(dora, bob, run_commits):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5"),
+            first_player=0,
+            move_deadline_hours=24,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    game.refresh_from_db()
+    before = game.deadline_at
+    vacation_start(user=bob, days=2)
+    game.refresh_from_db()
+    assert game.deadline_at == before  # Dora is to act, not Bob
+
+
+# --------------------------------------------------------------------------- seat to bot
+
+
+def _dora_plays_until_bob_is_to_act(game, dora, run_commits):
+    game.refresh_from_db()
+    while seats_to_act(game.engine_state()) != [1]:
+        with run_commits():
+            game_submit_action(
+                game=game, user=dora, action={"type": "pass"}, expected_version=game.version
+            )
+        game.refresh_from_db()
+    return game
+
+
+def _bob_misses_his_deadline(game, dora, run_commits, age):
+    game = age(_dora_plays_until_bob_is_to_act(game, dora, run_commits), 25)
+    with run_commits():
+        assert deadlines_sweep(now=timezone.now()) == 1
+    game.refresh_from_db()
+    return game
+
+
+def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(dora, bob, run_commits, age):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
+            first_player=1,
+            move_deadline_hours=24,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    game = _bob_misses_his_deadline(game, dora, run_commits, age)
+    with pytest.raises(NotAllowed, match="missed 1 deadline; it can be handed to a bot after 2"):
+        game_seat_to_bot(game=game, user=dora, position=1)
+    game = _bob_misses_his_deadline(game, dora, run_commits, age)
+    assert Seat.objects.get(game=game, position=1).timeouts == 2
+    with pytest.raises(NotAllowed, match="Only the table's creator"):
+        game_seat_to_bot(game=game, user=bob, position=1)
+    with pytest.raises(NotAllowed, match="your own seat"):
+        game_seat_to_bot(game=game, user=dora, position=0)
+    with pytest.raises(NotAllowed, match="A bot already plays"):
+        game_seat_to_bot(game=game, user=dora, position=2)
+    with pytest.raises(GameError, match="no seat 7"):
+        game_seat_to_bot(game=game, user=dora, position=7)
+    game = _dora_plays_until_bob_is_to_act(game, dora, run_commits)
+    version = game.version
+    with run_commits():  # Bob's turn: his new bot plays it at once
+        game_seat_to_bot(game=game, user=dora, position=1)
+    seat = Seat.objects.get(game=game, position=1)
+    assert seat.is_bot and seat.resigned and seat.ai_level == "medium" and seat.user == bob
+    assert Move.objects.get(game=game, number=version).actor == Move.Actor.BOT
+    with pytest.raises(NotAllowed, match="A bot already plays"):
+        game_seat_to_bot(game=game, user=dora, position=1)
+
+
+# --------------------------------------------------------------------------- stalled games
+
+
+def test_a_bot_turn_lost_with_the_broker_is_swept_up(
+    dora, django_capture_on_commit_callbacks, run_commits
+):
+    with django_capture_on_commit_callbacks(execute=False):  # the bot task never ran
+        game = GameFactory(
+            creator=dora, seats=[{"ai": "easy"}] * 2, deck=scenario_deck("lux5"), first_player=1
+        )
+    assert game.version == 0
+    now = timezone.now()
+    assert stalled_sweep(now=now) == 0  # not late yet
+    with run_commits():
+        assert stalled_sweep(now=now + timedelta(minutes=3)) >= 1
+    game.refresh_from_db()
+    assert game.version >= 2 and _moves(game, Move.Actor.BOT)
+
+
+def test_a_turn_email_lost_with_the_broker_is_swept_up(
+    dora, django_capture_on_commit_callbacks, run_commits
+):
+    with django_capture_on_commit_callbacks(execute=False):  # turn_emails never queued
+        game = GameFactory(
+            creator=dora, seats=[{"ai": "easy"}] * 2, deck=scenario_deck("lux5"), first_player=0
+        )
+    assert not Notification.objects.exists()
+    with run_commits():
+        assert stalled_sweep(now=timezone.now() + timedelta(minutes=3)) == 1
+        assert stalled_sweep(now=timezone.now() + timedelta(minutes=4)) == 0  # done once
+    assert [m.to for m in mail.outbox] == [["dora@example.com"]]
+    assert Notification.objects.get(game=game).status == Notification.Status.SENT
+
+
+def test_a_yacht_club_choice_lost_with_the_broker_is_swept_up(
+    dora, django_capture_on_commit_callbacks, run_commits
+):
+    with django_capture_on_commit_callbacks(execute=False):  # the bot's task never ran
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "easy"}, {"ai": "easy"}],
+            deck=scenario_deck("yacht lux5", ("yacht",)),
+            advanced=("yacht",),
+            first_player=0,
+        )
+    assert game.engine_state().phase == "sealed" and game.version == 0
+    with run_commits():
+        assert stalled_sweep(now=timezone.now() + timedelta(minutes=3)) >= 1
+    bots = Move.objects.filter(game=game, actor=Move.Actor.BOT, number__lt=2)
+    assert sorted(bots.values_list("seat", flat=True)) == [1, 2]

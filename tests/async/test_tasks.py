@@ -1,0 +1,194 @@
+"""Each Celery task of async play, run in-process (eager), and the beat schedule."""
+
+from __future__ import annotations
+
+import io
+from datetime import timedelta
+from smtplib import SMTPException
+
+import pytest
+from celery.app.task import Task
+from django.conf import settings
+from django.core import mail
+from django.core.mail import EmailMultiAlternatives
+from django.core.management import call_command
+from django.utils import timezone
+from kombu.exceptions import OperationalError
+
+from accounts.models import User
+from games import tasks
+from games.deadlines import stalled_sweep
+from games.models import Move, Notification
+from games.notifications import digests_sweep, turn_key
+from games.services import game_submit_action
+from highsociety_site import celery_app
+from tests.games.factories import GameFactory, scenario_deck
+
+pytestmark = pytest.mark.django_db
+
+ASYNC_TASKS = [
+    tasks.bot_move,
+    tasks.turn_emails,
+    tasks.notification_send,
+    tasks.deadlines_sweep,
+    tasks.reminders_sweep,
+    tasks.stalled_sweep,
+    tasks.outbox_sweep,
+    tasks.digests_sweep,
+]
+
+
+@pytest.mark.parametrize("task", ASYNC_TASKS, ids=lambda t: t.name)
+def test_every_task_survives_a_lost_worker(task):
+    assert task.acks_late is True and task.reject_on_worker_lost is True
+    assert task.ignore_result is True  # no result store: nothing secret kept there
+
+
+def test_time_limits_and_smtp_retries():
+    assert celery_app.conf.task_time_limit == settings.CELERY_TASK_TIME_LIMIT
+    assert celery_app.conf.task_soft_time_limit < celery_app.conf.task_time_limit
+    send = tasks.notification_send
+    assert SMTPException in send.autoretry_for and OSError in send.autoretry_for
+    assert send.max_retries == 5 and send.retry_backoff == 30 and send.retry_backoff_max == 600
+    # Retries wait at most 10 minutes: well inside the broker's visibility timeout.
+    assert send.retry_backoff_max < settings.CELERY_BROKER_TRANSPORT_OPTIONS["visibility_timeout"]
+
+
+def test_beat_sweeps_every_minute():
+    schedule = settings.CELERY_BEAT_SCHEDULE
+    assert {entry["task"] for entry in schedule.values()} == {
+        f"games.tasks.{name}"
+        for name in (
+            "deadlines_sweep",
+            "reminders_sweep",
+            "stalled_sweep",
+            "outbox_sweep",
+            "digests_sweep",
+        )
+    }
+    for entry in schedule.values():
+        assert entry["schedule"] == 60.0 and entry["options"]["expires"] < 60
+        assert entry["task"] in celery_app.tasks
+
+
+def test_turn_emails_task(dora, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False):
+        game = GameFactory(
+            creator=dora, seats=[{"ai": "easy"}] * 2, deck=scenario_deck("lux5"), first_player=0
+        )
+    turn = turn_key(game.turn_started_at)
+    assert tasks.turn_emails.delay(game.pk, turn).get() == 1
+    assert tasks.turn_emails.delay(game.pk, turn).get() == 0  # delivered twice: once
+    assert tasks.turn_emails.delay(game.pk, turn + 1).get() == 0  # another turn: none
+    assert len(mail.outbox) == 1
+
+
+def test_notification_send_task_retries_a_failing_smtp_server(table, dora, monkeypatch):
+    game = table(first=1)
+    notice = Notification.objects.create(
+        user=dora, game=game, kind="deadline", key="k", move_number=0, due_at=timezone.now()
+    )
+    real, calls = EmailMultiAlternatives.send, []
+
+    def flaky(self, *args, **kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise SMTPException("421 busy")
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", flaky)
+    # In-process, a retry runs at once (a worker waits 30 s, 60 s, ... with jitter).
+    result = tasks.notification_send.apply(args=[notice.pk], throw=False)
+    assert result.get() == "sent" and len(calls) == 2
+    notice.refresh_from_db()
+    assert notice.status == "sent" and notice.attempts == 2
+    assert len(mail.outbox) == 1
+
+
+def test_sweep_tasks_run(table, age):
+    game = age(table(), 30)
+    assert tasks.deadlines_sweep.delay().get() == 1
+    assert Move.objects.filter(game=game, actor=Move.Actor.DEADLINE).count() == 1
+    for task in (
+        tasks.reminders_sweep,
+        tasks.stalled_sweep,
+        tasks.outbox_sweep,
+        tasks.digests_sweep,
+    ):
+        assert task.delay().get() >= 0
+
+
+def test_the_sweep_command_runs_every_sweep_once(table, age):
+    age(table(), 30)
+    out = io.StringIO()
+    call_command("sweep", stdout=out)
+    assert out.getvalue().startswith("deadline moves: 1, reminders: 0")
+
+
+def test_a_broker_outage_never_breaks_a_move(table, dora, monkeypatch, run_commits):
+    """The move is stored and answered; the bots' turn and the e-mails wait for the
+    stalled sweep once the broker is back."""
+    game = table()
+
+    def down(*args, **kwargs):
+        raise OperationalError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(Task, "apply_async", down)
+    celery_app.conf.task_always_eager = False  # a broker is configured...
+    try:
+        with run_commits():
+            game = game_submit_action(
+                game=game, user=dora, action={"type": "bid", "cards": [2000]}, expected_version=0
+            )
+    finally:
+        celery_app.conf.task_always_eager = True
+    assert game.version == 1 and Move.objects.filter(game=game).count() == 1
+    monkeypatch.undo()  # ...and back again
+    with run_commits():
+        assert stalled_sweep(now=timezone.now() + timedelta(minutes=3)) >= 1
+    game.refresh_from_db()
+    assert game.version > 1  # the bots played on
+
+
+def test_the_daily_digest_lists_the_games_waiting(dora, run_commits):
+    User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.DIGEST)
+    with run_commits():
+        games = [
+            GameFactory(
+                creator=dora, seats=[{"ai": "easy"}] * 2, deck=scenario_deck("lux5"), first_player=0
+            )
+            for _ in range(2)
+        ]
+    assert mail.outbox == []  # no e-mail per turn for a digest reader
+    today = timezone.now()
+    assert digests_sweep(now=today.replace(hour=settings.DIGEST_HOUR_UTC - 1)) == 0
+    at = today.replace(hour=settings.DIGEST_HOUR_UTC, minute=5)
+    with run_commits():
+        assert digests_sweep(now=at) == 1
+        assert digests_sweep(now=at + timedelta(hours=3)) == 0  # once a day
+    [message] = mail.outbox
+    assert message.subject == "[High Society] 2 games waiting for your move"
+    for game in games:
+        assert f"== Table {game.pk} ==" in message.body
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_no_digest_without_a_game_waiting(dora, bob, run_commits):
+    User.objects.filter(pk=bob.pk).update(turn_emails=User.TurnEmails.DIGEST)
+    with run_commits():
+        from games.services import game_invitation_respond
+
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5"),
+            first_player=0,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    mail.outbox.clear()
+    at = timezone.now().replace(hour=settings.DIGEST_HOUR_UTC)
+    with run_commits():
+        assert digests_sweep(now=at) == 1
+    assert mail.outbox == []
+    notice = Notification.objects.get(user=bob, kind="digest")
+    assert (notice.status, notice.note) == ("skipped", "No game is waiting for the player.")

@@ -1,0 +1,240 @@
+"""Turn e-mails: who gets one, when, what it says, and what it never says."""
+
+from __future__ import annotations
+
+import re
+from datetime import timedelta
+from smtplib import SMTPException
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.conf import settings
+from django.core import mail
+from django.core.mail import EmailMultiAlternatives
+
+from accounts.models import User
+from games import notifications
+from games.models import Game, Notification
+from games.notifications import notification_send, outbox_sweep, seat_seen, turn_key
+from games.services import game_submit_action
+from tests.games.factories import GameFactory, scenario_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _turn_notices(game):
+    return Notification.objects.filter(game=game, kind=Notification.Kind.TURN)
+
+
+def test_the_first_turn_is_emailed_with_text_html_link_and_unsubscribe(dora, run_commits):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "medium"}, {"ai": "medium"}],
+            deck=scenario_deck("lux5 lux3"),
+            first_player=0,
+        )
+    assert len(mail.outbox) == 1
+    message = mail.outbox[0]
+    assert message.to == ["dora@example.com"]
+    assert message.subject == f"[High Society] Your turn at table {game.pk}"
+    url = f"{settings.SITE_URL}/games/{game.pk}/"
+    assert "Your turn: bid for Luxury 5, or pass." in message.body
+    assert url in message.body
+    assert "Your money: 1,000, 2,000, 3,000" in message.body
+    html, kind = message.alternatives[0]
+    assert kind == "text/html" and f'href="{url}"' in html and "Your turn: bid for Luxury 5" in html
+    unsubscribe = re.search(r"<(.+)>", message.extra_headers["List-Unsubscribe"]).group(1)
+    assert unsubscribe.startswith(f"{settings.SITE_URL}/accounts/unsubscribe/")
+    assert unsubscribe in message.body and unsubscribe in html
+    assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    notice = _turn_notices(game).get()
+    assert notice.status == Notification.Status.SENT and notice.user == dora
+
+
+def test_the_turn_comes_back_after_the_bots(table, dora, run_commits):
+    game = table()
+    with run_commits():
+        game = game_submit_action(
+            game=game, user=dora, action={"type": "bid", "cards": [3000]}, expected_version=0
+        )
+    game.refresh_from_db()
+    assert game.version > 1  # the bots replied
+    sent = _turn_notices(game).filter(status=Notification.Status.SENT)
+    assert sent.count() == 2  # the first turn, and this one
+    assert len(mail.outbox) == 1
+    assert "Dora bids 3,000 (total 3,000)." in mail.outbox[0].body
+
+
+def test_no_email_while_the_player_has_the_game_open(table, dora, run_commits, now):
+    game = table()
+    seat_seen(game_id=game.pk, user=dora)
+    with run_commits():
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    waiting = _turn_notices(game).filter(status=Notification.Status.PENDING)
+    assert mail.outbox == [] and waiting.count() == 1
+    notice = waiting.get()
+    assert notice.note == "The player has the game open."
+    # The board still open ten minutes later: it waits again; then she closes it.
+    later = notice.due_at
+    seat_seen(game_id=game.pk, user=dora, now=later)
+    assert notification_send(notification_id=notice.pk, now=later) == "deferred"
+    assert notification_send(notification_id=notice.pk, now=later + timedelta(minutes=3)) == "sent"
+    assert len(mail.outbox) == 1
+    notice.refresh_from_db()
+    assert notice.status == Notification.Status.SENT
+
+
+@pytest.mark.parametrize(
+    ("preference", "verified", "note"),
+    [
+        (User.TurnEmails.DIGEST, True, "The player chose the daily digest."),
+        (User.TurnEmails.NONE, True, "The player wants no e-mails about games."),
+        (User.TurnEmails.EVERY, False, "The player has no verified e-mail address."),
+    ],
+)
+def test_who_gets_no_turn_email(dora, run_commits, preference, verified, note):
+    User.objects.filter(pk=dora.pk).update(turn_emails=preference)
+    EmailAddress.objects.filter(user=dora).update(verified=verified)
+    with run_commits():
+        game = GameFactory(
+            creator=dora, seats=[{"ai": "easy"}] * 2, deck=scenario_deck("lux5"), first_player=0
+        )
+    assert mail.outbox == []
+    notice = _turn_notices(game).get()
+    assert (notice.status, notice.note) == (Notification.Status.SKIPPED, note)
+
+
+def test_a_turn_already_played_is_not_emailed(table, dora, django_capture_on_commit_callbacks):
+    game = table()
+    # The turn e-mail task of the next turn is late: she has moved again meanwhile.
+    with django_capture_on_commit_callbacks(execute=False):
+        game = game_submit_action(
+            game=game, user=dora, action={"type": "bid", "cards": [1000]}, expected_version=0
+        )
+    turn = turn_key(game.turn_started_at)
+    created = notifications.turn_notices_create(game_id=game.pk, turn=turn)
+    assert created == []  # bots are to act, no person: nothing owed
+    stale = notifications.turn_notices_create(game_id=game.pk, turn=turn - 1)
+    assert stale == []
+
+
+def test_sending_twice_sends_once(table, dora, django_capture_on_commit_callbacks):
+    game = table(first=1)  # a bot starts; its turn is queued but not run
+    notice = Notification.objects.create(
+        user=dora,
+        game=game,
+        kind=Notification.Kind.DEADLINE,
+        key="x",
+        move_number=0,
+        due_at=game.created_at,
+    )
+    assert notification_send(notification_id=notice.pk) == "sent"
+    assert notification_send(notification_id=notice.pk) == "busy"
+    assert len(mail.outbox) == 1
+
+
+def test_an_smtp_failure_is_kept_and_retried_later(table, dora, monkeypatch, now):
+    game = table(first=1)
+    notice = Notification.objects.create(
+        user=dora, game=game, kind=Notification.Kind.DEADLINE, key="y", move_number=0, due_at=now
+    )
+    real_send = EmailMultiAlternatives.send
+
+    def down(self, *args, **kwargs):
+        raise SMTPException("451 try again later")
+
+    monkeypatch.setattr(EmailMultiAlternatives, "send", down)
+    with pytest.raises(SMTPException):
+        notification_send(notification_id=notice.pk, now=now)
+    notice.refresh_from_db()
+    assert notice.status == Notification.Status.PENDING and notice.attempts == 1
+    assert notice.note == "SMTPException: 451 try again later"
+    assert notice.due_at == now + notifications.RETRY_AFTER_FAILURE
+    assert outbox_sweep(now=now + timedelta(minutes=5)) == 0  # Celery's own retries first
+    monkeypatch.setattr(EmailMultiAlternatives, "send", real_send)
+    assert outbox_sweep(now=now + timedelta(minutes=31)) == 1
+    notice.refresh_from_db()
+    assert notice.status == Notification.Status.SENT and notice.attempts == 2
+    assert len(mail.outbox) == 1
+
+
+def test_a_row_that_keeps_failing_is_given_up(table, dora, monkeypatch, now):
+    game = table(first=1)
+    notice = Notification.objects.create(
+        user=dora,
+        game=game,
+        kind=Notification.Kind.DEADLINE,
+        key="z",
+        move_number=0,
+        due_at=now,
+        attempts=notifications.MAX_ATTEMPTS - 1,
+    )
+    monkeypatch.setattr(
+        EmailMultiAlternatives, "send", lambda self, *a, **k: (_ for _ in ()).throw(OSError("down"))
+    )
+    with pytest.raises(OSError):
+        notification_send(notification_id=notice.pk, now=now)
+    notice.refresh_from_db()
+    assert notice.status == Notification.Status.FAILED
+
+
+def test_emails_show_nothing_hidden(dora, run_commits):
+    """Two games that differ only in the deck below the first card: Dora's e-mails are
+    the same, word for word (ids aside)."""
+    bodies = []
+    for top in ("lux5 lux1 lux2 lux3 lux4", "lux5 scandal debt prestige lux10"):
+        mail.outbox.clear()
+        with run_commits():
+            game = GameFactory(
+                creator=dora,
+                seats=[{"ai": "medium"}, {"ai": "medium"}],
+                deck=scenario_deck(top),
+                first_player=0,
+            )
+        message = mail.outbox[0]
+        text = message.body + message.alternatives[0][0]
+        bodies.append(
+            text.replace(f"table {game.pk}", "table N").replace(f"/games/{game.pk}/", "/games/N/")
+        )
+    assert bodies[0] == bodies[1]
+    for card in ("Luxury 1", "Scandal", "Debt", "Prestige", "Luxury 10"):
+        assert card not in bodies[0]
+
+
+def test_the_yacht_club_turn_is_one_email_each(dora, bob, run_commits):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            players=3,
+            seats=[{"user": "bob"}, {"ai": "medium"}],
+            deck=scenario_deck("yacht lux5", ("yacht",)),
+            advanced=("yacht",),
+            first_player=0,
+        )
+        from games.services import game_invitation_respond
+
+        game = game_invitation_respond(game=game, user=bob, accept=True)
+    game.refresh_from_db()  # the bot has made its choice after the commit
+    assert game.engine_state().phase == "sealed"
+    assert sorted(m.to[0] for m in mail.outbox) == ["bob@example.com", "dora@example.com"]
+    mail.outbox.clear()
+    with run_commits():  # Dora chooses; Bob's turn goes on: no second e-mail for him
+        game_submit_action(
+            game=game,
+            user=dora,
+            action={"type": "sealed_bid", "card": 1000},
+            expected_version=game.version,
+        )
+    assert mail.outbox == []
+    assert Game.objects.get(pk=game.pk).engine_state().phase == "sealed"
+
+
+def test_old_finished_rows_are_deleted_by_the_outbox_sweep(table, dora, now):
+    game = table()
+    notice = Notification.objects.get(game=game)
+    assert notice.status == Notification.Status.SENT
+    assert outbox_sweep(now=now + timedelta(days=89)) == 0
+    assert Notification.objects.filter(pk=notice.pk).exists()
+    outbox_sweep(now=now + timedelta(days=91))
+    assert not Notification.objects.filter(pk=notice.pk).exists()
