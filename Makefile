@@ -44,6 +44,7 @@ run: install
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/highsociety
 test: export REDIS_URL ?= redis://127.0.0.1:6379/15
 test: install browser
+	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)

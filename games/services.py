@@ -489,6 +489,19 @@ def _game_start(game: Game, seats: list[Seat], now: datetime, ran_here: list[boo
     _game_advance(game, seats, None, state, [], now, ran_here)
 
 
+ADVANCE_FIELDS = (
+    "state",
+    "version",
+    "status",
+    "result",
+    "started_at",
+    "finished_at",
+    "turn_started_at",
+    "deadline_at",
+    "updated_at",
+)
+
+
 def _game_advance(
     game: Game,
     seats: list[Seat],
@@ -525,7 +538,8 @@ def _game_advance(
         raise VersionConflict(
             "The game has moved on since you loaded it: look at the board again."
         ) from None
-    game.save()
+    # Only what a move (or the start) changes: the row's other columns stay as stored.
+    game.save(update_fields=ADVANCE_FIELDS)
     if state.phase == OVER:
         record_finished_game(game, seats=seats)  # stats and ratings, in this same transaction
     if state.phase != OVER and any(seats[p].is_bot for p in seats_to_act(state)):

@@ -156,6 +156,8 @@ CELERY_BEAT_SCHEDULE = {
 
 # --- async play: e-mails, deadlines, vacations (README, "Async play") ---------
 
+# Rated games a player needs to appear on the leaderboard.
+LEADERBOARD_MIN_GAMES = env_int("LEADERBOARD_MIN_GAMES", 5, minimum=1)
 # Days of vacation (deadlines paused) each player may take per calendar year.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0, maximum=366)
 # The hour (UTC) from which the daily digest of games waiting is sent.

@@ -155,9 +155,8 @@ def check_invariants(state: State) -> None:
 @pytest.mark.parametrize("advanced", [(), ADV, ("yacht",), ("excursions", "gambling")])
 def test_seeded_random_playouts_keep_the_invariants(players, advanced):
     rng = random.Random(players * 100 + len(advanced))
-    for game in range(40):
+    for _ in range(40):
         state = new_game(players=players, seed=rng.getrandbits(32), advanced=advanced)
-        steps = 0
         while state.phase != OVER:
             actions = legal_actions(state)
             assert actions, "a legal action exists until the end"
@@ -171,7 +170,6 @@ def test_seeded_random_playouts_keep_the_invariants(players, advanced):
                 assert action in actions or action["type"] == "bid"
             state = apply_action(state, action)
             check_invariants(state)
-            steps += 1
         assert state.deck_pos <= len(state.setup_deck)
         assert state.setup_deck[state.deck_pos - 1] in GAME_END_CARDS
         check_result(state)
