@@ -52,6 +52,8 @@ def bench_env(args) -> dict[str, str]:
         "ALLOWED_HOSTS": "127.0.0.1,localhost",
         "LOG_LEVEL": "ERROR",
         "BENCH_FLOOR_VIEW": "1",
+        # Plain HTTP on loopback: no redirect to HTTPS (production sits behind TLS).
+        "SECURE_SSL_REDIRECT": "0",
         "CONN_MAX_AGE": "600",
         # Measure the API, not the limits.
         "API_THROTTLE_USER": "100000000/min",

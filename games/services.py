@@ -317,8 +317,7 @@ def game_submit_action(
 
     ran_here: list[bool] = []
     with transaction.atomic():
-        locked = _game_lock(game)
-        seats = _seats_of(locked)
+        locked, seats = _game_lock_with_seats(game)
         seat = _acting_seat(seats, user, action, actor)
         if locked.status == Game.Status.OPEN:
             raise NotAllowed("The game has not started yet.")
@@ -345,7 +344,7 @@ def game_submit_action(
             locked, moves, _action_normal(act), actor, user if actor == Move.Actor.PLAYER else None
         )
         _game_advance(locked, seats, state, new_state, moves, timezone.now(), ran_here)
-    return _game_sync(game, locked, ran_here)
+    return _game_sync(game, locked, ran_here, seats=seats)
 
 
 def game_bot_move(*, game_id: int, expected_version: int) -> bool:
@@ -435,21 +434,48 @@ def _game_lock(game: Game) -> Game:
         raise NotAllowed("This table does not exist (any more).") from None
 
 
-def _game_sync(target: Game, source: Game, ran_here: list[bool] | None = None) -> Game:
+def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
+    """The game row locked and its seats (with users) in one round trip: the hot path
+    of every move.  Only the game row is locked (``FOR UPDATE OF``)."""
+    seats = list(
+        Seat.objects.select_related("game", "user")
+        .select_for_update(of=("game",))
+        .filter(game_id=game.pk)
+        .order_by("position")
+    )
+    if not seats:
+        raise NotAllowed("This table does not exist (any more).")
+    locked = seats[0].game
+    for seat in seats:
+        seat.game = locked  # one Game instance for all seats, the one the move updates
+    return locked, seats
+
+
+def _game_sync(
+    target: Game,
+    source: Game,
+    ran_here: list[bool] | None = None,
+    seats: list[Seat] | None = None,
+) -> Game:
     """Copy the fresh values of ``source`` into the caller's instance and return it, so
     a caller that keeps using its own object never renders a stale game.  When bots
-    replied in this process after the commit (eager mode), read the game as it is now."""
-    if ran_here and any(ran_here):
+    replied in this process after the commit (eager mode), read the game as it is now.
+    ``seats``, read under the lock and unchanged by a move, are handed back as the
+    game's prefetched seats so rendering the answer needs no second seat query."""
+    bots_ran = bool(ran_here and any(ran_here))
+    if bots_ran:
         source.refresh_from_db()
     if target is not source:
         for field in Game._meta.concrete_fields:
             setattr(target, field.attname, getattr(source, field.attname))
         target.__dict__.pop("_prefetched_objects_cache", None)
+    if seats is not None and not bots_ran:
+        target._prefetched_objects_cache = {"seats": seats}
     return target
 
 
 def _seats_of(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).order_by("position"))
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
 
 
 def _seat_of_user(seats: list[Seat], user) -> Seat | None:
