@@ -8,6 +8,7 @@ defaults.  Bad values stop the process with ImproperlyConfigured (see env.py).
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from csp.constants import NONE, SELF
 from django.core.exceptions import ImproperlyConfigured
 
 from highsociety_site.env import (
@@ -69,6 +70,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    "csp.middleware.CSPMiddleware",
 ]
 
 ROOT_URLCONF = "highsociety_site.urls"
@@ -88,6 +90,59 @@ TEMPLATES = [
         },
     },
 ]
+
+# --- HTTPS and browser protections (README, "Security") ------------------------
+# On by default whenever DEBUG is off; each can be turned off from the environment, e.g.
+# for a local plain-http run (docker-compose.yml does so).  Behind a TLS proxy, set
+# SECURE_PROXY_SSL_HEADER so Django knows which requests came in over HTTPS.
+
+SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
+# Health checks from inside the network (docker-compose, a load balancer) speak plain http.
+SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+_proxy_ssl_header = env_str("SECURE_PROXY_SSL_HEADER")  # e.g. "X-Forwarded-Proto: https"
+if _proxy_ssl_header:
+    _header, _, _value = _proxy_ssl_header.partition(":")
+    if not _header.strip() or not _value.strip():
+        raise ImproperlyConfigured(
+            f"SECURE_PROXY_SSL_HEADER={_proxy_ssl_header!r}: write the header and the value "
+            "that means HTTPS, as in X-Forwarded-Proto: https."
+        )
+    SECURE_PROXY_SSL_HEADER = (
+        "HTTP_" + _header.strip().upper().replace("-", "_"),
+        _value.strip(),
+    )
+SESSION_COOKIE_SECURE = env_bool("SESSION_COOKIE_SECURE", not DEBUG)
+CSRF_COOKIE_SECURE = env_bool("CSRF_COOKIE_SECURE", not DEBUG)
+SESSION_COOKIE_HTTPONLY = True
+SECURE_HSTS_SECONDS = env_int("SECURE_HSTS_SECONDS", 0 if DEBUG else 31536000, minimum=0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", not DEBUG)
+# Only the "preload" directive: the domain joins browsers' lists when submitted to
+# hstspreload.org, which is hard to undo.  Off with SECURE_HSTS_PRELOAD=0.
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", not DEBUG)
+SECURE_CONTENT_TYPE_NOSNIFF = True
+SECURE_REFERRER_POLICY = "same-origin"
+SECURE_CROSS_ORIGIN_OPENER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+
+# Content-Security-Policy (django-csp): only our own scripts, styles and images, no inline
+# code, no plugins, no framing.  Templates use no <script> without src, no <style> and no
+# style="" attributes (tests/security/test_csp.py); htmx is told not to inject its own
+# <style> (base.html); allauth's and Swagger UI's templates with inline styles are
+# overridden in templates/.  Nothing is relaxed, not even for /api/docs/.
+CONTENT_SECURITY_POLICY = {
+    "DIRECTIVES": {
+        "default-src": [SELF],
+        "script-src": [SELF],
+        "style-src": [SELF],
+        "img-src": [SELF, "data:"],
+        "font-src": [SELF],
+        "connect-src": [SELF],
+        "object-src": [NONE],
+        "base-uri": [SELF],
+        "frame-ancestors": [NONE],
+        "form-action": [SELF],
+    },
+}
 
 # --- database ----------------------------------------------------------------
 
