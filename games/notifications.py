@@ -151,30 +151,18 @@ def turn_notices_create(*, game_id: int, turn: int, now: datetime | None = None)
     game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
     if game is None or game.turn_started_at is None or turn_key(game.turn_started_at) != turn:
         return []
-    seats = {seat.position: seat for seat in game.seats.all()}
-    created = []
-    for position in seats_to_act(game.engine_state()):
-        seat = seats[position]
-        if seat.is_bot or seat.user_id is None:
-            continue
-        notice = _claim(
-            user_id=seat.user_id,
-            game=game,
-            kind=Kind.TURN,
-            key=f"{game.pk}:{turn}",
-            turn_started_at=game.turn_started_at,
-            due_at=now + OUTBOX_GRACE,
-        )
-        if notice is not None:
-            created.append(notice.pk)
-    _send_queue(created)
-    return created
+    return _people_to_act_notices_create(game=game, kind=Kind.TURN, turn=turn, now=now)
 
 
 def reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
     """REMINDER rows for the people to act in ``game``'s current turn (once per turn)."""
-    seats = {seat.position: seat for seat in game.seats.all()}
     turn = turn_key(game.turn_started_at)
+    return _people_to_act_notices_create(game=game, kind=Kind.REMINDER, turn=turn, now=now)
+
+
+def _people_to_act_notices_create(*, game: Game, kind: str, turn: int, now: datetime) -> list[int]:
+    """Claim one ``kind`` row per person (not bot) to act in this turn, then queue them."""
+    seats = {seat.position: seat for seat in game.seats.all()}
     created = []
     for position in seats_to_act(game.engine_state()):
         seat = seats[position]
@@ -183,7 +171,7 @@ def reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
         notice = _claim(
             user_id=seat.user_id,
             game=game,
-            kind=Kind.REMINDER,
+            kind=kind,
             key=f"{game.pk}:{turn}",
             turn_started_at=game.turn_started_at,
             due_at=now + OUTBOX_GRACE,
