@@ -71,3 +71,15 @@ def outbox_sweep() -> int:
 @shared_task(**DURABLE)
 def digests_sweep() -> int:
     return notifications.digests_sweep(now=timezone.now())
+
+
+WORKER_HEARTBEAT_KEY = "health:worker-heartbeat"
+
+
+@shared_task(ignore_result=True)
+def worker_heartbeat() -> None:
+    """Beat sends this every 30 s; the worker that runs it stamps the cache, so
+    ``/health/ready/`` can tell that beat and at least one worker are alive."""
+    from django.core.cache import cache
+
+    cache.set(WORKER_HEARTBEAT_KEY, timezone.now().timestamp(), timeout=3600)

@@ -98,7 +98,7 @@ TEMPLATES = [
 
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", not DEBUG)
 # Health checks from inside the network (docker-compose, a load balancer) speak plain http.
-SECURE_REDIRECT_EXEMPT = [r"^health/$"]
+SECURE_REDIRECT_EXEMPT = [r"^health/$", r"^health/ready/$"]
 _proxy_ssl_header = env_str("SECURE_PROXY_SSL_HEADER")  # e.g. "X-Forwarded-Proto: https"
 if _proxy_ssl_header:
     _header, _, _value = _proxy_ssl_header.partition(":")
@@ -208,6 +208,14 @@ CELERY_BEAT_SCHEDULE = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0, "options": {"expires": 55}}
     for name in ("deadlines_sweep", "reminders_sweep", "stalled_sweep", "outbox_sweep", "digests_sweep")
 }
+# Proof of life for /health/ready/: beat sends it, a worker stamps the cache.
+CELERY_BEAT_SCHEDULE["worker_heartbeat"] = {
+    "task": "games.tasks.worker_heartbeat",
+    "schedule": 30.0,
+    "options": {"expires": 25},
+}
+# A heartbeat older than this many seconds means no worker (or no beat) is running.
+HEALTH_WORKER_MAX_AGE = env_int("HEALTH_WORKER_MAX_AGE", 120, minimum=30)
 
 # --- async play: e-mails, deadlines, vacations (README, "Async play") ---------
 

@@ -12,6 +12,7 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("", include("games.urls_public")),  # /players/<username>/, /leaderboard/
     path("health/", views.health, name="health"),
+    path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
     path("admin/", admin.site.urls),

@@ -1,18 +1,71 @@
 """Site-wide pages that belong to no app."""
 
+import time
+
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from highsociety_site.celery import app as celery_app
+
 
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:
-    """Liveness for container health checks: the process answers and the database does."""
+    """Liveness for container health checks: the process answers and the database does.
+
+    Deliberately nothing more: docker-compose starts the worker only once the web is
+    healthy, so this check must not wait for the worker (``/health/ready/`` does)."""
+    if _database_status() != "ok":
+        return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
+    return JsonResponse({"status": "ok"})
+
+
+@never_cache
+@require_safe
+def health_ready(request: HttpRequest) -> JsonResponse:
+    """Readiness of the whole service: database, broker, and a worker heartbeat.
+
+    With tasks in-process (no broker configured) broker and worker read "in-process".
+    503 when any part is down, with each part's status in the body (no error details)."""
+    parts = {"database": _database_status()}
+    if celery_app.conf.task_always_eager:
+        parts["broker"] = parts["worker"] = "in-process"
+    else:
+        parts["broker"] = _broker_status()
+        parts["worker"] = _worker_status()
+    healthy = all(value in ("ok", "in-process") for value in parts.values())
+    return JsonResponse({"status": "ok" if healthy else "error", **parts}, status=200 if healthy else 503)
+
+
+def _database_status() -> str:
     try:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except Exception:  # any database failure means "not healthy", never a 500 page
-        return JsonResponse({"status": "error", "database": "unavailable"}, status=503)
-    return JsonResponse({"status": "ok"})
+        return "unavailable"
+    return "ok"
+
+
+def _broker_status() -> str:
+    try:
+        with celery_app.connection_for_write() as conn:
+            conn.ensure_connection(max_retries=1, interval_start=0, interval_step=0, timeout=2)
+    except Exception:
+        return "unavailable"
+    return "ok"
+
+
+def _worker_status() -> str:
+    from games.tasks import WORKER_HEARTBEAT_KEY
+
+    try:
+        beat = cache.get(WORKER_HEARTBEAT_KEY)
+    except Exception:  # the cache (Redis) itself is down
+        return "unknown"
+    if beat is None:
+        return "no heartbeat"
+    return "ok" if time.time() - float(beat) <= settings.HEALTH_WORKER_MAX_AGE else "stale"
