@@ -68,14 +68,8 @@ def games_for_user(*, user: User | None) -> list[Game]:
     Three queries; the states themselves are not loaded."""
     if not _user_known(user):
         return []
-    games = (
+    games = games_with_turn_fields(
         Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
-        .defer("state", "scenario_deck", "result")
-        .annotate(
-            state_phase=KT("state__phase"),
-            state_turn=KT("state__turn"),
-            state_sealed=KT("state__sealed"),
-        )
     )
     live = list(games.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]))
     finished = list(
@@ -90,13 +84,26 @@ def games_for_user(*, user: User | None) -> list[Game]:
             game.status == Game.Status.ACTIVE
             and seat.accepted
             and not seat.is_bot
-            and _is_to_act(game, seat.position)
+            and game_seat_is_to_act(game, seat.position)
         )
     result.sort(key=_for_user_order)
     return result
 
 
-def _is_to_act(game: Game, position: int) -> bool:
+def games_with_turn_fields(games: QuerySet[Game]) -> QuerySet[Game]:
+    """Games without their (large) state, annotated with just the state's fields that
+    say who is to act, for ``game_seat_is_to_act`` on lists of games."""
+    return games.defer("state", "scenario_deck", "result").annotate(
+        state_phase=KT("state__phase"),
+        state_turn=KT("state__turn"),
+        state_sealed=KT("state__sealed"),
+    )
+
+
+def game_seat_is_to_act(game: Game, position: int) -> bool:
+    """Whether ``position`` is to act, from a game of ``games_with_turn_fields``."""
+    if game.status != Game.Status.ACTIVE:
+        return False
     phase = game.state_phase
     if phase in (AUCTION, THEFT_CHOICE):
         return game.state_turn is not None and int(game.state_turn) == position

@@ -135,9 +135,8 @@ def game_join(*, game: Game, user: User) -> Seat:
     now = timezone.now()
     ran_here: list[bool] = []
     with transaction.atomic():
-        locked = _game_lock(game)
+        locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
-        seats = _seats_of(locked)
         seat = _seat_of_user(seats, user)
         if seat is not None and seat.accepted:
             raise NotAllowed("You already have a seat at this table.")
@@ -161,9 +160,8 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
     now = timezone.now()
     ran_here: list[bool] = []
     with transaction.atomic():
-        locked = _game_lock(game)
+        locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
-        seats = _seats_of(locked)
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.invited:
             raise NotAllowed("You have no open invitation to this table.")
@@ -181,8 +179,7 @@ def game_leave(*, game: Game, user: User) -> Game:
     leaves, the table is abandoned."""
     _user_require(user, NotYourSeat("You do not have a seat at this table."))
     with transaction.atomic():
-        locked = _game_lock(game)
-        seats = _seats_of(locked)
+        locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
         if seat is None:
             raise NotYourSeat("You do not have a seat at this table.")
@@ -205,9 +202,8 @@ def game_start(*, game: Game) -> Game:
     now = timezone.now()
     ran_here: list[bool] = []
     with transaction.atomic():
-        locked = _game_lock(game)
+        locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
-        seats = _seats_of(locked)
         if not all(seat.is_filled for seat in seats):
             raise NotAllowed("The game starts when every seat is filled.")
         _game_start(locked, seats, now, ran_here)
@@ -220,8 +216,7 @@ def game_resign(*, game: Game, user: User) -> Game:
     now = timezone.now()
     ran_here: list[bool] = []
     with transaction.atomic():
-        locked = _game_lock(game)
-        seats = _seats_of(locked)
+        locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.accepted:
             raise NotYourSeat("You do not have a seat at this table.")
@@ -253,12 +248,11 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
     now = timezone.now()
     ran_here: list[bool] = []
     with transaction.atomic():
-        locked = _game_lock(game)
+        locked, seats = _game_lock_with_seats(game)
         if locked.created_by_id != user.pk:
             raise NotAllowed("Only the table's creator can hand a seat to a bot.")
         if locked.status != Game.Status.ACTIVE:
             raise NotAllowed("Only a running game's seats can be handed to a bot.")
-        seats = _seats_of(locked)
         if not 0 <= position < len(seats):
             raise GameError(f"There is no seat {position} at this table.")
         seat = seats[position]
@@ -427,16 +421,9 @@ def _user_require(user, error: GameError) -> None:
         raise error
 
 
-def _game_lock(game: Game) -> Game:
-    try:
-        return Game.objects.select_for_update().get(pk=game.pk)
-    except Game.DoesNotExist:
-        raise NotAllowed("This table does not exist (any more).") from None
-
-
 def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
-    """The game row locked and its seats (with users) in one round trip: the hot path
-    of every move.  Only the game row is locked (``FOR UPDATE OF``)."""
+    """The game row locked and its seats (with users) in one round trip, for every
+    service that changes a game.  Only the game row is locked (``FOR UPDATE OF``)."""
     seats = list(
         Seat.objects.select_related("game", "user")
         .select_for_update(of=("game",))
@@ -472,10 +459,6 @@ def _game_sync(
     if seats is not None and not bots_ran:
         target._prefetched_objects_cache = {"seats": seats}
     return target
-
-
-def _seats_of(game: Game) -> list[Seat]:
-    return list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
 
 
 def _seat_of_user(seats: list[Seat], user) -> Seat | None:

@@ -4,7 +4,6 @@ Errors rise and become the one error format in ``games.api.errors``."""
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Prefetch, Subquery, prefetch_related_objects
@@ -33,10 +32,10 @@ from games.api.serializers import (
     MovesQuerySerializer,
     project,
 )
-from games.engine.state import AUCTION, SEALED, THEFT_CHOICE, WAITING
+from games.engine.state import SEALED
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
-from games.selectors import game_view_for_user
+from games.selectors import game_seat_is_to_act, game_view_for_user, games_with_turn_fields
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: a larger id is simply not a game
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
@@ -133,17 +132,6 @@ def _view_response(game: Game, user, code: int = status.HTTP_200_OK, **kwargs) -
     return Response(view_payload(game_view_for_user(game=game, user=user)), status=code, **kwargs)
 
 
-def _is_to_act(game: Game, position: int) -> bool:
-    """From the state's JSON fields annotated on a list query (the state is not loaded)."""
-    if game.status != Game.Status.ACTIVE:
-        return False
-    if game.state_phase in (AUCTION, THEFT_CHOICE):
-        return game.state_turn is not None and int(game.state_turn) == position
-    if game.state_phase == SEALED and game.state_sealed:
-        return json.loads(game.state_sealed)[position] == WAITING
-    return False
-
-
 def _summary(game: Game, user) -> dict[str, Any]:
     seats = sorted(game.seats.all(), key=lambda s: s.position)
     mine = next((s for s in seats if s.user_id == user.pk), None)
@@ -166,7 +154,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
         "open_seats": sum(1 for s in seats if s.is_open),
         "your_seat": you,
         "your_turn": (
-            mine is not None and mine.accepted and not mine.is_bot and _is_to_act(game, you)
+            mine is not None and mine.accepted and not mine.is_bot and game_seat_is_to_act(game, you)
         ),
         "seats_info": [
             {
@@ -211,15 +199,8 @@ class GamesView(APIView):
             games = games.filter(
                 Exists(Seat.objects.filter(game=OuterRef("pk"), user=request.user))
             )
-        games = (
-            games.select_related("created_by")
-            .defer("state", "scenario_deck", "result")
-            .annotate(
-                state_phase=KT("state__phase"),
-                state_turn=KT("state__turn"),
-                state_sealed=KT("state__sealed"),
-            )
-            .order_by("-created_at", "-id")
+        games = games_with_turn_fields(games.select_related("created_by")).order_by(
+            "-created_at", "-id"
         )
         paginator = PagePagination()
         page = paginator.paginate_queryset(games, request, view=self)
