@@ -33,6 +33,7 @@ browser:
 	  else echo "Chromium is missing: apt-get install chromium (browser tests need it)" >&2; exit 1; fi; }
 
 run: export SITE_URL ?= http://$(HOST):$(PORT)
+run: export LOG_FORMAT ?= text
 run: install
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo

@@ -37,6 +37,7 @@ from games.engine import AUCTION, SEALED, THEFT_CHOICE, seats_to_act
 from games.engine.state import WAITING
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import DEADLINE_HOURS, MAX_PLAYERS, Game, Move, Seat
+from highsociety_site.logcontext import game_logged
 
 logger = logging.getLogger(__name__)
 
@@ -114,6 +115,7 @@ def deadlines_sweep(*, now: datetime) -> int:
     return moves
 
 
+@game_logged
 def game_deadline_pass(*, game_id: int, now: datetime) -> int:
     """The deadline of ``game_id`` has passed: a bot moves once for each person still
     to act in that turn.  Returns the number of moves made (0 when the game moved on,
@@ -178,7 +180,12 @@ def game_deadline_pass(*, game_id: int, now: datetime) -> int:
         except (VersionConflict, NotYourSeat, NotAllowed):
             return made
         made += 1
-        logger.info("game %s: deadline passed; a bot moved for seat %s", game_id, seat.position)
+        logger.info(
+            "game %s: deadline passed; a bot moved for seat %s",
+            game_id,
+            seat.position,
+            extra={"seat": seat.position, "move_number": version},
+        )
 
 
 # --------------------------------------------------------------------------- reminders
@@ -269,7 +276,7 @@ def vacation_start(*, user: Any, days: Any, now: datetime | None = None) -> Any:
     from accounts.models import User
 
     now = now or timezone.now()
-    if isinstance(days, str) and days.strip().isdigit():
+    if isinstance(days, str) and days.strip().isdecimal():
         days = int(days.strip())
     if isinstance(days, bool) or not isinstance(days, int) or days < 1:
         raise GameError("Choose a number of whole days, at least one.")

@@ -33,6 +33,8 @@ from django.utils import timezone
 
 from games.engine import LUXURY_VALUE, card_name, money_text, seats_to_act
 from games.models import Game, Move, Notification, Seat
+from highsociety_site.logcontext import game_logged
+from highsociety_site.middleware import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 
@@ -64,7 +66,7 @@ def seat_seen(*, game_id: int, user: Any, now: datetime | None = None) -> None:
     if user is None or not getattr(user, "is_authenticated", False):
         return
     moment = now or timezone.now()
-    cache.set(_seen_key(game_id, user.pk), moment.timestamp(), timeout=ONLINE_SECONDS * 2)
+    _seen_store(_seen_key(game_id, user.pk), moment.timestamp())
 
 
 def seat_seen_from_request(request: Any, *, game_id: int) -> None:
@@ -78,7 +80,16 @@ def seat_seen_from_request(request: Any, *, game_id: int) -> None:
         return
     user_id = session.get(SESSION_KEY)
     if user_id is not None:
-        cache.set(_seen_key(game_id, int(user_id)), timezone.now().timestamp(), ONLINE_SECONDS * 2)
+        _seen_store(_seen_key(game_id, int(user_id)), timezone.now().timestamp())
+
+
+def _seen_store(key: str, moment: float) -> None:
+    """A lost "seen" mark only means an e-mail that could have waited is sent: with the
+    cache (Redis) down, the board still refreshes."""
+    try:
+        cache.set(key, moment, timeout=ONLINE_SECONDS * 2)
+    except CACHE_ERRORS:
+        logger.warning("could not record that a board is open: the cache is unavailable")
 
 
 def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
@@ -154,6 +165,7 @@ def turn_notices_create(*, game_id: int, turn: int, now: datetime | None = None)
     return _people_to_act_notices_create(game=game, kind=Kind.TURN, turn=turn, now=now)
 
 
+@game_logged
 def reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
     """REMINDER rows for the people to act in ``game``'s current turn (once per turn)."""
     turn = turn_key(game.turn_started_at)
@@ -233,6 +245,13 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         raise
     notice.sent_at = now
     _finish(notice, Status.SENT, "")
+    # Who and which kind only: never the address or the text.
+    logger.info(
+        "e-mail sent: %s to user %s",
+        notice.kind,
+        notice.user_id,
+        extra={"user_id": notice.user_id, "email_kind": notice.kind, "game_id": notice.game_id},
+    )
     return "sent"
 
 

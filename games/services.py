@@ -49,7 +49,9 @@ from games.engine import (
 from games.engine.state import NOT_BIDDING, OVER, SEALED
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move, Seat
+from games.prepared import PreparedQuery, insert_then_update
 from games.ratings import record_finished_game
+from highsociety_site.logcontext import game_logged
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -128,6 +130,7 @@ def game_create(
     return game
 
 
+@game_logged
 def game_join(*, game: Game, user: User) -> Seat:
     """Take a seat: an invited user accepts their invitation, anyone else takes the
     lowest open seat.  The game starts when this fills the last seat."""
@@ -152,6 +155,7 @@ def game_join(*, game: Game, user: User) -> Seat:
     return seat
 
 
+@game_logged
 def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
     """Accept (take the reserved seat) or decline (the seat becomes open)."""
     _user_require(user, NotAllowed("Log in to answer an invitation."))
@@ -174,6 +178,7 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
     return _game_sync(game, locked, ran_here)
 
 
+@game_logged
 def game_leave(*, game: Game, user: User) -> Game:
     """Leave a table before it starts (an invited user declines).  When the creator
     leaves, the table is abandoned."""
@@ -196,6 +201,7 @@ def game_leave(*, game: Game, user: User) -> Game:
     return _game_sync(game, locked)
 
 
+@game_logged
 def game_start(*, game: Game) -> Game:
     """Start a table whose seats are all filled.  The join services call this by
     themselves when the last seat fills; calling it again changes nothing."""
@@ -210,6 +216,7 @@ def game_start(*, game: Game) -> Game:
     return _game_sync(game, locked, ran_here)
 
 
+@game_logged
 def game_resign(*, game: Game, user: User) -> Game:
     """Give up: a bot (medium) plays the seat to the end, so the game stays whole."""
     _user_require(user, NotYourSeat("You do not have a seat at this table."))
@@ -236,6 +243,7 @@ def game_resign(*, game: Game, user: User) -> Game:
     return _game_sync(game, locked, ran_here)
 
 
+@game_logged
 def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
     """The table's creator hands an absent player's seat to a bot (medium) for good,
     once the seat has missed ``SEAT_TO_BOT_AFTER_TIMEOUTS`` deadlines (async play).
@@ -280,6 +288,7 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
 # --------------------------------------------------------------------------- moves
 
 
+@game_logged
 def game_submit_action(
     *,
     game: Game,
@@ -337,10 +346,12 @@ def game_submit_action(
         _move_append(
             locked, moves, _action_normal(act), actor, user if actor == Move.Actor.PLAYER else None
         )
+        transaction.on_commit(lambda: _moves_log(locked, moves))  # with the forced passes
         _game_advance(locked, seats, state, new_state, moves, timezone.now(), ran_here)
     return _game_sync(game, locked, ran_here, seats=seats)
 
 
+@game_logged
 def game_bot_move(*, game_id: int, expected_version: int) -> bool:
     """The bot task's work: play the turn of every bot seat to act at this version.
 
@@ -390,6 +401,13 @@ def game_bot_move(*, game_id: int, expected_version: int) -> bool:
             break  # the game moved on (or ended) meanwhile: nothing left to do here
         moved = True
         version = game.version
+        logger.info(
+            "bot moved: seat %s (%s), %s",
+            position,
+            seats[position].ai_level,
+            MOVE_KINDS.get(str(action.get("type")), "other"),
+            extra={"seat": position, "bot_level": seats[position].ai_level},
+        )
     return moved
 
 
@@ -421,15 +439,25 @@ def _user_require(user, error: GameError) -> None:
         raise error
 
 
+# Compiled once per process: every move runs it (games/prepared.py says why).
+# The seats are locked with the game: a statement that waited for a lock re-reads only
+# the rows it locks, so seats read beside a locked game alone could be stale (two
+# players taking the last two seats at once left a full table that never started).
+_SEATS_WITH_GAME_LOCKED = PreparedQuery(
+    lambda game_id: Seat.objects.select_related("game", "user")
+    .select_for_update(of=("self", "game"))
+    .filter(game_id=game_id)
+    .order_by("position")
+)
+
+
 def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
     """The game row locked and its seats (with users) in one round trip, for every
-    service that changes a game.  Only the game row is locked (``FOR UPDATE OF``)."""
-    seats = list(
-        Seat.objects.select_related("game", "user")
-        .select_for_update(of=("game",))
-        .filter(game_id=game.pk)
-        .order_by("position")
-    )
+    service that changes a game.  The game and seat rows are locked (``FOR UPDATE OF``),
+    so that a call that waited for another sees that one's seats."""
+    if not transaction.get_connection().in_atomic_block:
+        raise RuntimeError("the game is locked inside the caller's transaction")
+    seats = _SEATS_WITH_GAME_LOCKED(game.pk)
     if not seats:
         raise NotAllowed("This table does not exist (any more).")
     locked = seats[0].game
@@ -495,6 +523,15 @@ def _game_start(game: Game, seats: list[Seat], now: datetime, ran_here: list[boo
     game.status = Game.Status.ACTIVE
     game.started_at = now
     game.version = 0
+    _log_on_commit(
+        "game %s started: %s players",
+        game.pk,
+        game.players,
+        game_id=game.pk,
+        advanced=list(game.advanced),
+        memory_aid=game.memory_aid,
+        move_deadline_hours=game.move_deadline_hours,
+    )
     _game_advance(game, seats, None, state, [], now, ran_here)
 
 
@@ -532,6 +569,13 @@ def _game_advance(
         game.finished_at = now
         game.turn_started_at = None
         game.deadline_at = None
+        _log_on_commit(
+            "game %s finished after %s moves",
+            game.pk,
+            game.version,
+            game_id=game.pk,
+            winners=[row["seat"] for row in game.result["players"] if row["winner"]],
+        )
     else:
         # The Yacht Club's choices are one turn for everyone: its clock runs on.
         _deadline_set(
@@ -541,14 +585,17 @@ def _game_advance(
             now,
             restart=not (previous is not None and previous.phase == SEALED == state.phase),
         )
-    try:
-        Move.objects.bulk_create(moves)
-    except IntegrityError:
-        raise VersionConflict(
-            "The game has moved on since you loaded it: look at the board again."
-        ) from None
     # Only what a move (or the start) changes: the row's other columns stay as stored.
-    game.save(update_fields=ADVANCE_FIELDS)
+    # The moves and the game row go in one statement, one round trip (games/prepared.py).
+    if moves:
+        try:
+            insert_then_update(moves, game, ADVANCE_FIELDS)
+        except IntegrityError:
+            raise VersionConflict(
+                "The game has moved on since you loaded it: look at the board again."
+            ) from None
+    else:  # the start: no move yet
+        game.save(update_fields=ADVANCE_FIELDS)
     if state.phase == OVER:
         record_finished_game(game, seats=seats)  # stats and ratings, in this same transaction
     if state.phase != OVER and any(seats[p].is_bot for p in seats_to_act(state)):
@@ -557,6 +604,35 @@ def _game_advance(
         from games.notifications import turn_emails_on_commit
 
         turn_emails_on_commit(game=game, seats=seats, state=state, now=now)
+
+
+# How a move is named in the logs: its kind only, never its cards (a sealed choice is
+# secret until all are in).
+MOVE_KINDS = {"bid": "bid", "pass": "pass", "discard": "discard", "sealed_bid": "seal"}
+
+
+def _log_on_commit(message: str, *args: Any, **fields: Any) -> None:
+    """An INFO line once the change is committed (a rolled-back one logs nothing)."""
+    transaction.on_commit(lambda: logger.info(message, *args, extra=fields))
+
+
+def _moves_log(game: Game, moves: list[Move]) -> None:
+    for move in moves:
+        kind = MOVE_KINDS.get(move.action.get("type"), "other")
+        logger.info(
+            "move %s stored: seat %s, %s (%s)",
+            move.number,
+            move.seat,
+            kind,
+            move.actor,
+            extra={
+                "game_id": game.pk,
+                "move_number": move.number,
+                "seat": move.seat,
+                "kind": kind,
+                "actor": move.actor,
+            },
+        )
 
 
 def _move_append(game: Game, moves: list[Move], action: dict, actor: str, user) -> None:

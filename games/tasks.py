@@ -14,25 +14,39 @@ repeated or overlapping run does no harm.
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import deadlines, notifications
 from games.services import game_bot_move
+from highsociety_site.logcontext import log_context
 
 # Every task here: acknowledged when done, requeued if its worker dies meanwhile.
 DURABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
-@shared_task(acks_late=True, reject_on_worker_lost=True, ignore_result=True)
+@shared_task(
+    **DURABLE,
+    # The database is unreachable (restarting, failing over): try again soon rather than
+    # leave the bots to the stalled sweep (minutes).  A retry of a move that was made
+    # after all finds the game at another version and does nothing.
+    autoretry_for=(OperationalError, InterfaceError),
+    retry_backoff=2,  # 2 s, 4 s, 8 s ... (with jitter)
+    retry_backoff_max=60,
+    retry_jitter=True,
+    max_retries=6,  # then the stalled sweep queues the bots again
+)
 def bot_move(game_id: int, version: int) -> bool:
     """Play the bots' turn of game ``game_id`` if it is still at ``version``."""
-    return game_bot_move(game_id=game_id, expected_version=version)
+    with log_context(task="bot_move"):
+        return game_bot_move(game_id=game_id, expected_version=version)
 
 
 @shared_task(**DURABLE)
 def turn_emails(game_id: int, turn: int) -> int:
     """Owe each person to act in the turn that started at ``turn`` an e-mail."""
-    return len(notifications.turn_notices_create(game_id=game_id, turn=turn))
+    with log_context(task="turn_emails", game_id=game_id):
+        return len(notifications.turn_notices_create(game_id=game_id, turn=turn))
 
 
 @shared_task(
@@ -45,32 +59,38 @@ def turn_emails(game_id: int, turn: int) -> int:
 )
 def notification_send(notification_id: int) -> str:
     """Send one owed e-mail, if still wanted."""
-    return notifications.notification_send(notification_id=notification_id)
+    with log_context(task="notification_send", notification_id=notification_id):
+        return notifications.notification_send(notification_id=notification_id)
 
 
 @shared_task(**DURABLE)
 def deadlines_sweep() -> int:
-    return deadlines.deadlines_sweep(now=timezone.now())
+    with log_context(task="deadlines_sweep"):
+        return deadlines.deadlines_sweep(now=timezone.now())
 
 
 @shared_task(**DURABLE)
 def reminders_sweep() -> int:
-    return deadlines.reminders_sweep(now=timezone.now())
+    with log_context(task="reminders_sweep"):
+        return deadlines.reminders_sweep(now=timezone.now())
 
 
 @shared_task(**DURABLE)
 def stalled_sweep() -> int:
-    return deadlines.stalled_sweep(now=timezone.now())
+    with log_context(task="stalled_sweep"):
+        return deadlines.stalled_sweep(now=timezone.now())
 
 
 @shared_task(**DURABLE)
 def outbox_sweep() -> int:
-    return notifications.outbox_sweep(now=timezone.now())
+    with log_context(task="outbox_sweep"):
+        return notifications.outbox_sweep(now=timezone.now())
 
 
 @shared_task(**DURABLE)
 def digests_sweep() -> int:
-    return notifications.digests_sweep(now=timezone.now())
+    with log_context(task="digests_sweep"):
+        return notifications.digests_sweep(now=timezone.now())
 
 
 WORKER_HEARTBEAT_KEY = "health:worker-heartbeat"

@@ -71,6 +71,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Database or Redis down during a view: a clear 503 with Retry-After, never a 500.
+    "highsociety_site.middleware.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "highsociety_site.urls"
@@ -301,7 +303,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
-    "DEFAULT_PARSER_CLASSES": ["rest_framework.parsers.JSONParser"],
+    "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],  # deep nesting: 400
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",
     "DEFAULT_PAGINATION_CLASS": "games.api.pagination.PagePagination",
@@ -383,21 +385,33 @@ USE_I18N = True
 USE_TZ = True
 
 # --- logging: everything to stdout, one line per record ----------------------
+# LOG_FORMAT=json (the default): one JSON object per line with time, level, logger,
+# message and, while a game, request or task is handled, game_id, move_number,
+# request_id, task (highsociety_site/logcontext.py).  LOG_FORMAT=text: a plain line with
+# the same fields as key=value, for reading a terminal (make run).
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
 if LOG_LEVEL not in {"DEBUG", "INFO", "WARNING", "ERROR", "CRITICAL"}:
     raise ImproperlyConfigured(f"LOG_LEVEL={LOG_LEVEL!r} is not a logging level.")
+LOG_FORMAT = env_str("LOG_FORMAT", "json").lower()
+if LOG_FORMAT not in {"json", "text"}:
+    raise ImproperlyConfigured(f"LOG_FORMAT={LOG_FORMAT!r} is not a log format: use json or text.")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
+    "filters": {
+        "context": {"()": "highsociety_site.logcontext.ContextFilter"},
+    },
     "formatters": {
-        "line": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"},
+        "json": {"()": "highsociety_site.logcontext.JsonFormatter"},
+        "text": {"()": "highsociety_site.logcontext.TextFormatter"},
     },
     "handlers": {
         "stdout": {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
-            "formatter": "line",
+            "formatter": LOG_FORMAT,
+            "filters": ["context"],
         },
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
@@ -405,3 +419,5 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},  # SQL stays quiet even at LOG_LEVEL=DEBUG
     },
 }
+# Celery workers keep this configuration instead of installing their own root handler.
+CELERY_WORKER_HIJACK_ROOT_LOGGER = False

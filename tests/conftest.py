@@ -20,6 +20,16 @@ def _fresh_cache(request):
         _cache_clear_own_keys()
 
 
+@pytest.fixture(autouse=True)
+def _fresh_log_context():
+    """Each test starts with nothing bound in the log context, as a new request or task
+    does.  (A test whose client re-raises a view's exception never sends the
+    end-of-request signal that unbinds the request's id.)"""
+    from highsociety_site.logcontext import log_context_reset
+
+    log_context_reset()
+
+
 def _uses_django(request) -> bool:
     names = request.fixturenames
     return request.node.get_closest_marker("django_db") is not None or any(

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 
+from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -18,6 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
+from highsociety_site.middleware import RETRY_AFTER_SECONDS, unavailable_detail, unavailable_log
 
 logger = logging.getLogger(__name__)
 
@@ -78,9 +80,32 @@ def _flatten(detail, path: str = "") -> dict[str, list[str]]:
     return {path or "non_field_errors": [str(detail)]}
 
 
+def _unavailable(exc, context) -> Response | None:
+    """The database or Redis down (``highsociety_site.middleware``): 503 with
+    ``Retry-After`` in the API's format, never a 500; nothing of the error is shown."""
+    request = context.get("request")
+    detail = unavailable_detail(exc, getattr(request, "method", None) or "GET")
+    if detail is None:
+        return None
+    unavailable_log(exc, getattr(request, "path", "") or "")
+    return Response(
+        {"detail": detail, "code": "service_unavailable"},
+        status=status.HTTP_503_SERVICE_UNAVAILABLE,
+        headers={"Retry-After": str(RETRY_AFTER_SECONDS), "Cache-Control": "no-store"},
+    )
+
+
 def api_exception_handler(exc, context):
+    if (unavailable := _unavailable(exc, context)) is not None:
+        return unavailable
     if isinstance(exc, GameError):
         exc = game_error_to_api(exc)
+    elif isinstance(exc, RequestDataTooBig):  # DRF reads the body itself: Django's 400 is lost
+        exc = ApiError(
+            "The request body is too large.",
+            status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
+            code="too_large",
+        )
     response = drf_exception_handler(exc, context)
     if response is None:
         # A bug: log it with its traceback, answer in the API's format, show nothing of it.

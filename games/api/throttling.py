@@ -12,12 +12,17 @@ lowering a rate) applies at once.
 
 from __future__ import annotations
 
+import logging
 import time
 
 from django.core.cache import caches
 from django.core.cache.backends.redis import RedisCache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
+
+from highsociety_site.middleware import CACHE_ERRORS
+
+logger = logging.getLogger(__name__)
 
 _PERIODS = {"s": 1, "m": 60, "h": 3600, "d": 86400}
 
@@ -53,6 +58,8 @@ class RequestLimit(BaseThrottle):
     """Counts a request in each of ``scopes``; refuses it when any is over its rate."""
 
     scopes: tuple[str, ...] = ("user", "ip")
+    # While the cache (Redis) is down: let requests through uncounted (True) or answer 503.
+    fail_open = True
 
     def ident(self, scope: str, request) -> str:
         if scope == "user" and request.user and request.user.is_authenticated:
@@ -70,7 +77,14 @@ class RequestLimit(BaseThrottle):
             window = int(now // period)
             key = f"throttle:{scope}:{self.ident(scope, request)}:{window}"
             counters.append((key, limit, period, (window + 1) * period - now))
-        counts = _incr_many([(key, period + 1) for key, _, period, _ in counters])
+        try:
+            counts = _incr_many([(key, period + 1) for key, _, period, _ in counters])
+        except CACHE_ERRORS:
+            if not self.fail_open:
+                raise  # a 503 (games.api.errors): no unlimited password guessing
+            # Redis is down: moves must go on, so the request is let through uncounted.
+            logger.warning("request limits not counted: the cache is unavailable")
+            counts = [0] * len(counters)
         waits = [left for (_, limit, _, left), n in zip(counters, counts, strict=True) if n > limit]
         self._wait = max(waits) if waits else None
         return self._wait is None
@@ -83,3 +97,4 @@ class AuthLimit(RequestLimit):
     """Token log-ins (password checks): per address, plus the address's overall limit."""
 
     scopes = ("auth", "ip")
+    fail_open = False

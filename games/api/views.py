@@ -18,7 +18,6 @@ from rest_framework.views import APIView
 from games import services
 from games.api.errors import NotYourTurn
 from games.api.pagination import PagePagination
-from games.api.prepared import PreparedQuery
 from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, error_responses
 from games.api.serializers import (
     GameCreateInputSerializer,
@@ -35,6 +34,7 @@ from games.api.serializers import (
 from games.engine.state import SEALED
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
+from games.prepared import PreparedQuery
 from games.selectors import game_seat_is_to_act, game_view_for_user, games_with_turn_fields
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: a larger id is simply not a game
@@ -358,6 +358,7 @@ class GameMovesView(APIView):
                 expected_version=body.validated_data["version"],
             )
         except NotYourSeat as error:
+            _game_get(game_id, request.user)  # an abandoned table: 404 unless you sat there
             _not_your_seat_explain(game, request.user, action, error)
         except NotAllowed:
             _game_get(game_id, request.user)  # 404 when there is no such game (for you)

@@ -110,6 +110,29 @@ def test_notification_send_task_retries_a_failing_smtp_server(table, dora, monke
     assert len(mail.outbox) == 1
 
 
+def test_bot_move_task_retries_while_the_database_is_unreachable(
+    dora, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A database outage during a bot's turn: the task tries again (2 s, 4 s, ... in a
+    worker; at once in-process) and the bot moves once the database answers."""
+    from django.db import OperationalError as DatabaseDown
+
+    with django_capture_on_commit_callbacks(execute=False):  # the bot has not moved yet
+        game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
+    real, calls = tasks.game_bot_move, []
+
+    def flaky(**kwargs):
+        calls.append(1)
+        if len(calls) == 1:
+            raise DatabaseDown("connection refused")
+        return real(**kwargs)
+
+    monkeypatch.setattr(tasks, "game_bot_move", flaky)
+    result = tasks.bot_move.apply(args=[game.pk, game.version], throw=False)
+    assert result.get() is True and len(calls) == 2
+    assert Move.objects.filter(game=game, actor=Move.Actor.BOT).exists()
+
+
 def test_sweep_tasks_run(table, age):
     game = age(table(), 30)
     assert tasks.deadlines_sweep.delay().get() == 1
