@@ -19,7 +19,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.dateparse import parse_datetime
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import notifications, selectors, services
@@ -50,6 +50,17 @@ def login_required(view: Any) -> Any:
     return wrapper
 
 
+def game_or_404(request: HttpRequest, game_id: int) -> Game:
+    """The game, or 404.  Abandoned tables exist only for the people who sat there, as
+    in the API (``games.api.views._game_get``): for anyone else there is no such table."""
+    game = get_object_or_404(Game, pk=game_id)
+    if game.status == Game.Status.ABANDONED and not (
+        request.user.is_authenticated and game.seats.filter(user=request.user).exists()
+    ):
+        raise Http404("No such table.")
+    return game
+
+
 # --------------------------------------------------------------------------- pages
 
 
@@ -64,10 +75,12 @@ def lobby(request: HttpRequest) -> HttpResponse:
     return render(request, "games/lobby.html", context)
 
 
+@require_http_methods(["GET", "HEAD", "POST"])
 @login_required
 def game_new(request: HttpRequest) -> HttpResponse:
     """The create-table form; the service's objections are shown as form errors."""
-    form = GameCreateForm(request.POST or None, creator=request.user)
+    # An empty POST is a form with nothing filled in (errors), not a fresh form.
+    form = GameCreateForm(request.POST if request.method == "POST" else None, creator=request.user)
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.service_kwargs())
@@ -83,7 +96,7 @@ def game_new(request: HttpRequest) -> HttpResponse:
 @require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
     """The board (or the seats of a table that has not started)."""
-    return _board_response(request, get_object_or_404(Game, pk=game_id))
+    return _board_response(request, game_or_404(request, game_id))
 
 
 @never_cache
@@ -95,22 +108,24 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     changed (seats and resignations change no version).  The check reads three columns
     of one row; only a changed table is loaded and drawn.
     """
-    row = Game.objects.filter(pk=game_id).values_list("version", "updated_at").first()
+    row = Game.objects.filter(pk=game_id).values_list("version", "updated_at", "status").first()
     if row is None:
         raise Http404("No such table.")
-    version, updated_at = row
+    version, updated_at, status = row
+    if status == Game.Status.ABANDONED:
+        game_or_404(request, game_id)  # 404 unless the caller sat there
     notifications.seat_seen_from_request(request, game_id=game_id)  # no turn e-mail meanwhile
     seen_t = request.GET.get("t")
     if request.GET.get("version") == str(version) and seen_t in (None, _stamp(updated_at)):
         return HttpResponse(status=204)
-    return _board_response(request, get_object_or_404(Game, pk=game_id))
+    return _board_response(request, game_or_404(request, game_id))
 
 
 @never_cache
 @require_safe
 def game_bid_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     """What the ticked cards would bid ("would total 14,000 — beats 12,000"), or why not."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = game_or_404(request, game_id)
     cards, problem = parse_cards(request.GET.getlist("cards"))
     view = selectors.game_view_for_user(game=game, user=_user(request))
     legal = _summary(view)
@@ -125,7 +140,7 @@ def game_bid_preview(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     """Bid, pass, Theft's discard or the sealed Yacht Club choice, at the page's version."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = game_or_404(request, game_id)
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _board_response(
@@ -173,7 +188,7 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
     """Accept (``accept=yes``) or decline (``accept=no``) an invitation to a seat."""
     answer = request.POST.get("accept")
     if answer not in ("yes", "no"):
-        game = get_object_or_404(Game, pk=game_id)
+        game = game_or_404(request, game_id)
         return _board_response(request, game, error="Choose to accept or to decline.")
 
     def respond(*, game: Game, user: Any) -> Any:
@@ -192,7 +207,7 @@ def _user(request: HttpRequest) -> Any:
 
 def _table_post(request: HttpRequest, game_id: int, service: Any, done: str) -> HttpResponse:
     """Join, leave, resign, answer an invitation: one service call, then the board."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = game_or_404(request, game_id)
     try:
         service(game=game, user=request.user)
     except GameError as error:
@@ -206,7 +221,7 @@ def _after_post(request: HttpRequest, game_id: int) -> HttpResponse:
     """After a change: htmx gets the fresh board, a plain form is redirected to it
     (post/redirect/get).  The table is read again: bots may have moved meanwhile."""
     if request.htmx:
-        return _board_response(request, get_object_or_404(Game, pk=game_id))
+        return _board_response(request, game_or_404(request, game_id))
     return redirect("games:detail", game_id=game_id)
 
 

@@ -7,24 +7,24 @@ from __future__ import annotations
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect
+from django.shortcuts import redirect
 from django.views.decorators.http import require_POST
 
 from games import services
 from games.errors import GameError
-from games.models import Game
+from games.views import game_or_404
 
 
 @login_required
 @require_POST
 def game_seat_to_bot(request: HttpRequest, game_id: int) -> HttpResponse:
-    game = get_object_or_404(Game, pk=game_id)
+    game = game_or_404(request, game_id)
     position = request.POST.get("position", "")
     try:
         services.game_seat_to_bot(
             game=game,
             user=request.user,
-            position=int(position) if position.isdigit() else position,
+            position=int(position) if position.isdecimal() else position,
         )
     except GameError as error:
         messages.error(request, str(error))

@@ -13,14 +13,14 @@ from typing import Any
 from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from accounts import selectors
 from games.models import Game
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
-from games.views import board_context, login_required
+from games.views import board_context, game_or_404, login_required
 
 # --------------------------------------------------------------------------- profiles
 
@@ -115,7 +115,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     """A finished game as a spectator saw it after move ``?move=N`` (0 = the set-up;
     the last move by default).  A move number that is not one is answered 400 with a
     sentence, showing the nearest move; an unfinished game is 404."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = game_or_404(request, game_id)
     try:
         replay = replay_load(game)
     except NotReplayable as error:
@@ -144,7 +144,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_record_json(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's record as JSON (``games.replay.game_record``); 404 before
     the end."""
-    game = get_object_or_404(Game, pk=game_id)
+    game = game_or_404(request, game_id)
     try:
         replay = replay_load(game)
     except NotReplayable as error:
@@ -158,7 +158,7 @@ def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
     if raw is None or raw == "":
         return total, None
     text = raw.strip()
-    if not text.lstrip("-").isdigit() or len(text) > 9:
+    if not text.removeprefix("-").isdecimal() or len(text) > 9:
         return total, f"“{raw[:20]}” is not a move number: showing the last move ({total})."
     number = int(text)
     if number < 0:

@@ -7,6 +7,9 @@ from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitVie
 from games import views as games_views
 from highsociety_site import views
 
+# allauth answers a rate-limited log-in, sign-up or password reset with this view.
+handler429 = views.too_many_requests
+
 urlpatterns = [
     path("", games_views.lobby, name="lobby"),
     path("games/", include("games.urls")),

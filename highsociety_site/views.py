@@ -5,7 +5,8 @@ import time
 from django.conf import settings
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import render
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -69,3 +70,15 @@ def _worker_status() -> str:
     if beat is None:
         return "no heartbeat"
     return "ok" if time.time() - float(beat) <= settings.HEALTH_WORKER_MAX_AGE else "stale"
+
+
+# allauth's limits (log-in, sign-up, password reset) count per minute or per five minutes.
+RATE_LIMIT_RETRY_SECONDS = 60
+
+
+def too_many_requests(request: HttpRequest) -> HttpResponse:
+    """allauth's refusal of a rate-limited attempt (``handler429`` in the URLconf): the
+    site's own page, with ``Retry-After``."""
+    response = render(request, "429.html", status=429)
+    response["Retry-After"] = str(RATE_LIMIT_RETRY_SECONDS)
+    return response
