@@ -4,7 +4,9 @@
 Starts the app under gunicorn (sync workers) on 127.0.0.1 against its own PostgreSQL
 database (created and migrated here; default ``highsociety_bench``), sets up tables of
 three people who play with the memory aid on (so a client can compute a legal move
-from any answer), then measures with concurrent clients, one phase at a time:
+from any answer), then measures with concurrent clients, one phase at a time (the
+phases take turns in ``--rounds`` slices of ``--seconds / --rounds`` each, so that
+whatever else the machine does meanwhile weighs on each phase alike):
 
 - ``floor``: a minimal Django view in the same server doing one read and one write of a
   game row (served only with BENCH_FLOOR_VIEW=1): the cost of Django + PostgreSQL alone;
@@ -15,7 +17,7 @@ It prints p50/p99 latency and throughput per phase and the ratios to the floor (
 view p50 within 2x of the floor, move p50 within 2.5x).  Everything is loopback only,
 bounded in time (``--seconds`` per phase) and stops by itself.
 
-    .venv/bin/python bench/http_bench.py [--workers 4] [--clients 6] [--seconds 10]
+    .venv/bin/python bench/http_bench.py [--workers 4] [--clients 6] [--seconds 10] [--rounds 5]
 """
 
 from __future__ import annotations
@@ -24,9 +26,7 @@ import argparse
 import os
 import random
 import signal
-import socket
 import statistics
-import subprocess
 import sys
 import threading
 import time
@@ -38,70 +38,24 @@ import requests
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from bench.stack import (  # noqa: E402  (the repository root is on the path from here)
+    database_create,
+    django_setup,
+    free_port,
+    process_stop,
+    server_start,
+    server_wait,
+    stack_env,
+)
+
 LUXURIES = {f"lux{n}" for n in range(1, 11)} | {"excursions", "yacht"}
 
 
 def bench_env(args) -> dict[str, str]:
-    return {
-        **os.environ,
-        "DATABASE_URL": args.database_url,
-        "REDIS_URL": args.redis_url,
-        "CACHE_KEY_PREFIX": "bench",
-        "DEBUG": "0",
-        "SECRET_KEY": "bench-only-not-a-secret-" + "x" * 40,
-        "ALLOWED_HOSTS": "127.0.0.1,localhost",
-        "LOG_LEVEL": "ERROR",
-        "BENCH_FLOOR_VIEW": "1",
-        # Plain HTTP on loopback: no redirect to HTTPS (production sits behind TLS).
-        "SECURE_SSL_REDIRECT": "0",
-        "CONN_MAX_AGE": "600",
-        # Measure the API, not the limits.
-        "API_THROTTLE_USER": "100000000/min",
-        "API_THROTTLE_IP": "100000000/min",
-        "PYTHONPATH": str(ROOT),
-        "PYTHONWARNINGS": "ignore::UserWarning",  # WhiteNoise: no collectstatic here
-        "DJANGO_SETTINGS_MODULE": "highsociety_site.settings",
-    }
+    return stack_env(args.database_url, args.redis_url, BENCH_FLOOR_VIEW="1")
 
 
 # --------------------------------------------------------------------------- set-up
-
-
-def database_create(url: str) -> None:
-    """Create the bench database if it does not exist (connecting to ``postgres``)."""
-    import psycopg
-    from psycopg import sql
-
-    name = url.rsplit("/", 1)[1].split("?")[0]
-    admin = url.rsplit("/", 1)[0] + "/postgres"
-    with psycopg.connect(admin, autocommit=True) as connection:
-        exists = connection.execute(
-            "SELECT 1 FROM pg_database WHERE datname = %s", [name]
-        ).fetchone()
-        if not exists:
-            connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
-
-
-def django_setup(env: dict[str, str]) -> None:
-    for key in (
-        "DATABASE_URL",
-        "REDIS_URL",
-        "CACHE_KEY_PREFIX",
-        "DEBUG",
-        "SECRET_KEY",
-        "ALLOWED_HOSTS",
-        "LOG_LEVEL",
-        "BENCH_FLOOR_VIEW",
-        "DJANGO_SETTINGS_MODULE",
-    ):
-        os.environ[key] = env[key]
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1"  # tables of people only: no bot tasks
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", "--noinput", verbosity=0)
 
 
 @dataclass
@@ -133,62 +87,6 @@ def tables_create(count: int, run: str) -> list[Table]:
             game = game_invitation_respond(game=game, user=user, accept=True)
         tables.append(Table(game.pk, tokens))
     return tables
-
-
-# --------------------------------------------------------------------------- the server
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
-def server_start(env: dict[str, str], port: int, workers: int) -> subprocess.Popen:
-    return subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "highsociety_site.wsgi:application",
-            "--workers",
-            str(workers),
-            "--worker-class",
-            "sync",
-            "--bind",
-            f"127.0.0.1:{port}",
-            "--log-level",
-            "warning",
-            "--timeout",
-            "60",
-        ],
-        cwd=ROOT,
-        env=env,
-        start_new_session=True,
-        stdout=subprocess.DEVNULL,
-    )
-
-
-def server_wait(server: subprocess.Popen, port: int) -> None:
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        try:
-            if requests.get(f"http://127.0.0.1:{port}/health/", timeout=5).status_code == 200:
-                return
-        except requests.RequestException:
-            pass  # not listening yet, or a worker still starting
-        if server.poll() is not None:
-            raise SystemExit("gunicorn did not start")
-        time.sleep(0.3)
-    raise SystemExit("gunicorn did not answer within 60 s")
-
-
-def server_stop(server: subprocess.Popen) -> None:
-    if server.poll() is None:
-        os.killpg(server.pid, signal.SIGTERM)
-        try:
-            server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            os.killpg(server.pid, signal.SIGKILL)
-            server.wait()
 
 
 # --------------------------------------------------------------------------- clients
@@ -306,26 +204,38 @@ class Player(threading.Thread):
                 ).json()
 
 
-def phase_run(phase: str, base: str, groups: list[list[Table]], seconds: float) -> dict:
+def phase_run(
+    phase: str, base: str, groups: list[list[Table]], seconds: float, done: list[int]
+) -> dict:
+    """One slice of a phase; ``done[n]``: how many of client n's tables it has used."""
     figures, problems = Figures(), []
     stop_at = time.monotonic() + seconds
     players = [
         Player(phase, base, tables, figures, stop_at, random.Random(n), problems)
         for n, tables in enumerate(groups)
     ]
+    for n, player in enumerate(players):
+        player.current = done[n]
     start = time.perf_counter()
     for player in players:
         player.start()
     for player in players:
         player.join(seconds + 60)
     elapsed = time.perf_counter() - start
+    for n, player in enumerate(players):
+        done[n] = max(player.current - 1, 0)  # the table in play goes on next time
     if problems:
         print(f"  {phase}: {problems[0]}")
-    latencies = sorted(figures.latencies)
+    return {"latencies": figures.latencies, "errors": figures.errors, "elapsed": elapsed}
+
+
+def phase_summary(phase: str, slices: list[dict]) -> dict:
+    latencies = sorted(x for part in slices for x in part["latencies"])
+    elapsed = sum(part["elapsed"] for part in slices)
     return {
         "phase": phase,
         "requests": len(latencies),
-        "errors": figures.errors,
+        "errors": sum(part["errors"] for part in slices),
         "rps": len(latencies) / elapsed,
         "p50": statistics.median(latencies) * 1000 if latencies else float("nan"),
         "p99": latencies[int(len(latencies) * 0.99) - 1] * 1000 if latencies else float("nan"),
@@ -337,6 +247,9 @@ def main() -> int:
     parser.add_argument("--workers", type=int, default=4, help="gunicorn sync workers")
     parser.add_argument("--clients", type=int, default=6, help="concurrent clients")
     parser.add_argument("--seconds", type=float, default=10, help="length of each phase")
+    parser.add_argument(
+        "--rounds", type=int, default=5, help="slices per phase, the phases taking turns"
+    )
     parser.add_argument("--tables", type=int, default=40, help="tables per client")
     parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/highsociety_bench"
@@ -345,15 +258,24 @@ def main() -> int:
     args = parser.parse_args()
     if not 1 <= args.clients <= 64 or not 1 <= args.workers <= 16 or not 1 <= args.seconds <= 120:
         raise SystemExit("clients 1-64, workers 1-16, seconds 1-120")
+    if not 1 <= args.rounds <= 20:
+        raise SystemExit("rounds 1-20")
 
     env = bench_env(args)
     database_create(args.database_url)
-    django_setup(env)
+    django_setup(env, eager=True)  # tables of people only: no bot tasks
     run = f"{int(time.time()) % 10**6}"
     print(
         f"Setting up {args.clients * args.tables} tables in {args.database_url.rsplit('/', 1)[1]} …"
     )
     groups = [tables_create(args.tables, f"{run}-{n}") for n in range(args.clients)]
+    # The planner's statistics as autovacuum keeps them on a running site: just after
+    # creating hundreds of users it still believes the tables small, and joins the users
+    # of a game's seats by scanning them all.
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
 
     port = free_port()
     base = f"http://127.0.0.1:{port}"
@@ -365,13 +287,21 @@ def main() -> int:
         server_wait(server, port)
         # Warm up: every worker opens its database connection, imports, caches.
         for phase in ("floor", "view"):
-            phase_run(phase, base, [g[-1:] for g in groups], 1.5)
-        results = [
-            phase_run(phase, base, groups, args.seconds) for phase in ("floor", "view", "move")
-        ]
+            phase_run(phase, base, [g[-1:] for g in groups], 1.5, [0] * len(groups))
+        # The phases take turns in short slices, so that whatever else the machine does
+        # meanwhile (autovacuum after the set-up, other processes) weighs on each alike.
+        phases = ("floor", "view", "move")
+        slices: dict[str, list[dict]] = {phase: [] for phase in phases}
+        done = {phase: [0] * len(groups) for phase in phases}
+        for _ in range(args.rounds):
+            for phase in phases:
+                slices[phase].append(
+                    phase_run(phase, base, groups, args.seconds / args.rounds, done[phase])
+                )
+        results = [phase_summary(phase, slices[phase]) for phase in phases]
     finally:
         if server is not None:
-            server_stop(server)
+            process_stop(server, group=True)
 
     print(
         f"\ngunicorn {args.workers} sync workers, {args.clients} concurrent clients, "

@@ -12,8 +12,11 @@ an e-mail and no e-mail is lost.
 Texts come from ``selectors.game_view_for_user`` only, the player's own redacted view:
 never the deck order, never someone else's sealed choice.
 
-"Has the game open": the board's poll calls ``seat_seen`` (a cache key per game and
-user, no database write); a player seen in the last ``ONLINE_SECONDS`` is online.
+"Has the game open": the board's poll and the API's game view, move log and moves call
+``seat_seen`` (a cache key per game and user, no database write); a player seen in the
+last ``ONLINE_SECONDS`` is at the table.  A turn that begins with every person to act at
+the table queues no e-mail task at all: the missed-turn sweep (``missed_turns_sweep``)
+looks at it again once it has lasted ``deadlines.STALLED_AFTER``.
 """
 
 from __future__ import annotations
@@ -61,8 +64,8 @@ def _seen_key(game_id: int, user_id: int) -> str:
 
 
 def seat_seen(*, game_id: int, user: Any, now: datetime | None = None) -> None:
-    """Record that ``user`` has game ``game_id`` open now (the board's poll calls this).
-    One cache write, no database query; anonymous visitors are ignored."""
+    """Record that ``user`` has game ``game_id`` open now (the board's poll and the API
+    call this).  One cache write, no database query; anonymous visitors are ignored."""
     if user is None or not getattr(user, "is_authenticated", False):
         return
     moment = now or timezone.now()
@@ -83,19 +86,74 @@ def seat_seen_from_request(request: Any, *, game_id: int) -> None:
         _seen_store(_seen_key(game_id, int(user_id)), timezone.now().timestamp())
 
 
+# The board's poll and every API call of a player mark them "seen".  Each process
+# remembers the latest mark it knows of per player and game (one it wrote, or read back),
+# so that (a) it writes a mark at most every SEEN_REFRESH seconds: a player who keeps
+# playing reads as at the table for ONLINE_SECONDS - SEEN_REFRESH at least; and (b) it
+# asks the cache only about players it does not already know to be at the table.  A mark
+# only ever moves forward, so a remembered one is never wrong, at most older than the
+# cache's.  A cache round trip per request cost more than the rest of a move's cache
+# work (bench/http_bench.py).
+SEEN_REFRESH = 30
+SEEN_MEMORY = 10_000
+_seen_known: dict[str, float] = {}
+
+
+def _seen_remember(key: str, moment: float) -> None:
+    if len(_seen_known) >= SEEN_MEMORY:
+        _seen_known.clear()
+    if moment > _seen_known.get(key, float("-inf")):
+        _seen_known[key] = moment
+
+
 def _seen_store(key: str, moment: float) -> None:
     """A lost "seen" mark only means an e-mail that could have waited is sent: with the
     cache (Redis) down, the board still refreshes."""
+    last = _seen_known.get(key)
+    if last is not None and 0 <= moment - last < SEEN_REFRESH:
+        return  # the cache holds this mark or a later one: still fresh
     try:
         cache.set(key, moment, timeout=ONLINE_SECONDS * 2)
     except CACHE_ERRORS:
         logger.warning("could not record that a board is open: the cache is unavailable")
+        return
+    _seen_remember(key, moment)
+
+
+def seen_memory_clear() -> None:
+    """Forget the marks this process knows of (the cache was emptied: tests)."""
+    _seen_known.clear()
 
 
 def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
     """Has the player the game open right now (its board polled lately)?"""
     seen = cache.get(_seen_key(game_id, user_id))
     return seen is not None and now.timestamp() - float(seen) < ONLINE_SECONDS
+
+
+def seats_online(*, game_id: int, user_ids: list[int], now: datetime) -> set[int]:
+    """Which of ``user_ids`` have the game open right now.  At most one cache round trip,
+    none when this process knows them all to be there already.  With the cache down, only
+    those it knows (the others are owed e-mails as usual)."""
+    at = now.timestamp()
+    keys = {_seen_key(game_id, user_id): user_id for user_id in user_ids}
+    online = {
+        user_id
+        for key, user_id in keys.items()
+        if key in _seen_known and at - _seen_known[key] < ONLINE_SECONDS
+    }
+    unknown = [key for key, user_id in keys.items() if user_id not in online]
+    if not unknown:
+        return online
+    try:
+        seen = cache.get_many(unknown)
+    except CACHE_ERRORS:
+        return online
+    for key, moment in seen.items():
+        _seen_remember(key, float(moment))
+        if at - float(moment) < ONLINE_SECONDS:
+            online.add(keys[key])
+    return online
 
 
 # --------------------------------------------------------------------------- queueing
@@ -118,16 +176,31 @@ def queue_safely(task: Any, *args: Any) -> None:
 
 def turn_emails_on_commit(*, game: Game, seats: list[Seat], state: Any, now: datetime) -> None:
     """Called by ``services._game_advance`` inside the move's transaction: when this
-    move started a new turn (the clock restarted at ``now``) and a person is to act,
-    queue ``turn_emails`` after the commit.  No query here: the task does the work."""
+    move started a new turn (the clock restarted at ``now``) and a person is to act who
+    is not at the table, queue ``turn_emails`` after the commit.  No database query
+    here (the task does the work); one cache read, after the commit.
+
+    When everyone to act has the game open (board or API), nothing is queued: they are
+    playing, and an e-mail task would only be deferred.  Should one of them leave, the
+    missed-turn sweep owes them the e-mail once the turn has lasted a couple of minutes."""
     if game.turn_started_at != now:
         return  # the same turn goes on (the Yacht Club's choices)
-    if not any(not seats[p].is_bot for p in seats_to_act(state)):
+    people = [
+        seats[p].user_id
+        for p in seats_to_act(state)
+        if not seats[p].is_bot and seats[p].user_id is not None
+    ]
+    if not people:
         return
     from games.tasks import turn_emails
 
     game_id, turn = game.pk, turn_key(now)
-    transaction.on_commit(lambda: queue_safely(turn_emails, game_id, turn))
+
+    def queue() -> None:
+        if len(seats_online(game_id=game_id, user_ids=people, now=timezone.now())) < len(people):
+            queue_safely(turn_emails, game_id, turn)
+
+    transaction.on_commit(queue)
 
 
 def _claim(**fields: Any) -> Notification | None:
@@ -363,7 +436,8 @@ def outbox_sweep(*, now: datetime, limit: int = 200) -> int:
 
 def missed_turns_sweep(*, now: datetime, stalled_after: timedelta, limit: int = 100) -> int:
     """Turns whose ``turn_emails`` task never ran (the broker was down when the move was
-    made): make their rows now.  A turn that has rows, even skipped ones, is done."""
+    made, or everyone to act was at the table as the turn began): make their rows now.
+    A turn that has rows, even skipped ones, is done."""
     has_rows = Notification.objects.filter(
         game=OuterRef("pk"), kind=Kind.TURN, turn_started_at=OuterRef("turn_started_at")
     )

@@ -15,7 +15,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import services
+from games import notifications, services
 from games.api.errors import NotYourTurn
 from games.api.pagination import PagePagination
 from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, error_responses
@@ -245,7 +245,9 @@ class GameDetailView(APIView):
         description=(
             "What your seat may see (a spectator's view if you have no seat): the table, "
             "the cards, bids and log, `version` (send it with your move) and "
-            "`legal_actions`, what you may do now. Once the game is over, `result`."
+            "`legal_actions`, what you may do now. Once the game is over, `result`. "
+            "While you read it (as with the move log and your moves), you count as at the "
+            "table: no turn e-mail is owed to you for the next 90 seconds."
         ),
         tags=["games"],
         parameters=[GAME_ID],
@@ -253,6 +255,7 @@ class GameDetailView(APIView):
     )
     def get(self, request: Request, game_id: int) -> Response:
         game = _game_get(game_id, request.user, full=True)
+        notifications.seat_seen(game_id=game.pk, user=request.user)  # at the table
         return _view_response(game, request.user)
 
 
@@ -292,6 +295,7 @@ class GameMovesView(APIView):
         query.is_valid(raise_exception=True)
         since, limit = query.validated_data["since"], query.validated_data["limit"]
         game = _game_get(game_id, request.user)
+        notifications.seat_seen(game_id=game.pk, user=request.user)  # at the table
         # One statement: the moves and the game's phase and version from one snapshot,
         # so a sealed choice can never be shown as "already revealed" by a race.
         phase = Game.objects.filter(pk=game.pk).annotate(phase=KT("state__phase"))
@@ -330,7 +334,8 @@ class GameMovesView(APIView):
             "out) with `version`, the game version you saw. Answers 201 with your new view "
             "of the game; 400 with the rules' sentence for an illegal action; 403 for a "
             "seat that is not yours; 409 when `version` is not the current one, so a "
-            "repeated request never makes a second move."
+            "repeated request never makes a second move. Sending a move counts as being "
+            "at the table (no turn e-mail meanwhile)."
         ),
         tags=["games"],
         parameters=[GAME_ID],
@@ -350,6 +355,8 @@ class GameMovesView(APIView):
         # No read first: the service locks and loads the row; a missing game is the
         # rare case, told apart from its other refusals only when one happens.
         game = Game(pk=game_id)
+        # The player is at the table: no turn e-mail for them meanwhile.
+        notifications.seat_seen(game_id=game_id, user=request.user)
         try:
             game = services.game_submit_action(
                 game=game,

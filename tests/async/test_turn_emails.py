@@ -14,10 +14,11 @@ from django.core.mail import EmailMultiAlternatives
 
 from accounts.models import User
 from games import notifications
+from games.deadlines import STALLED_AFTER, stalled_sweep
 from games.models import Game, Notification
 from games.notifications import notification_send, outbox_sweep, seat_seen, turn_key
 from games.services import game_submit_action
-from tests.games.factories import GameFactory, scenario_deck
+from tests.games.factories import GameFactory, people_game, scenario_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -71,7 +72,17 @@ def test_no_email_while_the_player_has_the_game_open(table, dora, run_commits, n
     seat_seen(game_id=game.pk, user=dora)
     with run_commits():
         game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
-    waiting = _turn_notices(game).filter(status=Notification.Status.PENDING)
+    game.refresh_from_db()
+    assert game.version > 1  # the bots replied: her turn again, and she is at the table
+    this_turn = _turn_notices(game).filter(turn_started_at=game.turn_started_at)
+    assert mail.outbox == [] and not this_turn.exists()  # no task, no row
+    # The turn has lasted a while and she still has the board open: the missed-turn sweep
+    # owes her the e-mail, which waits while she is there.
+    moment = game.turn_started_at + STALLED_AFTER
+    seat_seen(game_id=game.pk, user=dora, now=moment)
+    with run_commits():
+        assert stalled_sweep(now=moment) == 1
+    waiting = this_turn.filter(status=Notification.Status.PENDING)
     assert mail.outbox == [] and waiting.count() == 1
     notice = waiting.get()
     assert notice.note == "The player has the game open."
@@ -238,3 +249,70 @@ def test_old_finished_rows_are_deleted_by_the_outbox_sweep(table, dora, now):
     assert Notification.objects.filter(pk=notice.pk).exists()
     outbox_sweep(now=now + timedelta(days=91))
     assert not Notification.objects.filter(pk=notice.pk).exists()
+
+
+def test_api_players_at_the_table_get_no_turn_email_task(dora, bob, carol, run_commits):
+    """Using the API's game view or posting a move counts as being at the table, like the
+    board's poll: a turn that begins with its player there queues no e-mail task (the
+    missed-turn sweep looks again after a couple of minutes); one who is away gets it."""
+    from tests.api.conftest import token_client
+
+    game = people_game(dora, bob, carol, deck=scenario_deck("lux5 lux3"), first_player=0)
+    api = {user.username: token_client(user) for user in (dora, bob, carol)}
+    assert bob.turn_emails == User.TurnEmails.EVERY
+
+    def move(name, version, **action):
+        with run_commits():
+            response = api[name].post(
+                f"/api/v1/games/{game.pk}/moves/", {**action, "version": version}, format="json"
+            )
+        assert response.status_code == 201, response.json()
+
+    def bob_turn_rows():
+        game.refresh_from_db()
+        return _turn_notices(game).filter(user=bob, turn_started_at=game.turn_started_at)
+
+    # Bob is away: Dora's bid starts his turn, and his e-mail is owed at once.
+    move("dora", 0, type="bid", cards=[1000])
+    assert bob_turn_rows().count() == 1
+    # Bob looks at the game and bids through the API: he is at the table now.
+    assert api["bob"].get(f"/api/v1/games/{game.pk}/").status_code == 200
+    move("bob", 1, type="bid", cards=[2000])
+    move("carol", 2, type="pass")
+    move("dora", 3, type="bid", cards=[3000])  # Bob's turn again: nothing owed meanwhile
+    assert not bob_turn_rows().exists()
+
+
+def test_a_process_refreshes_a_seen_mark_at_most_every_half_minute(dora, monkeypatch, now):
+    """Every poll and API call marks the player seen; the cache is written once per
+    SEEN_REFRESH seconds per process, and the player stays at the table meanwhile."""
+    writes = []
+    real = notifications.cache.set
+    monkeypatch.setattr(
+        notifications.cache, "set", lambda *a, **k: writes.append(a[1]) or real(*a, **k)
+    )
+    for seconds in (0, 5, 29):
+        seat_seen(game_id=7, user=dora, now=now + timedelta(seconds=seconds))
+    assert writes == [now.timestamp()]
+    assert notifications.seat_online(game_id=7, user_id=dora.pk, now=now + timedelta(seconds=59))
+    seat_seen(game_id=7, user=dora, now=now + timedelta(seconds=30))
+    assert writes == [now.timestamp(), (now + timedelta(seconds=30)).timestamp()]
+    assert notifications.seat_online(game_id=7, user_id=dora.pk, now=now + timedelta(seconds=100))
+
+
+def test_who_is_at_the_table_is_asked_of_the_cache_only_when_unknown(dora, bob, monkeypatch, now):
+    seat_seen(game_id=7, user=dora, now=now)  # this process wrote Dora's mark
+    notifications.cache.set(notifications._seen_key(7, bob.pk), now.timestamp())  # another did
+    asked = []
+    real = notifications.cache.get_many
+    monkeypatch.setattr(
+        notifications.cache, "get_many", lambda keys: asked.append(keys) or real(keys)
+    )
+    ids = [dora.pk, bob.pk]
+    assert notifications.seats_online(game_id=7, user_ids=ids, now=now) == set(ids)
+    assert asked == [[notifications._seen_key(7, bob.pk)]]  # Dora's was known here
+    assert notifications.seats_online(game_id=7, user_ids=ids, now=now) == set(ids)
+    assert len(asked) == 1  # Bob's mark, once read, is known too
+    later = now + timedelta(seconds=notifications.ONLINE_SECONDS)
+    assert notifications.seats_online(game_id=7, user_ids=ids, now=later) == set()
+    assert len(asked) == 2  # too old to vouch for: the cache is asked again

@@ -61,7 +61,7 @@ def test_no_bot_task_when_a_person_is_to_act(dora, django_capture_on_commit_call
         GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=0)
     # Only the person's turn e-mail is queued (async play, games.notifications).
     assert [c.__qualname__ for c in _queueing(callbacks)] == [
-        "turn_emails_on_commit.<locals>.<lambda>"
+        "turn_emails_on_commit.<locals>.queue"
     ]
 
 
