@@ -7,14 +7,12 @@ imports them with an import statement, so helpers live here as fixtures.
 
 from __future__ import annotations
 
-from datetime import timedelta
-
 import pytest
 from django.core import mail
 from django.utils import timezone
 
-from games.models import Game, Notification
-from tests.games.factories import GameFactory, StaffUserFactory, scenario_deck
+from games.models import Game
+from tests.games.factories import GameFactory, StaffUserFactory, game_age, scenario_deck
 
 
 @pytest.fixture
@@ -60,21 +58,7 @@ def age():
     """``age(game, hours)``: the current turn started ``hours`` earlier (its deadline
     too): the test's clock for deadlines, without touching the real one."""
 
-    def shift(game: Game, hours: float) -> Game:
-        delta = timedelta(hours=hours)
-        game.refresh_from_db()
-        Game.objects.filter(pk=game.pk).update(
-            turn_started_at=game.turn_started_at - delta,
-            deadline_at=(game.deadline_at - delta) if game.deadline_at else None,
-            updated_at=game.updated_at - delta,
-        )
-        Notification.objects.filter(game=game, turn_started_at=game.turn_started_at).update(
-            turn_started_at=game.turn_started_at - delta
-        )
-        game.refresh_from_db()
-        return game
-
-    return shift
+    return game_age
 
 
 @pytest.fixture

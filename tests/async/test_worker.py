@@ -26,6 +26,7 @@ from games.engine import seats_to_act
 from games.models import Game, Move, Notification
 from games.services import game_replay_state, game_submit_action
 from highsociety_site import celery_app
+from tests.faults.stack import wait_for
 from tests.games.factories import GameFactory, scenario_deck
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -35,13 +36,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _wait(condition, timeout: float, what: str, step: float = 0.2):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        value = condition()
-        if value:
-            return value
-        time.sleep(step)
-    raise AssertionError(f"timed out after {timeout:.0f} s waiting for {what}")
+    return wait_for(condition, timeout, what, step)
 
 
 def _database_url() -> str:

@@ -4,11 +4,12 @@ in the app, so every factory-made game is one the app could have made."""
 from __future__ import annotations
 
 import random
+from datetime import timedelta
 
 import factory
 
 from games.engine import AUCTION, legal_actions, random_action, seats_to_act
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Notification, Seat
 from games.services import game_create, game_invitation_respond, game_submit_action
 from tests.factories import UserFactory
 from tests.games.engine.scenario import make_deck
@@ -98,3 +99,20 @@ def table_snapshot(game: Game) -> tuple:
         list(Seat.objects.filter(game=game).order_by("position").values()),
         list(Move.objects.filter(game=game).order_by("number").values()),
     )
+
+
+def game_age(game: Game, hours: float) -> Game:
+    """The current turn started ``hours`` earlier (its deadline and its notices too): a
+    test's clock for deadlines and reminders, without touching the real one."""
+    delta = timedelta(hours=hours)
+    game.refresh_from_db()
+    Game.objects.filter(pk=game.pk).update(
+        turn_started_at=game.turn_started_at - delta,
+        deadline_at=(game.deadline_at - delta) if game.deadline_at else None,
+        updated_at=game.updated_at - delta,
+    )
+    Notification.objects.filter(game=game, turn_started_at=game.turn_started_at).update(
+        turn_started_at=game.turn_started_at - delta
+    )
+    game.refresh_from_db()
+    return game

@@ -55,11 +55,12 @@ from accounts.tokens.services import token_create
 from games import deadlines, notifications
 from games.engine import deck_cards
 from games.engine.cards import GAME_END_CARDS
-from games.models import Game, Notification
+from games.models import Game
 from highsociety_site.logcontext import ContextFilter
 from tests.api.conftest import HIGH_RATES, choose
 from tests.conftest import _cache_clear_own_keys
 from tests.factories import UserFactory
+from tests.games.factories import game_age
 
 pytestmark = pytest.mark.django_db
 
@@ -413,16 +414,7 @@ def _assert_no_deck_run(u: Universe, label: str, out: dict[str, str]) -> None:
 
 def _age(u: Universe, hours: float) -> None:
     """The current turn started ``hours`` earlier (the test's clock for deadlines)."""
-    game = _game(u)
-    delta = timedelta(hours=hours)
-    Game.objects.filter(pk=game.pk).update(
-        turn_started_at=game.turn_started_at - delta,
-        deadline_at=(game.deadline_at - delta) if game.deadline_at else None,
-        updated_at=game.updated_at - delta,
-    )
-    Notification.objects.filter(game=game, turn_started_at=game.turn_started_at).update(
-        turn_started_at=game.turn_started_at - delta
-    )
+    game_age(_game(u), hours)
 
 
 def _committing(django_capture_on_commit_callbacks: Any):
