@@ -20,6 +20,11 @@ _ERRORS = {
         "started or over."
     ),
     429: "Too many requests: wait the number of seconds in `Retry-After`.",
+    503: (
+        "The database or the cache is unavailable for a moment (`service_unavailable`): "
+        "try again after `Retry-After` seconds. Nothing was saved; a move sent again with "
+        "the same `version` is safe (409 if it was stored after all)."
+    ),
 }
 
 _ERROR_EXAMPLES = {
@@ -61,7 +66,9 @@ _ERROR_EXAMPLES = {
 
 def error_responses(*codes: int, examples: bool = False) -> dict[int, OpenApiResponse]:
     """The error answers of an operation, each in the one error format (with examples
-    of illegal actions and stale versions for the move operation)."""
+    of illegal actions and stale versions for the move operation).  Every operation may
+    also answer 503 while the database or the cache is down."""
+    codes = (*codes, 503) if 503 not in codes else codes
     return {
         code: OpenApiResponse(
             ErrorSerializer,
