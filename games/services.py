@@ -712,7 +712,7 @@ def _action_normal(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def _version_parse(version: Any) -> int:
-    if isinstance(version, str) and version.strip().isdigit():
+    if isinstance(version, str) and version.strip().isdecimal():
         version = int(version.strip())
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise GameError(

@@ -76,7 +76,7 @@ def _move_number(version: Any) -> int | None:
         return None
     if isinstance(version, int):
         return version if version >= 0 else None
-    if isinstance(version, str) and version.strip().isdigit() and len(version.strip()) < 10:
+    if isinstance(version, str) and version.strip().isdecimal() and len(version.strip()) < 10:
         return int(version.strip())
     return None
 

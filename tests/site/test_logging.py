@@ -268,3 +268,13 @@ def test_the_text_format_shows_the_context_as_key_value(tmp_path):
     first, second = out.stdout.splitlines()
     assert first.endswith("INFO games.services move 3 stored [game_id=7 move_number=3]")
     assert second.endswith("INFO games.services no game")
+
+
+def test_a_version_in_odd_digits_is_refused_not_a_crash(dora, bob, carol):
+    """'²' is a digit to str.isdigit() but not a number to int(): the service refuses it
+    with its own sentence, and the log context simply leaves the move number out."""
+    from games.errors import GameError
+
+    game = people_game(dora, bob, carol, deck=scenario_deck("lux5 lux3"), first_player=0)
+    with pytest.raises(GameError, match="whole number"):
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version="²")
