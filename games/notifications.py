@@ -127,8 +127,7 @@ def seen_memory_clear() -> None:
 
 def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
     """Has the player the game open right now (its board polled lately)?"""
-    seen = cache.get(_seen_key(game_id, user_id))
-    return seen is not None and now.timestamp() - float(seen) < ONLINE_SECONDS
+    return user_id in seats_online(game_id=game_id, user_ids=[user_id], now=now)
 
 
 def seats_online(*, game_id: int, user_ids: list[int], now: datetime) -> set[int]:

@@ -130,7 +130,9 @@ def game_bid_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     view = selectors.game_view_for_user(game=game, user=_user(request))
     legal = _summary(view)
     ok, text = (False, problem) if problem else bid_preview(legal, cards)
-    context = board_context(view, options=_options(game), selected=set(cards), preview=(ok, text))
+    context = board_context(
+        view, options=table_options(game), selected=set(cards), preview=(ok, text)
+    )
     template = f"{BOARD}#bid-preview" if request.htmx else BOARD
     return render(request, template, context)
 
@@ -233,21 +235,22 @@ def _board_response(
     selected: set[int] | None = None,
 ) -> HttpResponse:
     view = selectors.game_view_for_user(game=game, user=_user(request))
-    context = board_context(view, options=_options(game), error=error, selected=selected)
+    context = board_context(view, options=table_options(game), error=error, selected=selected)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if error and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)
 
 
-def _options(game: Game) -> dict[str, Any]:
-    """The table's public settings (never its state)."""
+def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:
+    """The table's public settings (never its state).  ``live``: the board polls, so it
+    carries the stamp of the row's last change (a replay does not poll: no stamp)."""
     return {
         "players": game.players,
         "advanced": list(game.advanced or ()),
         "memory_aid": game.memory_aid,
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
-        "stamp": _stamp(game.updated_at),
+        "stamp": _stamp(game.updated_at) if live else "",
     }
 
 

@@ -18,9 +18,8 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from accounts import selectors
-from games.models import Game
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
-from games.views import board_context, game_or_404, login_required
+from games.views import board_context, game_or_404, login_required, table_options
 
 # --------------------------------------------------------------------------- profiles
 
@@ -125,7 +124,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
     n, problem = _move_number(request.GET.get("move"), replay.total)
     view = replay_view(replay, n)
     lines = move_lines(replay)
-    context = board_context(view, options=_options(game))
+    context = board_context(view, options=table_options(game, live=False))
     context.update(
         game=game,
         n=n,
@@ -181,15 +180,4 @@ def _step_links(game_id: int, n: int, total: int) -> dict[str, str | None]:
         "last": at(total) if n < total else None,
         "here": at(n),
         "base": base,
-    }
-
-
-def _options(game: Game) -> dict[str, Any]:
-    return {
-        "players": game.players,
-        "advanced": list(game.advanced or ()),
-        "memory_aid": game.memory_aid,
-        "move_deadline_hours": game.move_deadline_hours,
-        "created_by_id": game.created_by_id,
-        "stamp": "",
     }

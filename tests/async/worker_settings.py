@@ -10,33 +10,14 @@ one line each time a bot starts thinking).
 """
 
 import os
-import time
 
 from tests.settings import *  # noqa: F403
+from tests.worker_hooks import bots_slow_down, broker_transport_options
 
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_DEFAULT_QUEUE = os.environ["HS_TEST_QUEUE"]
-_visibility = int(os.environ.get("HS_TEST_VISIBILITY_TIMEOUT", "900"))
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": _visibility,
-    "unacked_restore_interval": 1,  # look for abandoned tasks every second...
-    "unacked_restore_throttle": 1,
-    "unacked_mutex_expire": _visibility,  # ...even if a killed worker held the lock
-}
-
-_BOT_DELAY = float(os.environ.get("HS_TEST_BOT_DELAY", "0"))
-if _BOT_DELAY:
-    import games.ai  # pure Python: no Django needed yet
-
-    _choose_action = games.ai.choose_action
-
-    def _slow_choose_action(*args, **kwargs):
-        marker = os.environ.get("HS_TEST_BOT_MARKER")
-        if marker:
-            with open(marker, "a") as out:
-                out.write(f"{os.getpid()}\n")
-        time.sleep(_BOT_DELAY)
-        return _choose_action(*args, **kwargs)
-
-    games.ai.choose_action = _slow_choose_action
+CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(
+    int(os.environ.get("HS_TEST_VISIBILITY_TIMEOUT", "900"))
+)
+bots_slow_down(float(os.environ.get("HS_TEST_BOT_DELAY") or 0), "HS_TEST_BOT_MARKER")

@@ -13,9 +13,9 @@ these differences only:
 """
 
 import os
-import time
 
 from highsociety_site.settings import *  # noqa: F403
+from tests.worker_hooks import bots_slow_down, broker_transport_options
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -23,26 +23,7 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
-_visibility = int(os.environ.get("HS_FAULTS_VISIBILITY_TIMEOUT", "900"))
-CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": _visibility,
-    "unacked_restore_interval": 1,
-    "unacked_restore_throttle": 1,
-    "unacked_mutex_expire": _visibility,
-}
-
-_BOT_DELAY = float(os.environ.get("HS_FAULTS_BOT_DELAY") or 0)
-if _BOT_DELAY:
-    import games.ai  # pure Python: no Django needed yet
-
-    _choose_action = games.ai.choose_action
-
-    def _slow_choose_action(*args, **kwargs):
-        marker = os.environ.get("HS_FAULTS_BOT_MARKER")
-        if marker:
-            with open(marker, "a") as out:
-                out.write(f"{os.getpid()}\n")
-        time.sleep(_BOT_DELAY)
-        return _choose_action(*args, **kwargs)
-
-    games.ai.choose_action = _slow_choose_action
+CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(
+    int(os.environ.get("HS_FAULTS_VISIBILITY_TIMEOUT", "900"))
+)
+bots_slow_down(float(os.environ.get("HS_FAULTS_BOT_DELAY") or 0), "HS_FAULTS_BOT_MARKER")
