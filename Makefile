@@ -39,9 +39,12 @@ run: install
 	$(PY) manage.py demo
 	$(PY) manage.py runserver $(HOST):$(PORT)
 
-# `make test`: the real PostgreSQL and Redis of this machine (the environment may point
-# elsewhere).  pytest-django creates and drops its own test_* databases; Redis database
-# 15 holds only the tests' cache keys.  Celery stays eager: tests/settings.py.
+# `make test`: the whole suite on the real PostgreSQL and Redis of this machine (the
+# environment may point elsewhere), then a second pass of the tests marked `embedded`
+# (moves, bots, whole games in the API and the browser) on `make run`'s defaults:
+# SQLite, tasks in-process, no Redis.  Each run has its own test databases and cache
+# key prefix (tests/settings.py), so two runs at once do not disturb each other.
+# Celery stays eager unless a test starts a real worker: tests/settings.py.
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/highsociety
 test: export REDIS_URL ?= redis://127.0.0.1:6379/15
 test: install browser
@@ -49,6 +52,8 @@ test: install browser
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run
 	$(PY) -m pytest $(PYTEST_ARGS)
+	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u HIGHSOCIETY_TEST_RUN \
+	  $(PY) -m pytest -m embedded $(PYTEST_ARGS)
 
 test-fast: install
 	$(PY) -m pytest tests/games/engine tests/games/ai -q

@@ -24,7 +24,6 @@ from games.api.serializers import (
     TokenObtainInputSerializer,
     TokenSerializer,
     UserProfileSerializer,
-    project,
 )
 from games.api.throttling import AuthLimit
 
@@ -93,7 +92,7 @@ class TokenView(APIView):
             "token_id": token.pk,
             "username": user.username,
         }
-        return Response(project(payload, TokenSerializer), status=status.HTTP_200_OK)
+        return Response(TokenSerializer(payload).data, status=status.HTTP_200_OK)
 
     @extend_schema(
         operation_id="auth_token_destroy",
@@ -213,4 +212,4 @@ class UserDetailView(APIView):
             )
         if user is None:
             raise exceptions.NotFound(f"There is no player called {username[:40]!r}.")
-        return Response(project(user_stats(user), UserProfileSerializer))
+        return Response(UserProfileSerializer(user_stats(user)).data)

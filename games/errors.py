@@ -11,7 +11,12 @@ class IllegalMove(GameError):
 
 
 class VersionConflict(GameError):
-    """The move was made against an old version of the game (stale or repeated)."""
+    """The move was made against an old version of the game (stale or repeated).
+    ``version`` is the game's current version, when known."""
+
+    def __init__(self, message: str, *, version: int | None = None):
+        super().__init__(message)
+        self.version = version
 
 
 class NotYourSeat(GameError):

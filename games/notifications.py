@@ -86,43 +86,13 @@ def seat_seen_from_request(request: Any, *, game_id: int) -> None:
         _seen_store(_seen_key(game_id, int(user_id)), timezone.now().timestamp())
 
 
-# The board's poll and every API call of a player mark them "seen".  Each process
-# remembers the latest mark it knows of per player and game (one it wrote, or read back),
-# so that (a) it writes a mark at most every SEEN_REFRESH seconds: a player who keeps
-# playing reads as at the table for ONLINE_SECONDS - SEEN_REFRESH at least; and (b) it
-# asks the cache only about players it does not already know to be at the table.  A mark
-# only ever moves forward, so a remembered one is never wrong, at most older than the
-# cache's.  A cache round trip per request cost more than the rest of a move's cache
-# work (bench/http_bench.py).
-SEEN_REFRESH = 30
-SEEN_MEMORY = 10_000
-_seen_known: dict[str, float] = {}
-
-
-def _seen_remember(key: str, moment: float) -> None:
-    if len(_seen_known) >= SEEN_MEMORY:
-        _seen_known.clear()
-    if moment > _seen_known.get(key, float("-inf")):
-        _seen_known[key] = moment
-
-
 def _seen_store(key: str, moment: float) -> None:
     """A lost "seen" mark only means an e-mail that could have waited is sent: with the
     cache (Redis) down, the board still refreshes."""
-    last = _seen_known.get(key)
-    if last is not None and 0 <= moment - last < SEEN_REFRESH:
-        return  # the cache holds this mark or a later one: still fresh
     try:
         cache.set(key, moment, timeout=ONLINE_SECONDS * 2)
     except CACHE_ERRORS:
         logger.warning("could not record that a board is open: the cache is unavailable")
-        return
-    _seen_remember(key, moment)
-
-
-def seen_memory_clear() -> None:
-    """Forget the marks this process knows of (the cache was emptied: tests)."""
-    _seen_known.clear()
 
 
 def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
@@ -131,28 +101,15 @@ def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
 
 
 def seats_online(*, game_id: int, user_ids: list[int], now: datetime) -> set[int]:
-    """Which of ``user_ids`` have the game open right now.  At most one cache round trip,
-    none when this process knows them all to be there already.  With the cache down, only
-    those it knows (the others are owed e-mails as usual)."""
+    """Which of ``user_ids`` have the game open right now: one cache round trip.  With
+    the cache down, nobody (they are owed e-mails as usual)."""
     at = now.timestamp()
     keys = {_seen_key(game_id, user_id): user_id for user_id in user_ids}
-    online = {
-        user_id
-        for key, user_id in keys.items()
-        if key in _seen_known and at - _seen_known[key] < ONLINE_SECONDS
-    }
-    unknown = [key for key, user_id in keys.items() if user_id not in online]
-    if not unknown:
-        return online
     try:
-        seen = cache.get_many(unknown)
+        seen = cache.get_many(list(keys))
     except CACHE_ERRORS:
-        return online
-    for key, moment in seen.items():
-        _seen_remember(key, float(moment))
-        if at - float(moment) < ONLINE_SECONDS:
-            online.add(keys[key])
-    return online
+        return set()
+    return {keys[key] for key, moment in seen.items() if at - float(moment) < ONLINE_SECONDS}
 
 
 # --------------------------------------------------------------------------- queueing

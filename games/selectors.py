@@ -135,10 +135,15 @@ def game_seat_for_user(*, game: Game, user: User | None) -> Seat | None:
 
 
 def _seats_for_view(game: Game) -> list[Seat]:
-    cache = getattr(game, "_prefetched_objects_cache", {})
-    if "seats" in cache:
-        return sorted(cache["seats"], key=lambda seat: seat.position)
-    return list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+    """The seats with their users: from the caller's prefetch when it made one (no
+    query), else in one query."""
+    prefetch_related_objects([game], seats_prefetch())
+    return sorted(game.seats.all(), key=lambda seat: seat.position)
+
+
+def seats_prefetch() -> Prefetch:
+    """A game's seats with their users, in seat order (for ``prefetch_related``)."""
+    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
 
 
 def _seat_names(seats: list[Seat]) -> list[str]:

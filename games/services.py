@@ -49,7 +49,6 @@ from games.engine import (
 from games.engine.state import NOT_BIDDING, OVER, SEALED
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move, Seat
-from games.prepared import PreparedQuery, insert_then_update
 from games.ratings import record_finished_game
 from highsociety_site.logcontext import game_logged
 
@@ -330,7 +329,8 @@ def game_submit_action(
             raise VersionConflict(
                 "The game has moved on since you loaded it: "
                 f"it is at move {locked.version}, you saw move {expected_version}. "
-                "Look at the board again before you act."
+                "Look at the board again before you act.",
+                version=locked.version,
             )
         if locked.status != Game.Status.ACTIVE:
             raise NotAllowed("The game is over.")
@@ -348,7 +348,7 @@ def game_submit_action(
         )
         transaction.on_commit(lambda: _moves_log(locked, moves))  # with the forced passes
         _game_advance(locked, seats, state, new_state, moves, timezone.now(), ran_here)
-    return _game_sync(game, locked, ran_here, seats=seats)
+    return _game_sync(game, locked, ran_here)
 
 
 @game_logged
@@ -431,6 +431,27 @@ def game_replay_state(game: Game) -> State:
     return state
 
 
+def game_store_check() -> None:
+    """Raise (a database error) unless a move could be stored right now: runs the move
+    path's own statements (the lock of a game with its seats, the insert of a move, the
+    update of a game) in a transaction that is then rolled back, so nothing is kept.
+    ``/health/ready/`` calls this: a database that answers ``SELECT 1`` but cannot
+    store moves (read-only, migrations missing, a statement it does not understand) is
+    not ready."""
+    with transaction.atomic():
+        list(
+            Seat.objects.select_related("game", "user")
+            .select_for_update(of=("self", "game"))
+            .filter(game_id=0)
+        )
+        # No game 0 exists; foreign keys are checked at commit, which never comes.
+        Move.objects.bulk_create(
+            [Move(game_id=0, number=0, seat=0, action={"type": "pass"}, actor="player")]
+        )
+        Game.objects.filter(pk=0).update(version=0, updated_at=timezone.now())
+        transaction.set_rollback(True)
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -439,25 +460,23 @@ def _user_require(user, error: GameError) -> None:
         raise error
 
 
-# Compiled once per process: every move runs it (games/prepared.py says why).
-# The seats are locked with the game: a statement that waited for a lock re-reads only
-# the rows it locks, so seats read beside a locked game alone could be stale (two
-# players taking the last two seats at once left a full table that never started).
-_SEATS_WITH_GAME_LOCKED = PreparedQuery(
-    lambda game_id: Seat.objects.select_related("game", "user")
-    .select_for_update(of=("self", "game"))
-    .filter(game_id=game_id)
-    .order_by("position")
-)
-
-
 def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
-    """The game row locked and its seats (with users) in one round trip, for every
-    service that changes a game.  The game and seat rows are locked (``FOR UPDATE OF``),
-    so that a call that waited for another sees that one's seats."""
+    """The game row locked and its seats (with users), for every service that changes a
+    game.  The game and its seat rows are locked together (``FOR UPDATE OF`` on
+    PostgreSQL), so a call that waited for another sees that one's seats: a statement
+    that waited for a lock re-reads only the rows it locks (two players taking the last
+    two seats at once once left a full table that never started).  SQLite has no row
+    locks: there every transaction takes the database's write lock when it begins
+    (``transaction_mode`` IMMEDIATE in the settings), which serialises services just the
+    same."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("the game is locked inside the caller's transaction")
-    seats = _SEATS_WITH_GAME_LOCKED(game.pk)
+    seats = list(
+        Seat.objects.select_related("game", "user")
+        .select_for_update(of=("self", "game"))
+        .filter(game_id=game.pk)
+        .order_by("position")
+    )
     if not seats:
         raise NotAllowed("This table does not exist (any more).")
     locked = seats[0].game
@@ -466,26 +485,16 @@ def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
     return locked, seats
 
 
-def _game_sync(
-    target: Game,
-    source: Game,
-    ran_here: list[bool] | None = None,
-    seats: list[Seat] | None = None,
-) -> Game:
-    """Copy the fresh values of ``source`` into the caller's instance and return it, so
-    a caller that keeps using its own object never renders a stale game.  When bots
-    replied in this process after the commit (eager mode), read the game as it is now.
-    ``seats``, read under the lock and unchanged by a move, are handed back as the
-    game's prefetched seats so rendering the answer needs no second seat query."""
-    bots_ran = bool(ran_here and any(ran_here))
-    if bots_ran:
-        source.refresh_from_db()
-    if target is not source:
-        for field in Game._meta.concrete_fields:
-            setattr(target, field.attname, getattr(source, field.attname))
-        target.__dict__.pop("_prefetched_objects_cache", None)
-    if seats is not None and not bots_ran:
-        target._prefetched_objects_cache = {"seats": seats}
+def _game_sync(target: Game, source: Game, ran_here: list[bool] | None = None) -> Game:
+    """The caller's instance, read again, so a caller that keeps using its own object
+    never renders a stale game or stale seats (``refresh_from_db`` also drops what was
+    prefetched).  When bots replied in this process after the commit (no broker), this
+    reads the game as it is after their moves."""
+    if target is source:
+        if ran_here and any(ran_here):
+            source.refresh_from_db()
+        return source
+    target.refresh_from_db()
     return target
 
 
@@ -585,17 +594,16 @@ def _game_advance(
             now,
             restart=not (previous is not None and previous.phase == SEALED == state.phase),
         )
-    # Only what a move (or the start) changes: the row's other columns stay as stored.
-    # The moves and the game row go in one statement, one round trip (games/prepared.py).
+    # The unique (game, number) is the backstop behind the lock and the version check.
     if moves:
         try:
-            insert_then_update(moves, game, ADVANCE_FIELDS)
-        except IntegrityError:
+            Move.objects.bulk_create(moves)
+        except IntegrityError:  # the whole transaction is rolled back: nothing stored
             raise VersionConflict(
                 "The game has moved on since you loaded it: look at the board again."
             ) from None
-    else:  # the start: no move yet
-        game.save(update_fields=ADVANCE_FIELDS)
+    # Only what a move (or the start) changes: the row's other columns stay as stored.
+    game.save(update_fields=ADVANCE_FIELDS)
     if state.phase == OVER:
         record_finished_game(game, seats=seats)  # stats and ratings, in this same transaction
     if state.phase != OVER and any(seats[p].is_bot for p in seats_to_act(state)):

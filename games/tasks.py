@@ -11,35 +11,40 @@ jobs (settings.CELERY_BEAT_SCHEDULE); each claims what it does in the database, 
 repeated or overlapping run does no harm.
 """
 
+import random
 from smtplib import SMTPException
 
 from celery import shared_task
-from django.db import InterfaceError, OperationalError
 from django.utils import timezone
 
 from games import deadlines, notifications
 from games.services import game_bot_move
 from highsociety_site.logcontext import log_context
+from highsociety_site.middleware import DATABASE_ERRORS, database_unreachable
 
 # Every task here: acknowledged when done, requeued if its worker dies meanwhile.
 DURABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
 
-@shared_task(
-    **DURABLE,
-    # The database is unreachable (restarting, failing over): try again soon rather than
-    # leave the bots to the stalled sweep (minutes).  A retry of a move that was made
-    # after all finds the game at another version and does nothing.
-    autoretry_for=(OperationalError, InterfaceError),
-    retry_backoff=2,  # 2 s, 4 s, 8 s ... (with jitter)
-    retry_backoff_max=60,
-    retry_jitter=True,
-    max_retries=6,  # then the stalled sweep queues the bots again
-)
-def bot_move(game_id: int, version: int) -> bool:
-    """Play the bots' turn of game ``game_id`` if it is still at ``version``."""
+BOT_MOVE_RETRIES = 6  # then the stalled sweep queues the bots again
+
+
+@shared_task(bind=True, **DURABLE, max_retries=BOT_MOVE_RETRIES)
+def bot_move(self, game_id: int, version: int) -> bool:
+    """Play the bots' turn of game ``game_id`` if it is still at ``version``.
+
+    The database unreachable (restarting, failing over): try again soon, 2 s, 4 s, 8 s
+    … (with jitter, at most a minute), rather than leave the bots to the stalled sweep.
+    A retry of a move that was made after all finds the game at another version and
+    does nothing.  Any other database error is a bug: it fails at once, logged."""
     with log_context(task="bot_move"):
-        return game_bot_move(game_id=game_id, expected_version=version)
+        try:
+            return game_bot_move(game_id=game_id, expected_version=version)
+        except DATABASE_ERRORS as error:
+            if not database_unreachable(error):
+                raise
+            delay = min(60, 2 ** (self.request.retries + 1))
+            raise self.retry(exc=error, countdown=random.uniform(delay / 2, delay)) from None
 
 
 @shared_task(**DURABLE)

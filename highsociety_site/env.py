@@ -186,7 +186,8 @@ def parse_database_url(
 
     Persistent connections (``conn_max_age`` seconds, with health checks) apply to
     server databases only: a new PostgreSQL connection per request costs several times
-    the request itself.  SQLite opens a file, so it keeps ``CONN_MAX_AGE = 0``.
+    the request itself.  SQLite opens a file, so it keeps ``CONN_MAX_AGE = 0``; its
+    transactions begin IMMEDIATE (see below).
     """
     import dj_database_url
 
@@ -199,4 +200,13 @@ def parse_database_url(
     if config["ENGINE"] != "django.db.backends.sqlite3":
         config["CONN_MAX_AGE"] = conn_max_age
         config["CONN_HEALTH_CHECKS"] = conn_max_age > 0
+    else:
+        # SQLite has no row locks: each transaction takes the write lock as it begins
+        # (IMMEDIATE), so two services on one game run one after the other, as the row
+        # lock makes them on PostgreSQL; a writer waits up to 20 s for another.
+        config["OPTIONS"] = {
+            **config.get("OPTIONS", {}),
+            "transaction_mode": "IMMEDIATE",
+            "timeout": 20,
+        }
     return config

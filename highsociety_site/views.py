@@ -1,5 +1,6 @@
 """Site-wide pages that belong to no app."""
 
+import logging
 import time
 
 from django.conf import settings
@@ -11,6 +12,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from highsociety_site.celery import app as celery_app
+from highsociety_site.middleware import database_unreachable
+
+logger = logging.getLogger(__name__)
 
 
 @never_cache
@@ -28,11 +32,13 @@ def health(request: HttpRequest) -> JsonResponse:
 @never_cache
 @require_safe
 def health_ready(request: HttpRequest) -> JsonResponse:
-    """Readiness of the whole service: database, broker, and a worker heartbeat.
+    """Readiness of the whole service: database, moves storable, broker, and a worker
+    heartbeat.
 
     With tasks in-process (no broker configured) broker and worker read "in-process".
     503 when any part is down, with each part's status in the body (no error details)."""
-    parts = {"database": _database_status()}
+    database = _database_status()
+    parts = {"database": database, "moves": _moves_status() if database == "ok" else database}
     if celery_app.conf.task_always_eager:
         parts["broker"] = parts["worker"] = "in-process"
     else:
@@ -47,6 +53,19 @@ def _database_status() -> str:
         with connection.cursor() as cursor:
             cursor.execute("SELECT 1")
     except Exception:  # any database failure means "not healthy", never a 500 page
+        return "unavailable"
+    return "ok"
+
+
+def _moves_status() -> str:
+    """Can a move be stored now?  The move path's statements, rolled back."""
+    from games.services import game_store_check
+
+    try:
+        game_store_check()
+    except Exception as error:  # any failure means "not ready", never a 500 page
+        if not database_unreachable(error):  # a bug or a misconfiguration: say which
+            logger.exception("readiness: a move could not be stored")
         return "unavailable"
     return "ok"
 

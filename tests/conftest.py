@@ -38,9 +38,6 @@ def _uses_django(request) -> bool:
 
 
 def _cache_clear_own_keys() -> None:
-    from games.notifications import seen_memory_clear
-
-    seen_memory_clear()  # what this process knows of the cache's "seen" marks goes too
     config = settings.CACHES["default"]
     if not config["BACKEND"].endswith("RedisCache"):
         cache.clear()

@@ -10,6 +10,11 @@ database 15), with these differences only:
   factory-made user would pay.  tests/site checks the real list starts with argon2.
 - Static files need no collectstatic: WhiteNoise serves them from the source folders,
   as under runserver (the manifest storage is for DEBUG off).
+- The test database has a name of its own per test run (pytest-django adds the xdist
+  worker's), so two runs on one machine never create, use or drop each other's
+  database: ``test_<name>_<run>`` on PostgreSQL, a file ``.test-<run>.sqlite3`` on
+  SQLite (a file, not memory: the browser tests' live server and the end-to-end tests'
+  threads must share it).
 - Cache keys carry a prefix of their own per test run and per pytest-xdist worker, so
   a process clearing its cache (tests/conftest.py) never touches the counters of another
   worker or of another run sharing the same Redis.  A server or worker that a test
@@ -20,7 +25,7 @@ import os
 import secrets
 
 from highsociety_site.settings import *  # noqa: F403
-from highsociety_site.settings import CACHES
+from highsociety_site.settings import BASE_DIR, CACHES, DATABASES
 
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
@@ -36,6 +41,12 @@ WHITENOISE_AUTOREFRESH = True
 
 # Set once in the pytest process, before xdist starts its workers (they inherit it).
 _TEST_RUN = os.environ.setdefault("HIGHSOCIETY_TEST_RUN", secrets.token_hex(4))
+DATABASES = {"default": {**DATABASES["default"]}}
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / f".test-{_TEST_RUN}.sqlite3")}
+else:
+    DATABASES["default"]["TEST"] = {"NAME": f"test_{DATABASES['default']['NAME']}_{_TEST_RUN}"}
+
 CACHES = {
     "default": {
         **CACHES["default"],

@@ -27,8 +27,9 @@ logger = logging.getLogger(__name__)
 class ApiError(exceptions.APIException):
     """An error with its own status and code (a game service's refusal, …)."""
 
-    def __init__(self, detail: str, *, status_code: int, code: str):
+    def __init__(self, detail: str, *, status_code: int, code: str, **fields):
         self.status_code = status_code
+        self.fields = fields  # more fields of the answer (a conflict's current version)
         super().__init__(detail=detail, code=code)
 
 
@@ -48,9 +49,12 @@ _GAME_ERRORS: tuple[tuple[type[GameError], int, str], ...] = (
 
 
 def game_error_to_api(error: GameError) -> ApiError:
+    fields = {}
+    if isinstance(error, VersionConflict) and error.version is not None:
+        fields["version"] = error.version
     for kind, status_code, code in _GAME_ERRORS:
         if isinstance(error, kind):
-            return ApiError(str(error), status_code=status_code, code=code)
+            return ApiError(str(error), status_code=status_code, code=code, **fields)
     raise AssertionError("unreachable: every GameError is a GameError")
 
 
@@ -130,6 +134,7 @@ def api_exception_handler(exc, context):
     response.data = {
         "detail": str(detail) if detail is not None else response.status_text,
         "code": code or "error",
+        **getattr(exc, "fields", {}),
     }
     return response
 

@@ -16,9 +16,11 @@ _ERRORS = {
     404: "No such game or user.",
     409: (
         "Conflict with the game's state: `version_conflict` when `version` is not the "
-        "current one (stale or repeated), `not_allowed` for a table that is full, "
-        "started or over."
+        "current one (stale or repeated; the answer's `version` is the current one), "
+        "`not_allowed` for a table that is full, started or over."
     ),
+    413: "The request body is too large (`too_large`).",
+    415: "The body is not JSON (or a form): send `Content-Type: application/json` (`unsupported_media_type`).",
     429: "Too many requests: wait the number of seconds in `Retry-After`.",
     503: (
         "The database or the cache is unavailable for a moment (`service_unavailable`): "
@@ -56,6 +58,7 @@ _ERROR_EXAMPLES = {
                 "detail": "The game has moved on since you loaded it: it is at move 13, "
                 "you saw move 12. Look at the board again before you act.",
                 "code": "version_conflict",
+                "version": 13,
             },
             response_only=True,
             status_codes=["409"],

@@ -5,15 +5,14 @@ error); the rules themselves stay in the services and the engine, whose sentence
 the client as they are.
 
 Output serializers describe the answers field by field for the OpenAPI document, and
-``project`` renders a dict through one of them: it keeps exactly the declared fields, at
-every level, so nothing undeclared (let alone hidden) can slip out, and costs little more
-than copying the dict.
+every answer is rendered through one of them (``Serializer(data).data``): only the
+declared fields come out, at every level, so nothing undeclared (let alone hidden) can
+slip out.
 """
 
 from __future__ import annotations
 
 from collections.abc import Mapping
-from functools import cache
 from typing import Any
 
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
@@ -79,42 +78,6 @@ def _out(field_class, help_text: str, **kwargs):
     return field_class(help_text=help_text, **kwargs)
 
 
-def _declared(serializer_class) -> dict[str, Any]:
-    return serializer_class().get_fields()
-
-
-@cache
-def _plan(serializer_class) -> tuple[tuple[str, Any, bool, bool], ...]:
-    """(name, nested serializer class or None, many, required) per declared field."""
-    plan = []
-    for name, field in _declared(serializer_class).items():
-        nested, many = None, False
-        if isinstance(field, serializers.ListSerializer):
-            nested, many = type(field.child), True
-        elif isinstance(field, serializers.BaseSerializer):
-            nested = type(field)
-        plan.append((name, nested, many, field.required))
-    return tuple(plan)
-
-
-def project(data: dict[str, Any] | None, serializer_class) -> dict[str, Any] | None:
-    """``data`` reduced to the fields that ``serializer_class`` declares, recursively.
-    Optional fields (``required=False``) are left out when ``data`` lacks them."""
-    if data is None:
-        return None
-    out: dict[str, Any] = {}
-    for name, nested, many, required in _plan(serializer_class):
-        if name not in data:
-            if required:
-                raise KeyError(f"{serializer_class.__name__}: {name} is missing")
-            continue
-        value = data[name]
-        if nested is not None and value is not None:
-            value = [project(v, nested) for v in value] if many else project(value, nested)
-        out[name] = value
-    return out
-
-
 # --------------------------------------------------------------------------- errors
 
 
@@ -134,6 +97,14 @@ class ErrorSerializer(serializers.Serializer):
         help_text=(
             "For invalid input (code `invalid`): the messages per field, nested fields "
             "written as paths (`seats[1].ai`); `non_field_errors` for the input as a whole."
+        ),
+    )
+    version = serializers.IntegerField(
+        required=False,
+        min_value=0,
+        help_text=(
+            "For `version_conflict`: the game's current version, to load the board at "
+            "(or to send a move with once you have looked again)."
         ),
     )
 

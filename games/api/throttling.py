@@ -4,10 +4,10 @@ worker process.
 
 Fixed windows: each scope counts the requests of the current period (a minute for
 "120/min") under a key of its own, and a request over the limit is refused with 429 and
-``Retry-After``, the seconds left in the period.  With Redis every scope of a request is
-counted in one round trip (a pipeline of INCR and EXPIRE); DRF's own throttles cost two
-round trips per scope.  Rates are read on every request, so a changed setting (a test
-lowering a rate) applies at once.
+``Retry-After``, the seconds left in the period.  Counting uses the cache's public
+``add`` and ``incr`` only, so it works the same on Redis and on the in-process cache.
+Rates are read on every request, so a changed setting (a test lowering a rate) applies
+at once.
 """
 
 from __future__ import annotations
@@ -16,7 +16,6 @@ import logging
 import time
 
 from django.core.cache import caches
-from django.core.cache.backends.redis import RedisCache
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
@@ -36,13 +35,6 @@ def rate_parse(rate: str) -> tuple[int, int]:
 def _incr_many(keys: list[tuple[str, int]]) -> list[int]:
     """Add one to each counter (creating it to live ``ttl`` seconds); the new values."""
     backend = caches["default"]
-    if isinstance(backend, RedisCache):
-        pipe = backend._cache.get_client(write=True).pipeline(transaction=False)
-        for key, ttl in keys:
-            full = backend.make_and_validate_key(key)
-            pipe.incr(full)
-            pipe.expire(full, ttl)
-        return [int(value) for value in pipe.execute()[::2]]
     counts = []
     for key, ttl in keys:
         backend.add(key, 0, ttl)

@@ -29,12 +29,10 @@ from games.api.serializers import (
     MoveInputSerializer,
     MoveLogSerializer,
     MovesQuerySerializer,
-    project,
 )
 from games.engine.state import SEALED
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
-from games.prepared import PreparedQuery
 from games.selectors import game_seat_is_to_act, game_view_for_user, games_with_turn_fields
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: a larger id is simply not a game
@@ -50,26 +48,18 @@ def _game_get(game_id: int, user, *, full: bool = False) -> Game:
     needs to find it (services lock and reload the row themselves)."""
     game = None
     if 0 < game_id <= MAX_ID:
-        found = (_game_full if full else _game_brief)(game_id)
-        game = found[0] if found else None
-    if game is not None and full:
-        # As a prefetch would (the selectors use this cache).
-        game._prefetched_objects_cache = {"seats": _game_seats(game.pk)}
+        games = Game.objects.filter(pk=game_id).order_by()
+        if full:
+            games = games.prefetch_related(_seats_prefetch())
+        else:
+            games = games.only("id", "status", "version")
+        game = games.first()
     if game is not None and game.status == Game.Status.ABANDONED:
         sitting = Seat.objects.filter(game=game, user=user).exists()
         game = game if sitting else None
     if game is None:
         raise exceptions.NotFound(f"There is no game {game_id}.")
     return game
-
-
-_game_full = PreparedQuery(lambda pk: Game.objects.filter(pk=pk).order_by())
-_game_brief = PreparedQuery(
-    lambda pk: Game.objects.filter(pk=pk).order_by().only("id", "status", "version")
-)
-_game_seats = PreparedQuery(
-    lambda pk: Seat.objects.filter(game_id=pk).select_related("user").order_by("position")
-)
 
 
 def _seats_prefetch() -> Prefetch:
@@ -107,7 +97,7 @@ def view_payload(view: dict[str, Any]) -> dict[str, Any]:
     data.setdefault("memory_aid", view["options"]["memory_aid"])
     data.setdefault("advanced", view["options"]["advanced"])
     data["legal_actions"] = _legal_payload(view)
-    return project(data, GameViewSerializer)
+    return GameViewSerializer(data).data
 
 
 def _legal_payload(view: dict[str, Any]) -> dict[str, Any] | None:
@@ -123,12 +113,10 @@ def _legal_payload(view: dict[str, Any]) -> dict[str, Any] | None:
         types.append("discard")
     if summary.get("sealed_choices"):
         types.append("sealed_bid")
-    return project({**summary, "types": types, "seat": view["your_seat"]}, LegalActionsSerializer)
+    return LegalActionsSerializer({**summary, "types": types, "seat": view["your_seat"]}).data
 
 
 def _view_response(game: Game, user, code: int = status.HTTP_200_OK, **kwargs) -> Response:
-    if "seats" not in getattr(game, "_prefetched_objects_cache", {}):
-        game._prefetched_objects_cache = {"seats": _game_seats(game.pk)}
     return Response(view_payload(game_view_for_user(game=game, user=user)), status=code, **kwargs)
 
 
@@ -206,7 +194,7 @@ class GamesView(APIView):
         page = paginator.paginate_queryset(games, request, view=self)
         prefetch_related_objects(page, _seats_prefetch())
         return paginator.get_paginated_response(
-            [project(_summary(game, request.user), GameSummarySerializer) for game in page]
+            [GameSummarySerializer(_summary(game, request.user)).data for game in page]
         )
 
     @extend_schema(
@@ -324,7 +312,7 @@ class GameMovesView(APIView):
             "moves": rows,
             "next_since": rows[-1]["number"] + 1 if more else None,
         }
-        return Response(project(payload, MoveLogSerializer))
+        return Response(MoveLogSerializer(payload).data)
 
     @extend_schema(
         operation_id="games_moves_create",
@@ -343,7 +331,7 @@ class GameMovesView(APIView):
         examples=MOVE_EXAMPLES,
         responses={
             201: GameViewSerializer,
-            **error_responses(400, 401, 403, 404, 409, 429, examples=True),
+            **error_responses(400, 401, 403, 404, 409, 413, 415, 429, examples=True),
         },
     )
     def post(self, request: Request, game_id: int) -> Response:

@@ -11,6 +11,9 @@ import pytest
 from games.models import Game, Move
 from tests.factories import PASSWORD, UserFactory
 
+pytestmark = pytest.mark.embedded
+
+
 BOT = Path(__file__).resolve().parents[2] / "examples" / "api_bot.py"
 
 

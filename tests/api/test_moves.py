@@ -14,6 +14,9 @@ from tests.api.conftest import create, token_client
 from tests.factories import UserFactory
 from tests.games.factories import StaffUserFactory, scenario_deck
 
+pytestmark = pytest.mark.embedded
+
+
 GAMES = "/api/v1/games/"
 NAMES = ("dora", "bob", "carol")  # seats 0, 1, 2 of every scenario here
 
@@ -21,7 +24,7 @@ NAMES = ("dora", "bob", "carol")  # seats 0, 1, 2 of every scenario here
 def _error(response, status: int, code: str | None = None) -> dict:
     assert response.status_code == status, (response.status_code, response.content)
     body = response.json()
-    assert set(body) <= {"detail", "code", "errors"} and body["detail"]
+    assert set(body) <= {"detail", "code", "errors", "version"} and body["detail"]
     if code is not None:
         assert body["code"] == code, body
     return body
@@ -223,6 +226,7 @@ def test_stale_and_repeated_versions_are_409_and_never_move_twice(clients):
     assert move(clients, "dora", game_id, **body).status_code == 201
     error = _error(move(clients, "dora", game_id, **body), 409, "version_conflict")
     assert "moved on" in error["detail"]
+    assert error["version"] == 1  # the current version, as a field a client can use
     _error(move(clients, "bob", game_id, type="pass", version=0), 409, "version_conflict")
     _error(move(clients, "bob", game_id, type="pass", version=7), 409, "version_conflict")
     assert Move.objects.filter(game_id=game_id).count() == 1
@@ -231,17 +235,16 @@ def test_stale_and_repeated_versions_are_409_and_never_move_twice(clients):
 
 @pytest.mark.django_db(transaction=True)
 def test_simultaneous_identical_submissions_make_one_move():
-    """Real threads, real PostgreSQL connections: the row lock and the version check
-    let exactly one of eight identical requests through (PITFALLS.md)."""
-    if connection.vendor != "postgresql":
-        pytest.skip("needs PostgreSQL's row locks")
+    """Real threads, real database connections: the lock (PostgreSQL's row lock,
+    SQLite's write lock taken as each transaction begins) and the version check let
+    exactly one of ten identical requests through."""
     staff = StaffUserFactory(username="dora")
     others = [UserFactory(username=name) for name in ("bob", "carol")]
     clients = {"dora": token_client(staff), **{u.username: token_client(u) for u in others}}
     game_id = scenario(clients, "lux5")
     secret = clients["dora"].token
     results: list[int] = []
-    barrier = threading.Barrier(8)
+    barrier = threading.Barrier(10)
 
     def submit():
         client = APIClient()
@@ -257,12 +260,12 @@ def test_simultaneous_identical_submissions_make_one_move():
         finally:
             connection.close()
 
-    threads = [threading.Thread(target=submit) for _ in range(8)]
+    threads = [threading.Thread(target=submit) for _ in range(10)]
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    assert sorted(results) == [201] + [409] * 7
+    assert sorted(results) == [201] + [409] * 9
     assert Move.objects.filter(game_id=game_id).count() == 1
 
 

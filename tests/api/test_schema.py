@@ -42,6 +42,16 @@ def test_schema_validates_without_warnings(tmp_path):
     call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "s.yml"))
 
 
+def test_the_served_schema_validates_for_strict_clients(document):
+    from openapi_spec_validator import validate
+
+    validate(document)  # raises on any error, for the document's own OpenAPI version
+    moves = document["paths"]["/api/v1/games/{game_id}/moves/"]["post"]["responses"]
+    assert {"413", "415"} <= set(moves)
+    error = document["components"]["schemas"]["Error"]["properties"]
+    assert error["version"]["type"] == "integer"
+
+
 def test_every_operation_is_documented_with_its_errors(document):
     found = {(path, method) for path, ops in document["paths"].items() for method in ops}
     assert found == OPERATIONS

@@ -14,7 +14,7 @@ from accounts.models import User
 from games.engine import LUXURY_VALUE, seats_to_act
 from games.models import Game
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
 PASSWORD = "a-long-test-password-42"
 

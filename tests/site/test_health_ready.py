@@ -31,13 +31,13 @@ def real_broker():
 def test_in_process_tasks_are_ready_without_a_broker(client):
     answer = client.get(reverse("health_ready"))
     assert answer.status_code == 200
-    assert answer.json() == {"status": "ok", "database": "ok", "broker": "in-process", "worker": "in-process"}
+    assert answer.json() == {"status": "ok", "database": "ok", "moves": "ok", "broker": "in-process", "worker": "in-process"}
 
 
 def test_no_worker_heartbeat_is_not_ready(client, real_broker):
     answer = client.get(reverse("health_ready"))
     assert answer.status_code == 503
-    assert answer.json() == {"status": "error", "database": "ok", "broker": "ok", "worker": "no heartbeat"}
+    assert answer.json() == {"status": "error", "database": "ok", "moves": "ok", "broker": "ok", "worker": "no heartbeat"}
 
 
 def test_a_fresh_heartbeat_is_ready_and_an_old_one_is_stale(client, real_broker, settings):

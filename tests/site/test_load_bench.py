@@ -2,7 +2,7 @@
 stays fixed.
 
 The small run starts gunicorn and a Celery worker against a database of its own on the
-test's PostgreSQL server (``<test database>_loadbench``, dropped and created by the
+test's PostgreSQL server (``<this run's test database>_loadbench``, dropped and created by the
 script) and a Redis database of its own (``LOAD_BENCH_REDIS_DB``, 9 unless set) on the
 test's Redis server, plays three tables of people and bots to the end through the API
 and checks every stored game; it exits non-zero on any error or inconsistency.
@@ -31,7 +31,7 @@ ROOT = Path(__file__).resolve().parents[2]
 def _database_url() -> str:
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    name = os.environ.get("DATABASE_URL", "").rsplit("/", 1)[-1].split("?")[0] or "highsociety"
+    name = db["NAME"]  # this run's own test database: two runs never share the bench's
     return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}_loadbench"
 
 

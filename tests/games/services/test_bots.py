@@ -15,6 +15,8 @@ from games.services import game_bot_move, game_replay_state, game_resign, game_s
 from games.tasks import bot_move
 from tests.games.factories import GameFactory, people_game, people_play, scenario_deck
 
+pytestmark = pytest.mark.embedded
+
 
 def _depth() -> int:
     frame, depth = sys._getframe(), 0

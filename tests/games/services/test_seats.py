@@ -17,7 +17,7 @@ from games.services import (
 )
 from tests.games.factories import GameFactory, people_game, scenario_deck, table_snapshot
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 def _open_table(creator, *seats):

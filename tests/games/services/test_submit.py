@@ -21,7 +21,7 @@ from tests.games.factories import (
     table_snapshot,
 )
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 
 
 @pytest.fixture
