@@ -5,3 +5,7 @@ class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
     verbose_name = "Games"
+
+    def ready(self) -> None:
+        # The listeners of games.events: tasks for bots and e-mails, ratings at the end.
+        from games import ratings, tasks  # noqa: F401

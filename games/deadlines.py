@@ -1,10 +1,10 @@
 """Move deadlines, reminders, vacations and the sweeps that keep games moving
-(README, "Async play").
+(docs/architecture.md, "Async play").
 
 A table may give each move a deadline (1, 2, 3 or 7 days).  ``Game.deadline_at`` is
-set by ``services._deadline_set`` whenever a person is to act, through
-``deadline_compute``: the turn's start plus the move time, where a player on vacation
-gets the whole move time after the vacation ends (their clock is paused meanwhile).
+set by the services whenever a person is to act (``games.clock``: the turn's start
+plus the move time, where a player on vacation gets the whole move time after the
+vacation ends: their clock is paused meanwhile).
 
 Beat runs the sweeps every minute (games/tasks.py).  Each takes ``now`` (tests pass any
 clock) and claims what it does once:
@@ -29,15 +29,18 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, Max, OuterRef, Q
+from django.db.models import Exists, F, OuterRef, Q
 from django.utils import timezone
 
-from games import notifications
+from games import events, notifications
+from games.bots import bot_action, fallback_action
+from games.clock import deadline_compute
 from games.engine import AUCTION, SEALED, THEFT_CHOICE, seats_to_act
 from games.engine.state import WAITING
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import DEADLINE_HOURS, MAX_PLAYERS, Game, Move, Seat
-from highsociety_site.logcontext import game_logged
+from games.services import game_submit_action
+from ops.logcontext import game_logged
 
 logger = logging.getLogger(__name__)
 
@@ -48,24 +51,6 @@ SWEEP_BATCH = 100
 
 
 # --------------------------------------------------------------------------- deadlines
-
-
-def deadline_compute(*, game: Game, user_ids: list[int], since: datetime | None = None) -> datetime:
-    """When the people ``user_ids`` must have moved: the turn's start (or ``since``,
-    if later) plus the table's move time, but never counting a vacation: a player on
-    vacation gets the whole move time after it ends."""
-    start = game.turn_started_at
-    if since is not None and since > start:
-        start = since
-    if user_ids:
-        from accounts.models import User
-
-        latest = User.objects.filter(pk__in=user_ids, vacation_until__gt=start).aggregate(
-            latest=Max("vacation_until")
-        )["latest"]
-        if latest is not None:
-            start = latest
-    return start + timedelta(hours=game.move_deadline_hours)
 
 
 def _people_to_act(game: Game, seats: list[Seat]) -> list[Seat]:
@@ -120,8 +105,6 @@ def game_deadline_pass(*, game_id: int, now: datetime) -> int:
     """The deadline of ``game_id`` has passed: a bot moves once for each person still
     to act in that turn.  Returns the number of moves made (0 when the game moved on,
     or the deadline moved because a player is on vacation)."""
-    from games.services import _bot_action, _fallback_action, game_submit_action
-
     made = 0
     passed: datetime | None = None  # the deadline being handled: that turn's only
     while True:
@@ -146,7 +129,7 @@ def game_deadline_pass(*, game_id: int, now: datetime) -> int:
         seat = people[0]
         state = game.engine_state()
         version = game.version
-        action = _bot_action(state, seat.position, DEADLINE_BOT_LEVEL)
+        action = bot_action(state, seat.position, DEADLINE_BOT_LEVEL)
         try:
             with transaction.atomic():
                 locked = Game.objects.select_for_update().get(pk=game_id)
@@ -169,7 +152,7 @@ def game_deadline_pass(*, game_id: int, now: datetime) -> int:
                     game_submit_action(
                         game=locked,
                         user=None,
-                        action=_fallback_action(state, seat.position),
+                        action=fallback_action(state, seat.position),
                         expected_version=version,
                         actor=Move.Actor.DEADLINE,
                     )
@@ -234,8 +217,6 @@ def stalled_sweep(*, now: datetime) -> int:
     """Catch up on work a lost task left undone: queue the bots' turns of games that
     have waited for a bot for ``STALLED_AFTER``, and make the turn e-mails of turns that
     never had theirs.  Returns the number of bot tasks and e-mails queued."""
-    from games.services import _bot_move_queue
-
     stuck = list(
         Game.objects.filter(_bot_to_act(), status=Game.Status.ACTIVE)
         .filter(updated_at__lte=now - STALLED_AFTER)
@@ -243,10 +224,7 @@ def stalled_sweep(*, now: datetime) -> int:
     )
     for game_id, version in stuck:
         logger.warning("game %s: a bot has waited since version %s; queueing it", game_id, version)
-        try:
-            _bot_move_queue(game_id, version)
-        except Exception:
-            logger.exception("game %s: could not queue the bot move", game_id)
+        events.announce_now(events.bots_to_act, game_id=game_id, version=version, by_bot=False)
     made = notifications.missed_turns_sweep(now=now, stalled_after=STALLED_AFTER)
     return len(stuck) + made
 

@@ -22,7 +22,7 @@ looks at it again once it has lasted ``deadlines.STALLED_AFTER``.
 from __future__ import annotations
 
 import logging
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -34,10 +34,12 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
+from games import events
+from games.clock import turn_key
 from games.engine import LUXURY_VALUE, card_name, money_text, seats_to_act
 from games.models import Game, Move, Notification, Seat
-from highsociety_site.logcontext import game_logged
-from highsociety_site.middleware import CACHE_ERRORS
+from ops.logcontext import game_logged
+from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 
@@ -50,7 +52,6 @@ CLAIM_FOR = timedelta(minutes=5)  # a sender's hold on a row (longer than any SM
 MISSED_TURN_WINDOW = timedelta(days=3)  # the stalled sweep looks this far back for turns
 KEEP_FOR = timedelta(days=90)  # then the outbox sweep deletes finished rows
 LOG_LINES = 6
-_EPOCH = datetime(1970, 1, 1, tzinfo=UTC)
 
 Kind = Notification.Kind
 Status = Notification.Status
@@ -115,48 +116,12 @@ def seats_online(*, game_id: int, user_ids: list[int], now: datetime) -> set[int
 # --------------------------------------------------------------------------- queueing
 
 
-def turn_key(moment: datetime) -> int:
-    """A turn's identity: when it started, in whole microseconds since 1970."""
-    return (moment - _EPOCH) // timedelta(microseconds=1)
-
-
-def queue_safely(task: Any, *args: Any) -> None:
-    """``task.delay(*args)``, logging instead of raising: a broker outage (or a failing
-    in-process task) must never turn a stored move into an error.  Whatever was not
-    queued is found later by a sweep (``stalled_sweep``, ``outbox_sweep``)."""
-    try:
-        task.delay(*args)
-    except Exception:
-        logger.exception("could not queue %s%r; a sweep will catch up", task.name, args)
-
-
-def turn_emails_on_commit(*, game: Game, seats: list[Seat], state: Any, now: datetime) -> None:
-    """Called by ``services._game_advance`` inside the move's transaction: when this
-    move started a new turn (the clock restarted at ``now``) and a person is to act who
-    is not at the table, queue ``turn_emails`` after the commit.  No database query
-    here (the task does the work); one cache read, after the commit.
-
-    When everyone to act has the game open (board or API), nothing is queued: they are
-    playing, and an e-mail task would only be deferred.  Should one of them leave, the
-    missed-turn sweep owes them the e-mail once the turn has lasted a couple of minutes."""
-    if game.turn_started_at != now:
-        return  # the same turn goes on (the Yacht Club's choices)
-    people = [
-        seats[p].user_id
-        for p in seats_to_act(state)
-        if not seats[p].is_bot and seats[p].user_id is not None
-    ]
-    if not people:
-        return
-    from games.tasks import turn_emails
-
-    game_id, turn = game.pk, turn_key(now)
-
-    def queue() -> None:
-        if len(seats_online(game_id=game_id, user_ids=people, now=timezone.now())) < len(people):
-            queue_safely(turn_emails, game_id, turn)
-
-    transaction.on_commit(queue)
+def turn_email_wanted(*, game_id: int, user_ids: list[int], now: datetime) -> bool:
+    """A new turn began for the people ``user_ids``: is a turn e-mail owed to any of
+    them?  Not while everyone to act has the game open (board or API): they are playing.
+    Should one of them leave, the missed-turn sweep owes them the e-mail once the turn
+    has lasted a couple of minutes.  One cache read, no database query."""
+    return len(seats_online(game_id=game_id, user_ids=user_ids, now=now)) < len(user_ids)
 
 
 def _claim(**fields: Any) -> Notification | None:
@@ -169,19 +134,9 @@ def _claim(**fields: Any) -> Notification | None:
 
 
 def _send_queue(ids: list[int]) -> None:
-    """A send task per row.  In-process (no broker) each is tried once, here and now,
-    instead of through Celery's eager retries, which would hold up the request that made
-    the move; a failed row waits for the outbox sweep (``manage.py sweep``)."""
-    from games.tasks import notification_send as task
-
-    for pk in ids:
-        if not task.app.conf.task_always_eager:
-            queue_safely(task, pk)
-            continue
-        try:
-            notification_send(notification_id=pk)
-        except Exception:
-            logger.exception("notification %s: sending failed; the outbox sweep retries it", pk)
+    """The rows ``ids``, claimed and stored, are owed: tell the sender now."""
+    if ids:
+        events.announce_now(events.notices_owed, ids=list(ids))
 
 
 def turn_notices_create(*, game_id: int, turn: int, now: datetime | None = None) -> list[int]:
@@ -234,7 +189,7 @@ def deadline_notice_create(*, game: Game, seat: Seat, move_number: int, now: dat
         move_number=move_number,
         due_at=now + OUTBOX_GRACE,
     )
-    transaction.on_commit(lambda: _send_queue([notice.pk]))
+    events.announce(events.notices_owed, ids=[notice.pk])  # once the move is committed
 
 
 # --------------------------------------------------------------------------- sending

@@ -1,7 +1,7 @@
-"""Ratings and stats, updated once when a game ends (issue 6).
+"""Ratings and stats, updated once when a game ends.
 
-``record_finished_game(game)`` is called by ``games.services`` in the transaction that
-finishes the game.  It writes, once per game (the ``GameRecord`` row, keyed by the game,
+``record_finished_game(game)`` listens to ``games.events.game_finished``, which the
+services send inside the transaction that finishes the game.  It writes, once per game (the ``GameRecord`` row, keyed by the game,
 is the guard):
 
 - one ``PlayerResult`` per person seated (rank, won, cast out, status, money, rating
@@ -34,6 +34,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from django.db.models import Q
+from django.dispatch import receiver
 from openskill.models import PlackettLuce
 
 from accounts.models import (
@@ -44,6 +45,7 @@ from accounts.models import (
     PlayerStats,
     rating_display,
 )
+from games import events
 from games.engine import State, score_details
 from games.models import Game, Move, Seat
 
@@ -321,3 +323,8 @@ def _outcome(mine: int, theirs: int) -> str:
     if mine > theirs:
         return "losses"
     return "draws"
+
+
+@receiver(events.game_finished)
+def _game_finished(*, game: Game, seats: Sequence[Seat], **_) -> None:
+    record_finished_game(game, seats=seats)

@@ -1,9 +1,10 @@
-"""Every change to a game: one door per kind of change (STYLE.md, practice 5).
+"""Every change to a game: one door per kind of change.
 
 Each service takes keyword-only arguments, runs in one transaction with the Game row
 locked (``select_for_update``), validates everything before it writes, and raises a
 ``games.errors.GameError`` whose message a player can read; after an error nothing has
-changed.  Work for later (bot turns) is queued with ``transaction.on_commit``.
+changed.  What happened is announced after the commit (``games.events``): bots,
+e-mails and ratings listen; the services know nothing of them.
 
 Moves: ``game_submit_action`` checks the version the caller saw (``Game.version``, the
 number of stored moves), the caller's seat and turn, applies the action through the
@@ -11,20 +12,14 @@ engine, stores the new state with one ``Move`` row per action, plays forced pass
 once (``Move.Actor.FORCED``), and finishes the game when it is over.  The unique
 constraint on (game, number) is the backstop behind the lock.
 
-Bots: when a bot is to act after a commit, ``bot_move(game_id, version)`` is queued.  It
-computes the bot's action outside any lock, on a snapshot, and submits it through
-``game_submit_action`` with the version of that snapshot, so a bot never acts on a game
-that moved on.  Without a broker Celery runs tasks eagerly, in the queuing process; a
-per-thread trampoline then runs the chain of bot turns one after the other instead of
-nesting them, so a game of three bots plays to its end without deep recursion.
+Bots (``games.bots``) think outside any lock, on a snapshot, and submit their action
+here with the version of that snapshot, so a bot never acts on a game that moved on.
 """
 
 from __future__ import annotations
 
 import logging
-import random
-import threading
-from collections import Counter, deque
+from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
@@ -34,6 +29,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from games import events
+from games.clock import deadline_compute, turn_key
 from games.engine import (
     ADVANCED_CARDS,
     IllegalAction,
@@ -41,7 +38,6 @@ from games.engine import (
     apply_action,
     deck_cards,
     forced_action,
-    legal_actions,
     new_game,
     result,
     seats_to_act,
@@ -49,8 +45,7 @@ from games.engine import (
 from games.engine.state import NOT_BIDDING, OVER, SEALED
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move, Seat
-from games.ratings import record_finished_game
-from highsociety_site.logcontext import game_logged
+from ops.logcontext import game_logged
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -99,7 +94,6 @@ def game_create(
             first_player = _first_player_check(first_player, players)
 
     now = timezone.now()
-    ran_here: list[bool] = []
     with transaction.atomic():
         game = Game.objects.create(
             status=Game.Status.OPEN,
@@ -123,9 +117,8 @@ def game_create(
             seat_rows.append(seat)
         Seat.objects.bulk_create(seat_rows)
         if all(seat.is_filled for seat in seat_rows):
-            _game_start(game, seat_rows, now, ran_here)
-    if any(ran_here):
-        game.refresh_from_db()  # the bots' opening turns ran here after the commit
+            _game_start(game, seat_rows, now)
+    game.refresh_from_db()  # without a broker, the bots' opening turns ran on commit
     return game
 
 
@@ -135,7 +128,6 @@ def game_join(*, game: Game, user: User) -> Seat:
     lowest open seat.  The game starts when this fills the last seat."""
     _user_require(user, NotAllowed("Log in to join a table."))
     now = timezone.now()
-    ran_here: list[bool] = []
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
@@ -149,8 +141,8 @@ def game_join(*, game: Game, user: User) -> Seat:
             seat.user = user
         seat.accepted, seat.joined_at = True, now
         seat.save(update_fields=["user", "accepted", "joined_at"])
-        _table_touch_or_start(locked, seats, now, ran_here)
-    _game_sync(game, locked, ran_here)
+        _table_touch_or_start(locked, seats, now)
+    _game_sync(game, locked)
     return seat
 
 
@@ -161,7 +153,6 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
     if not isinstance(accept, bool):
         raise GameError("Answer the invitation with accept or decline.")
     now = timezone.now()
-    ran_here: list[bool] = []
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
@@ -173,8 +164,8 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
         else:
             seat.user = None
         seat.save(update_fields=["user", "accepted", "joined_at"])
-        _table_touch_or_start(locked, seats, now, ran_here)
-    return _game_sync(game, locked, ran_here)
+        _table_touch_or_start(locked, seats, now)
+    return _game_sync(game, locked)
 
 
 @game_logged
@@ -205,14 +196,13 @@ def game_start(*, game: Game) -> Game:
     """Start a table whose seats are all filled.  The join services call this by
     themselves when the last seat fills; calling it again changes nothing."""
     now = timezone.now()
-    ran_here: list[bool] = []
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
         if not all(seat.is_filled for seat in seats):
             raise NotAllowed("The game starts when every seat is filled.")
-        _game_start(locked, seats, now, ran_here)
-    return _game_sync(game, locked, ran_here)
+        _game_start(locked, seats, now)
+    return _game_sync(game, locked)
 
 
 @game_logged
@@ -220,7 +210,6 @@ def game_resign(*, game: Game, user: User) -> Game:
     """Give up: a bot (medium) plays the seat to the end, so the game stays whole."""
     _user_require(user, NotYourSeat("You do not have a seat at this table."))
     now = timezone.now()
-    ran_here: list[bool] = []
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
@@ -238,8 +227,8 @@ def game_resign(*, game: Game, user: User) -> Game:
         _deadline_set(locked, seats, state, now, restart=False)
         locked.save(update_fields=["deadline_at", "updated_at"])
         if seat.position in seats_to_act(state):
-            _bots_queue_on_commit(locked, ran_here)
-    return _game_sync(game, locked, ran_here)
+            _bots_announce(locked)
+    return _game_sync(game, locked)
 
 
 @game_logged
@@ -253,7 +242,6 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
     if isinstance(position, bool) or not isinstance(position, int):
         raise GameError("Choose the seat by its number.")
     now = timezone.now()
-    ran_here: list[bool] = []
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         if locked.created_by_id != user.pk:
@@ -279,9 +267,9 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
         _deadline_set(locked, seats, state, now, restart=False)
         locked.save(update_fields=["deadline_at", "updated_at"])
         if seat.position in seats_to_act(state):
-            _bots_queue_on_commit(locked, ran_here)
+            _bots_announce(locked)
     logger.info("game %s: seat %s handed to a bot by the creator", locked.pk, position)
-    return _game_sync(game, locked, ran_here)
+    return _game_sync(game, locked)
 
 
 # --------------------------------------------------------------------------- moves
@@ -317,7 +305,6 @@ def game_submit_action(
             "An action must be an object with a type: bid, pass, discard or sealed_bid."
         )
 
-    ran_here: list[bool] = []
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         seat = _acting_seat(seats, user, action, actor)
@@ -347,68 +334,8 @@ def game_submit_action(
             locked, moves, _action_normal(act), actor, user if actor == Move.Actor.PLAYER else None
         )
         transaction.on_commit(lambda: _moves_log(locked, moves))  # with the forced passes
-        _game_advance(locked, seats, state, new_state, moves, timezone.now(), ran_here)
-    return _game_sync(game, locked, ran_here)
-
-
-@game_logged
-def game_bot_move(*, game_id: int, expected_version: int) -> bool:
-    """The bot task's work: play the turn of every bot seat to act at this version.
-
-    Does nothing (returns False) when the game is gone, over, has moved on, or no bot is
-    to act.  The bots think outside any transaction, on a snapshot; their actions are
-    then submitted with the snapshot's version, and a conflict (somebody moved meanwhile)
-    is dropped quietly: whoever moved queued the next bot turn.
-    """
-    game = Game.objects.filter(pk=game_id).first()
-    if game is None or game.status != Game.Status.ACTIVE or game.version != expected_version:
-        return False
-    state = game.engine_state()
-    seats = {seat.position: seat for seat in game.seats.all()}
-    bot_seats = [p for p in seats_to_act(state) if seats[p].is_bot]
-    if not bot_seats:
-        return False
-    planned = [(p, _bot_action(state, p, seats[p].ai_level)) for p in bot_seats]
-    moved = False
-    version = expected_version
-    for position, action in planned:
-        try:
-            try:
-                game = game_submit_action(
-                    game=game,
-                    user=None,
-                    action=action,
-                    expected_version=version,
-                    actor=Move.Actor.BOT,
-                )
-            except IllegalMove as error:
-                # The action itself is not logged: a Yacht Club choice is secret.
-                logger.error(
-                    "game %s: the %s bot's %s action was illegal (%s); playing a random one",
-                    game_id,
-                    seats[position].ai_level,
-                    str(action.get("type"))[:20],
-                    error,
-                )
-                game = game_submit_action(
-                    game=game,
-                    user=None,
-                    action=_fallback_action(state, position),
-                    expected_version=version,
-                    actor=Move.Actor.BOT,
-                )
-        except (VersionConflict, NotYourSeat, NotAllowed):
-            break  # the game moved on (or ended) meanwhile: nothing left to do here
-        moved = True
-        version = game.version
-        logger.info(
-            "bot moved: seat %s (%s), %s",
-            position,
-            seats[position].ai_level,
-            MOVE_KINDS.get(str(action.get("type")), "other"),
-            extra={"seat": position, "bot_level": seats[position].ai_level},
-        )
-    return moved
+        _game_advance(locked, seats, state, new_state, moves, timezone.now(), actor)
+    return _game_sync(game, locked)
 
 
 def game_replay_state(game: Game) -> State:
@@ -485,15 +412,11 @@ def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
     return locked, seats
 
 
-def _game_sync(target: Game, source: Game, ran_here: list[bool] | None = None) -> Game:
-    """The caller's instance, read again, so a caller that keeps using its own object
-    never renders a stale game or stale seats (``refresh_from_db`` also drops what was
-    prefetched).  When bots replied in this process after the commit (no broker), this
-    reads the game as it is after their moves."""
-    if target is source:
-        if ran_here and any(ran_here):
-            source.refresh_from_db()
-        return source
+def _game_sync(target: Game, source: Game) -> Game:
+    """The caller's instance, read again after the commit, so a caller that keeps using
+    its own object never renders a stale game or stale seats (``refresh_from_db`` also
+    drops what was prefetched), and sees the bots' replies when they ran in this
+    process (no broker)."""
     target.refresh_from_db()
     return target
 
@@ -512,15 +435,15 @@ def _open_require(game: Game) -> None:
 
 
 def _table_touch_or_start(
-    game: Game, seats: list[Seat], now: datetime, ran_here: list[bool]
+    game: Game, seats: list[Seat], now: datetime
 ) -> None:
     if all(seat.is_filled for seat in seats):
-        _game_start(game, seats, now, ran_here)
+        _game_start(game, seats, now)
     else:
         game.save(update_fields=["updated_at"])
 
 
-def _game_start(game: Game, seats: list[Seat], now: datetime, ran_here: list[bool]) -> None:
+def _game_start(game: Game, seats: list[Seat], now: datetime) -> None:
     """Shuffle (or take the scenario deck), reveal the first card, play forced passes
     and queue the bots.  The caller holds the lock (or just created the row)."""
     state = new_game(
@@ -541,7 +464,7 @@ def _game_start(game: Game, seats: list[Seat], now: datetime, ran_here: list[boo
         memory_aid=game.memory_aid,
         move_deadline_hours=game.move_deadline_hours,
     )
-    _game_advance(game, seats, None, state, [], now, ran_here)
+    _game_advance(game, seats, None, state, [], now)
 
 
 ADVANCE_FIELDS = (
@@ -564,10 +487,11 @@ def _game_advance(
     state: State,
     moves: list[Move],
     now: datetime,
-    ran_here: list[bool],
+    actor: str | None = None,
 ) -> None:
-    """After an action: forced passes, the end of the game or the next deadline, then
-    store the state and the moves and queue the bots on commit."""
+    """After an action (by ``actor``) or the start: forced passes, the end of the game
+    or the next deadline, then store the state and the moves and announce what
+    happened (``games.events``)."""
     while (forced := forced_action(state)) is not None:
         state = apply_action(state, forced)
         _move_append(game, moves, forced, Move.Actor.FORCED, None)
@@ -605,13 +529,22 @@ def _game_advance(
     # Only what a move (or the start) changes: the row's other columns stay as stored.
     game.save(update_fields=ADVANCE_FIELDS)
     if state.phase == OVER:
-        record_finished_game(game, seats=seats)  # stats and ratings, in this same transaction
-    if state.phase != OVER and any(seats[p].is_bot for p in seats_to_act(state)):
-        _bots_queue_on_commit(game, ran_here)
-    if state.phase != OVER:  # async play: a new person's turn is e-mailed after the commit
-        from games.notifications import turn_emails_on_commit
+        # Stats and ratings are written in this same transaction (games.ratings).
+        events.game_finished.send(sender=None, game=game, seats=seats)
+        return
+    to_act = seats_to_act(state)
+    if any(seats[p].is_bot for p in to_act):
+        _bots_announce(game, by_bot=actor == Move.Actor.BOT)
+    people = [seats[p].user_id for p in to_act if not seats[p].is_bot and seats[p].user_id]
+    if people and game.turn_started_at == now:  # a new turn (not the next sealed choice)
+        events.announce(
+            events.turn_started, game_id=game.pk, turn=turn_key(now), user_ids=people
+        )
 
-        turn_emails_on_commit(game=game, seats=seats, state=state, now=now)
+
+def _bots_announce(game: Game, *, by_bot: bool = False) -> None:
+    events.announce(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=by_bot)
+
 
 
 # How a move is named in the logs: its kind only, never its cards (a sealed choice is
@@ -667,8 +600,6 @@ def _deadline_set(
     people_to_act = [p for p in seats_to_act(state) if not seats[p].is_bot]
     if game.move_deadline_hours and people_to_act:
         if game.deadline_at is None:
-            from games.deadlines import deadline_compute  # a vacation pauses the clock
-
             game.deadline_at = deadline_compute(
                 game=game, user_ids=[seats[p].user_id for p in people_to_act]
             )
@@ -871,73 +802,3 @@ def _shown(value: Any) -> str:
     """User input quoted in a message, cut short."""
     text = value if isinstance(value, str) else repr(value)
     return repr(text[:40] + ("…" if len(text) > 40 else ""))
-
-
-# --------------------------------------------------------------------------- bots
-
-
-def _bot_action(state: State, seat: int, level: str) -> dict[str, Any]:
-    """The bot's choice; a random legal move if the bot fails (the game must go on)."""
-    try:
-        from games.ai import choose_action
-
-        action = choose_action(state, seat, level)
-    except Exception:
-        logger.exception("the %s bot failed on seat %s; playing a random legal move", level, seat)
-        return _fallback_action(state, seat)
-    if not isinstance(action, dict):
-        logger.error(
-            "the %s bot returned a %s, not an action; playing a random legal move",
-            level,
-            type(action).__name__,
-        )
-        return _fallback_action(state, seat)
-    return {**action, "seat": seat}
-
-
-def _fallback_action(state: State, seat: int) -> dict[str, Any]:
-    return random.choice([a for a in legal_actions(state) if a["seat"] == seat])
-
-
-_eager_chain = threading.local()
-
-
-def _bots_queue_on_commit(game: Game, ran_here: list[bool] | None = None) -> None:
-    game_id, version = game.pk, game.version
-
-    def queue() -> None:
-        ran = _bot_move_queue(game_id, version)
-        if ran_here is not None:
-            ran_here.append(ran)
-
-    transaction.on_commit(queue)
-
-
-def _bot_move_queue(game_id: int, version: int) -> bool:
-    """Send ``bot_move``; True when it ran here and now (eager mode).
-
-    Eager mode: the task runs in this thread.  Its own move commits and queues the next
-    bot turn, which would nest one call deeper per move; instead, while a chain runs in
-    this thread, new turns wait in a queue that the outermost call works through.
-    """
-    from games.tasks import bot_move
-
-    if not bot_move.app.conf.task_always_eager:
-        try:
-            bot_move.delay(game_id, version)
-        except Exception:  # a broker outage must not turn a stored move into an error
-            logger.exception(
-                "game %s: could not queue the bot move at version %s", game_id, version
-            )
-        return False
-    pending: deque[tuple[int, int]] | None = getattr(_eager_chain, "pending", None)
-    if pending is not None:
-        pending.append((game_id, version))
-        return False
-    _eager_chain.pending = pending = deque([(game_id, version)])
-    try:
-        while pending:
-            bot_move.delay(*pending.popleft())
-    finally:
-        _eager_chain.pending = None
-    return True

@@ -1,26 +1,35 @@
-"""Celery adapters for the games app (STYLE.md, practice 8): load by id, call a service.
+"""Celery adapters for the games app: load by id, call a service; and the listeners
+that turn what the services announce (``games.events``) into tasks.
 
-``bot_move`` is queued on commit by the services whenever a bot is to act, with the
-version it was queued for; ``game_bot_move`` does nothing when the game has moved on,
-so a task delivered twice (or after a crashed worker's redelivery) does no harm.
+``bot_move`` is queued after the commit whenever a bot is to act, with the version it
+was queued for; ``bots.bots_play`` does nothing when the game has moved on, so a task
+delivered twice (or after a crashed worker's redelivery) does no harm, and it plays on
+by itself while bots are to act.
 
-Async play (games.notifications, games.deadlines): ``turn_emails`` is queued on commit
-when a move starts a person's turn; ``notification_send`` sends one owed e-mail and
-retries a failing SMTP server with backoff.  The ``*_sweep`` tasks are beat's periodic
-jobs (settings.CELERY_BEAT_SCHEDULE); each claims what it does in the database, so a
-repeated or overlapping run does no harm.
+Async play (games.notifications, games.deadlines): ``turn_emails`` is queued when a
+move starts a person's turn and they are not at the table; ``notification_send`` sends
+one owed e-mail and retries a failing SMTP server with backoff.  The ``*_sweep`` tasks
+are beat's periodic jobs (settings.CELERY_BEAT_SCHEDULE); each claims what it does in
+the database, so a repeated or overlapping run does no harm.
+
+Without a broker (``make run``) Celery runs each task in the process that queues it,
+at once; the listeners are the same.
 """
 
+import logging
 import random
 from smtplib import SMTPException
 
 from celery import shared_task
+from django.dispatch import receiver
 from django.utils import timezone
 
-from games import deadlines, notifications
-from games.services import game_bot_move
-from highsociety_site.logcontext import log_context
-from highsociety_site.middleware import DATABASE_ERRORS, database_unreachable
+from games import deadlines, events, notifications
+from games.bots import bots_play
+from ops.logcontext import log_context
+from ops.outages import DATABASE_ERRORS, database_unreachable
+
+logger = logging.getLogger(__name__)
 
 # Every task here: acknowledged when done, requeued if its worker dies meanwhile.
 DURABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -39,7 +48,7 @@ def bot_move(self, game_id: int, version: int) -> bool:
     does nothing.  Any other database error is a bug: it fails at once, logged."""
     with log_context(task="bot_move"):
         try:
-            return game_bot_move(game_id=game_id, expected_version=version)
+            return bots_play(game_id=game_id, expected_version=version)
         except DATABASE_ERRORS as error:
             if not database_unreachable(error):
                 raise
@@ -108,3 +117,45 @@ def worker_heartbeat() -> None:
     from django.core.cache import cache
 
     cache.set(WORKER_HEARTBEAT_KEY, timezone.now().timestamp(), timeout=3600)
+
+
+# --------------------------------------------------------------------------- listeners
+
+
+def queue_safely(task, *args) -> None:
+    """``task.delay(*args)``, logging instead of raising: a broker outage must never turn
+    a stored move into an error.  What was not queued is found later by a sweep
+    (``stalled_sweep``, ``outbox_sweep``)."""
+    try:
+        task.delay(*args)
+    except Exception:
+        if task.app.conf.task_always_eager and task.app.conf.task_eager_propagates:
+            raise  # the tests' in-process tasks: let a failure show
+        logger.exception("could not queue %s%r; a sweep will catch up", task.name, args)
+
+
+@receiver(events.bots_to_act)
+def _bots_to_act(*, game_id: int, version: int, by_bot: bool, **_) -> None:
+    if not by_bot:  # after a bot's own move, its task plays on by itself
+        queue_safely(bot_move, game_id, version)
+
+
+@receiver(events.turn_started)
+def _turn_started(*, game_id: int, turn: int, user_ids: list[int], **_) -> None:
+    if notifications.turn_email_wanted(game_id=game_id, user_ids=user_ids, now=timezone.now()):
+        queue_safely(turn_emails, game_id, turn)
+
+
+@receiver(events.notices_owed)
+def _notices_owed(*, ids: list[int], **_) -> None:
+    """A send task per row.  In-process (no broker) each is tried once, here and now,
+    instead of through Celery's eager retries, which would hold up the request that made
+    the move; a failed row waits for the outbox sweep (``manage.py sweep``)."""
+    for pk in ids:
+        if not notification_send.app.conf.task_always_eager:
+            queue_safely(notification_send, pk)
+            continue
+        try:
+            notifications.notification_send(notification_id=pk)
+        except Exception:
+            logger.exception("notification %s: sending failed; the outbox sweep retries it", pk)

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from games import views, views_async, views_history
+from games import views, views_records
 
 app_name = "games"
 
@@ -16,8 +16,8 @@ urlpatterns = [
     path("<int:game_id>/leave/", views.game_leave, name="leave"),
     path("<int:game_id>/resign/", views.game_resign, name="resign"),
     path("<int:game_id>/invitation/", views.game_invitation, name="invitation"),
-    path("<int:game_id>/seat-to-bot/", views_async.game_seat_to_bot, name="seat_to_bot"),
-    path("history/", views_history.game_history, name="history"),
-    path("<int:game_id>/replay/", views_history.game_replay, name="replay"),
-    path("<int:game_id>/record.json", views_history.game_record_json, name="record"),
+    path("<int:game_id>/seat-to-bot/", views.game_seat_to_bot, name="seat_to_bot"),
+    path("history/", views_records.game_history, name="history"),
+    path("<int:game_id>/replay/", views_records.game_replay, name="replay"),
+    path("<int:game_id>/record.json", views_records.game_record_json, name="record"),
 ]

@@ -483,3 +483,23 @@ def _status_steps(row: dict[str, Any]) -> list[str]:
         status //= 2
         steps.append(f"Scandal ½ → {status}")
     return steps
+
+
+@login_required
+@require_POST
+def game_seat_to_bot(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Async play: the table's creator hands the seat of a player who keeps missing
+    deadlines to a bot.  A plain form: the answer is the board again, with a message."""
+    game = game_or_404(request, game_id)
+    position = request.POST.get("position", "")
+    try:
+        services.game_seat_to_bot(
+            game=game,
+            user=request.user,
+            position=int(position) if position.isdecimal() else position,
+        )
+    except GameError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "A bot plays that seat from now on.")
+    return redirect("games:detail", game_id=game_id)

@@ -54,6 +54,7 @@ INSTALLED_APPS = [
     "drf_spectacular_sidecar",
     "django_htmx",
     "template_partials",
+    "ops",
     "accounts",
     "accounts.tokens",
     "games",
@@ -72,7 +73,7 @@ MIDDLEWARE = [
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
     # Database or Redis down during a view: a clear 503 with Retry-After, never a 500.
-    "highsociety_site.middleware.ServiceUnavailableMiddleware",
+    "ops.outages.ServiceUnavailableMiddleware",
 ]
 
 ROOT_URLCONF = "highsociety_site.urls"
@@ -387,7 +388,7 @@ USE_TZ = True
 # --- logging: everything to stdout, one line per record ----------------------
 # LOG_FORMAT=json (the default): one JSON object per line with time, level, logger,
 # message and, while a game, request or task is handled, game_id, move_number,
-# request_id, task (highsociety_site/logcontext.py).  LOG_FORMAT=text: a plain line with
+# request_id, task (ops/logcontext.py).  LOG_FORMAT=text: a plain line with
 # the same fields as key=value, for reading a terminal (make run).
 
 LOG_LEVEL = env_str("LOG_LEVEL", "INFO").upper()
@@ -400,11 +401,11 @@ LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "filters": {
-        "context": {"()": "highsociety_site.logcontext.ContextFilter"},
+        "context": {"()": "ops.logcontext.ContextFilter"},
     },
     "formatters": {
-        "json": {"()": "highsociety_site.logcontext.JsonFormatter"},
-        "text": {"()": "highsociety_site.logcontext.TextFormatter"},
+        "json": {"()": "ops.logcontext.JsonFormatter"},
+        "text": {"()": "ops.logcontext.TextFormatter"},
     },
     "handlers": {
         "stdout": {

@@ -13,7 +13,7 @@ handler429 = views.too_many_requests
 urlpatterns = [
     path("", games_views.lobby, name="lobby"),
     path("games/", include("games.urls")),
-    path("", include("games.urls_public")),  # /players/<username>/, /leaderboard/
+    path("", include("games.urls_records")),  # /players/<username>/, /leaderboard/
     path("health/", views.health, name="health"),
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),

@@ -12,7 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from highsociety_site.celery import app as celery_app
-from highsociety_site.middleware import database_unreachable
+from ops.outages import database_unreachable
 
 logger = logging.getLogger(__name__)
 

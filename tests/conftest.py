@@ -25,7 +25,7 @@ def _fresh_log_context():
     """Each test starts with nothing bound in the log context, as a new request or task
     does.  (A test whose client re-raises a view's exception never sends the
     end-of-request signal that unbinds the request's id.)"""
-    from highsociety_site.logcontext import log_context_reset
+    from ops.logcontext import log_context_reset
 
     log_context_reset()
 

@@ -38,8 +38,8 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
+from games.engine.redaction import player_view
 from games.engine.state import AUCTION, OVER, State
-from games.engine.views import player_view
 
 from .policy import POLICIES, move_to_action
 from .search import search_move

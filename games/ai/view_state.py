@@ -80,7 +80,7 @@ def money_from_log(view: Mapping[str, Any]) -> tuple[list[int], list[int], list[
 
 
 def _event_from_json(event: Mapping[str, Any]) -> tuple[Any, ...]:
-    """The inverse of ``games.engine.views.event_json``."""
+    """The inverse of ``games.engine.redaction.event_json``."""
     kind = event["type"]
     if kind == "reveal":
         return ("reveal", event["seat"], event["card"])

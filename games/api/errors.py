@@ -19,7 +19,7 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
-from highsociety_site.middleware import RETRY_AFTER_SECONDS, unavailable_detail, unavailable_log
+from ops.outages import RETRY_AFTER_SECONDS, unavailable_detail, unavailable_log
 
 logger = logging.getLogger(__name__)
 
@@ -85,7 +85,7 @@ def _flatten(detail, path: str = "") -> dict[str, list[str]]:
 
 
 def _unavailable(exc, context) -> Response | None:
-    """The database or Redis down (``highsociety_site.middleware``): 503 with
+    """The database or Redis down (``ops.outages``): 503 with
     ``Retry-After`` in the API's format, never a 500; nothing of the error is shown."""
     request = context.get("request")
     detail = unavailable_detail(exc, getattr(request, "method", None) or "GET")

@@ -19,7 +19,7 @@ from django.core.cache import caches
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from highsociety_site.middleware import CACHE_ERRORS
+from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 

@@ -3,9 +3,9 @@
 from django.conf import settings
 from django.urls import path, re_path
 
-from accounts.api import TokenView, UserDetailView
 from games.api import views
 from games.api.errors import api_not_found
+from games.api.users import TokenView, UserDetailView
 
 app_name = "api"
 

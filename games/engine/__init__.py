@@ -16,6 +16,7 @@ from .cards import (
     is_luxury,
     money_text,
 )
+from .redaction import auction_kind, describe_event, event_json, player_view
 from .rules import (
     IllegalAction,
     apply_action,
@@ -30,7 +31,6 @@ from .rules import (
 )
 from .scoring import result, score_details, status_of
 from .state import AUCTION, OVER, SEALED, THEFT_CHOICE, State
-from .views import auction_kind, describe_event, event_json, player_view
 
 __all__ = [
     "ADVANCED_CARDS",

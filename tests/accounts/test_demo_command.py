@@ -7,8 +7,8 @@ from allauth.account.models import EmailAddress
 from django.core.management import CommandError, call_command
 from django.urls import reverse
 
-from accounts.management.commands.demo import DEMO_PASSWORD
 from accounts.models import User
+from games.management.commands.demo import DEMO_PASSWORD
 
 pytestmark = pytest.mark.django_db
 

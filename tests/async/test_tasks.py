@@ -119,7 +119,7 @@ def test_bot_move_task_retries_while_the_database_is_unreachable(
 
     with django_capture_on_commit_callbacks(execute=False):  # the bot has not moved yet
         game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
-    real, calls = tasks.game_bot_move, []
+    real, calls = tasks.bots_play, []
 
     def flaky(**kwargs):
         calls.append(1)
@@ -127,7 +127,7 @@ def test_bot_move_task_retries_while_the_database_is_unreachable(
             raise DatabaseDown("connection refused")
         return real(**kwargs)
 
-    monkeypatch.setattr(tasks, "game_bot_move", flaky)
+    monkeypatch.setattr(tasks, "bots_play", flaky)
     result = tasks.bot_move.apply(args=[game.pk, game.version], throw=False)
     assert result.get() is True and len(calls) == 2
     assert Move.objects.filter(game=game, actor=Move.Actor.BOT).exists()

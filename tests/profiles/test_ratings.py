@@ -236,7 +236,7 @@ def test_the_move_that_ends_a_game_records_it(alice, bob, carol):
 def test_a_failing_record_rolls_the_final_move_back(alice, bob, carol, monkeypatch):
     """The stats are written in the transaction that finishes the game: if recording
     fails, the final move is not stored either (and the game is still running)."""
-    from games import services
+    from games import ratings  # listens to the game's end (games.events.game_finished)
 
     game = people_game(alice, bob, carol)
     game = people_play(game, random.Random(2), until_version=1)
@@ -245,7 +245,7 @@ def test_a_failing_record_rolls_the_final_move_back(alice, bob, carol, monkeypat
     def boom(game, *, seats=None):
         raise RuntimeError("recording failed")
 
-    monkeypatch.setattr(services, "record_finished_game", boom)
+    monkeypatch.setattr(ratings, "record_finished_game", boom)
     with pytest.raises(RuntimeError):
         people_play(game, random.Random(9))
     game.refresh_from_db()

@@ -56,7 +56,7 @@ from games import deadlines, notifications
 from games.engine import deck_cards
 from games.engine.cards import GAME_END_CARDS
 from games.models import Game
-from highsociety_site.logcontext import ContextFilter
+from ops.logcontext import ContextFilter
 from tests.api.conftest import HIGH_RATES, choose
 from tests.conftest import _cache_clear_own_keys
 from tests.factories import UserFactory

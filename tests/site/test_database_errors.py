@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from games import services
 from games.models import Move
-from highsociety_site.middleware import database_unreachable
+from ops.outages import database_unreachable
 from tests.games.factories import people_game
 
 pytestmark = pytest.mark.embedded

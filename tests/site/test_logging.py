@@ -28,7 +28,7 @@ from games.errors import IllegalMove
 from games.models import Game
 from games.services import game_submit_action
 from games.tasks import bot_move
-from highsociety_site.logcontext import ContextFilter, log_context, log_context_get
+from ops.logcontext import ContextFilter, log_context, log_context_get
 from tests.games.factories import GameFactory, StaffUserFactory, people_game, scenario_deck
 
 pytestmark = pytest.mark.django_db
@@ -245,7 +245,7 @@ def test_log_format_is_json_text_or_refused(monkeypatch):
 def test_the_text_format_shows_the_context_as_key_value(tmp_path):
     code = (
         "import django, logging; django.setup()\n"
-        "from highsociety_site.logcontext import log_context\n"
+        "from ops.logcontext import log_context\n"
         "with log_context(game_id=7, move_number=3):\n"
         "    logging.getLogger('games.services').info('move 3 stored')\n"
         "logging.getLogger('games.services').info('no game')\n"

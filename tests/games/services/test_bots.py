@@ -9,9 +9,11 @@ import pytest
 from django.db import connection
 
 import games.ai
+from games import events
+from games.bots import bots_play as game_bot_move
 from games.engine import seats_to_act
 from games.models import Game, Move
-from games.services import game_bot_move, game_replay_state, game_resign, game_submit_action
+from games.services import game_replay_state, game_resign, game_submit_action
 from games.tasks import bot_move
 from tests.games.factories import GameFactory, people_game, people_play, scenario_deck
 
@@ -61,10 +63,11 @@ def test_bots_wait_for_the_commit(dora, django_capture_on_commit_callbacks):
 def test_no_bot_task_when_a_person_is_to_act(dora, django_capture_on_commit_callbacks):
     with django_capture_on_commit_callbacks() as callbacks:
         GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=0)
-    # Only the person's turn e-mail is queued (async play, games.notifications).
-    assert [c.__qualname__ for c in _queueing(callbacks)] == [
-        "turn_emails_on_commit.<locals>.queue"
-    ]
+    # Only the person's turn is announced (its e-mail, games.notifications), no bot's.
+    # (The callbacks are now the events' announcements, named by what they announce.)
+    announced = [c.__closure__ for c in _queueing(callbacks)]
+    assert len(announced) == 1
+    assert any(cell.cell_contents is events.turn_started for cell in announced[0])
 
 
 def _queueing(callbacks):

@@ -1,0 +1,111 @@
+"""Bots at the table: the bots' turns, played through the one door for moves.
+
+``bots_play(game_id, version)`` is the bot task's work (``games.tasks.bot_move``): while
+a bot is to act it reads the game, lets every bot to act choose from its own seat's
+view (``games.ai``), outside any lock, and submits each action through
+``services.game_submit_action`` with the version it read, so a bot never acts on a game
+that moved on.  It plays on by itself after its own moves (those announce nothing for
+the bots, ``games.events``), so one task plays a whole run of bot turns, the same with
+a worker or in-process without a broker.
+
+``bot_action`` is the bots' choice with a safety net: a random legal action if a bot
+fails or answers nonsense, so the game always goes on.  The deadline sweep uses it too.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from typing import Any
+
+from games import services
+from games.engine import State, legal_actions, seats_to_act
+from games.errors import IllegalMove, NotAllowed, NotYourSeat, VersionConflict
+from games.models import Game, Move
+from ops.logcontext import game_logged
+
+logger = logging.getLogger(__name__)
+
+# How a move is named in the logs: its kind only (a sealed choice is secret).
+MOVE_KINDS = services.MOVE_KINDS
+
+
+def bot_action(state: State, seat: int, level: str) -> dict[str, Any]:
+    """The bot's choice; a random legal move if the bot fails (the game must go on)."""
+    try:
+        from games.ai import choose_action
+
+        action = choose_action(state, seat, level)
+    except Exception:
+        logger.exception("the %s bot failed on seat %s; playing a random legal move", level, seat)
+        return fallback_action(state, seat)
+    if not isinstance(action, dict):
+        logger.error(
+            "the %s bot returned a %s, not an action; playing a random legal move",
+            level,
+            type(action).__name__,
+        )
+        return fallback_action(state, seat)
+    return {**action, "seat": seat}
+
+
+def fallback_action(state: State, seat: int) -> dict[str, Any]:
+    return random.choice([a for a in legal_actions(state) if a["seat"] == seat])
+
+
+@game_logged
+def bots_play(*, game_id: int, expected_version: int) -> bool:
+    """Play the bots' turns of game ``game_id`` from ``expected_version`` on, for as long
+    as bots are to act.  Returns whether any bot moved: False when the game is gone, over,
+    has moved on, or no bot is to act.  A conflict (somebody moved meanwhile) ends the
+    run quietly: whoever moved announced the next bot turn."""
+    version, moved = expected_version, False
+    while True:
+        game = Game.objects.filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.ACTIVE or game.version != version:
+            return moved
+        state = game.engine_state()
+        seats = {seat.position: seat for seat in game.seats.all()}
+        planned = [
+            (p, bot_action(state, p, seats[p].ai_level))
+            for p in seats_to_act(state)
+            if seats[p].is_bot
+        ]
+        if not planned:
+            return moved
+        for position, action in planned:
+            try:
+                game = _submit(game, state, position, action, version, seats[position].ai_level)
+            except (VersionConflict, NotYourSeat, NotAllowed):
+                return moved  # the game moved on (or ended) meanwhile: nothing left here
+            moved, version = True, game.version
+            logger.info(
+                "bot moved: seat %s (%s), %s",
+                position,
+                seats[position].ai_level,
+                MOVE_KINDS.get(str(action.get("type")), "other"),
+                extra={"seat": position, "bot_level": seats[position].ai_level},
+            )
+
+
+def _submit(game: Game, state: State, position: int, action: dict, version: int, level: str):
+    try:
+        return services.game_submit_action(
+            game=game, user=None, action=action, expected_version=version, actor=Move.Actor.BOT
+        )
+    except IllegalMove as error:
+        # The action itself is not logged: a Yacht Club choice is secret.
+        logger.error(
+            "game %s: the %s bot's %s action was illegal (%s); playing a random one",
+            game.pk,
+            level,
+            str(action.get("type"))[:20],
+            error,
+        )
+        return services.game_submit_action(
+            game=game,
+            user=None,
+            action=fallback_action(state, position),
+            expected_version=version,
+            actor=Move.Actor.BOT,
+        )

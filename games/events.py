@@ -1,0 +1,45 @@
+"""What a change to a game announces, for the parts of the site that react to it.
+
+The services change games and announce what happened; they know nothing of e-mails,
+bots' tasks or ratings.  Those listen (Django signals, connected when the app is
+ready: ``games.apps``):
+
+- ``bots_to_act`` — after the commit: a bot is to act at ``version``.  ``by_bot`` is
+  True when a bot's own move made it so: the bot task that made that move plays on by
+  itself, so nothing more is queued.  Listener: ``games.tasks`` queues ``bot_move``.
+- ``turn_started`` — after the commit: a new turn began in which the people
+  ``user_ids`` are to act.  Listener: ``games.tasks`` owes them a turn e-mail unless
+  they have the game open.
+- ``notices_owed`` — after the commit: e-mails (``Notification`` rows ``ids``) wait to
+  be sent.  Listener: ``games.tasks`` sends them.
+- ``game_finished`` — inside the transaction that ends the game, so that a result is
+  never stored without its consequences.  Listener: ``games.ratings`` records the
+  statistics and ratings.
+
+After the commit nothing can undo the change: a listener that cannot do its work
+(the broker is down) logs it, and the sweeps (``games.deadlines``) catch up.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.dispatch import Signal
+
+bots_to_act = Signal()  # game_id, version, by_bot
+turn_started = Signal()  # game_id, turn (the turn's key), user_ids
+notices_owed = Signal()  # ids
+game_finished = Signal()  # game, seats (inside the transaction)
+
+
+def announce(signal: Signal, **fields: Any) -> None:
+    """Tell the listeners of ``signal`` once the current transaction commits (at once
+    outside a transaction).  A rolled-back change announces nothing."""
+    transaction.on_commit(lambda: announce_now(signal, **fields))
+
+
+def announce_now(signal: Signal, **fields: Any) -> None:
+    """Tell the listeners now.  Listeners guard themselves: one that queues a task logs
+    a broker outage instead of raising (``games.tasks``)."""
+    signal.send(sender=None, **fields)
