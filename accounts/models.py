@@ -2,6 +2,7 @@
 
 from datetime import datetime
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 
@@ -46,6 +47,10 @@ class User(AbstractUser):
     def vacation_days_taken(self, year: int) -> int:
         """Vacation days counted against ``year`` (the count starts again each year)."""
         return self.vacation_days_used if self.vacation_year == year else 0
+
+    def vacation_days_left(self, now: datetime) -> int:
+        """Days of vacation still to take this calendar year."""
+        return max(0, settings.VACATION_DAYS_PER_YEAR - self.vacation_days_taken(now.year))
 
     def __str__(self) -> str:
         return self.public_name

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
 from accounts.preferences import turn_emails_set, unsubscribe_user
-from games.deadlines import vacation_end, vacation_start
 from games.errors import GameError
+from games.services import vacation_end, vacation_start
 
 
 @login_required

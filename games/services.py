@@ -21,7 +21,7 @@ from __future__ import annotations
 import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
@@ -336,6 +336,109 @@ def game_submit_action(
         transaction.on_commit(lambda: _moves_log(locked, moves))  # with the forced passes
         _game_advance(locked, seats, state, new_state, moves, timezone.now(), actor)
     return _game_sync(game, locked)
+
+
+# --------------------------------------------------------------------------- deadlines
+
+
+def people_to_act(game: Game, seats: list[Seat]) -> list[Seat]:
+    """The seats of the people (not bots) to act now, in seat order."""
+    by_position = {seat.position: seat for seat in seats}
+    return [
+        by_position[p]
+        for p in seats_to_act(game.engine_state())
+        if not by_position[p].is_bot and by_position[p].user_id is not None
+    ]
+
+
+@game_logged
+def game_deadline_refresh(
+    *, game_id: int, since: datetime | None = None, user_id: int | None = None
+) -> Game | None:
+    """Recompute a running game's deadline after a vacation began or ended (of
+    ``user_id``: only when that player is to act).  The row is locked, and its
+    ``updated_at`` moves on either way, so every board shows the change."""
+    with transaction.atomic():
+        game = Game.objects.select_for_update().filter(pk=game_id).first()
+        if game is None or game.status != Game.Status.ACTIVE:
+            return None
+        fields = ["updated_at"]
+        if game.move_deadline_hours and game.deadline_at is not None:
+            people = people_to_act(game, list(game.seats.all()))
+            if people and (user_id is None or any(s.user_id == user_id for s in people)):
+                game.deadline_at = deadline_compute(
+                    game=game, user_ids=[seat.user_id for seat in people], since=since
+                )
+                fields.append("deadline_at")
+        game.save(update_fields=fields)
+        return game
+
+
+# --------------------------------------------------------------------------- vacations
+# A vacation pauses the player's move clock in every running game (games.clock).
+
+
+def _active_game_ids(user: Any) -> list[int]:
+    return list(
+        Game.objects.filter(
+            status=Game.Status.ACTIVE,
+            seats__user=user,
+            seats__accepted=True,
+            seats__resigned=False,
+        ).values_list("pk", flat=True)
+    )
+
+
+def vacation_start(*, user: Any, days: Any, now: datetime | None = None) -> Any:
+    """Pause the player's deadlines for ``days`` whole days from now (or from the end
+    of the vacation they are on: it grows).  At most ``VACATION_DAYS_PER_YEAR`` days per
+    calendar year, counted in the year the days are taken."""
+    from accounts.models import User
+
+    now = now or timezone.now()
+    if isinstance(days, str) and days.strip().isdecimal():
+        days = int(days.strip())
+    if isinstance(days, bool) or not isinstance(days, int) or days < 1:
+        raise GameError("Choose a number of whole days, at least one.")
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        left = locked.vacation_days_left(now)
+        if days > left:
+            raise NotAllowed(
+                f"You have {left} vacation day{'s' if left != 1 else ''} left this year; "
+                f"you asked for {days}."
+            )
+        used = locked.vacation_days_taken(now.year)
+        start = locked.vacation_until if locked.on_vacation(now) else now
+        locked.vacation_until = start + timedelta(days=days)
+        locked.vacation_year, locked.vacation_days_used = now.year, used + days
+        locked.save(update_fields=["vacation_until", "vacation_year", "vacation_days_used"])
+    for game_id in _active_game_ids(locked):
+        game_deadline_refresh(game_id=game_id, user_id=locked.pk)
+    user.vacation_until = locked.vacation_until
+    user.vacation_year, user.vacation_days_used = locked.vacation_year, locked.vacation_days_used
+    return user
+
+
+def vacation_end(*, user: Any, now: datetime | None = None) -> Any:
+    """Come back early: the whole days not begun are given back, and the deadlines of
+    the player's turns are a full move time from now."""
+    from accounts.models import User
+
+    now = now or timezone.now()
+    with transaction.atomic():
+        locked = User.objects.select_for_update().get(pk=user.pk)
+        if not locked.on_vacation(now):
+            raise NotAllowed("You are not on vacation.")
+        unused = (locked.vacation_until - now) // timedelta(days=1)
+        if locked.vacation_year == now.year:
+            locked.vacation_days_used = max(0, locked.vacation_days_used - unused)
+        locked.vacation_until = None
+        locked.save(update_fields=["vacation_until", "vacation_days_used"])
+    for game_id in _active_game_ids(locked):
+        game_deadline_refresh(game_id=game_id, since=now, user_id=locked.pk)
+    user.vacation_until, user.vacation_days_used = None, locked.vacation_days_used
+    return user
 
 
 def game_replay_state(game: Game) -> State:

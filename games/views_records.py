@@ -18,6 +18,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_safe
 
 from accounts import selectors
+from games import selectors as game_selectors
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from games.views import board_context, game_or_404, login_required, table_options
 
@@ -30,7 +31,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     user = selectors.user_by_username(username)
     if user is None:
         raise Http404("There is no player by that name.")
-    context = selectors.player_profile(user=user)
+    context = game_selectors.player_profile(user=user)
     context["is_me"] = request.user.is_authenticated and request.user.pk == user.pk
     return render(request, "accounts/public_profile.html", context)
 
@@ -49,7 +50,7 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 class HistoryFilterForm(forms.Form):
     show = forms.ChoiceField(
         label="Show",
-        choices=list(selectors.HISTORY_SHOW.items()),
+        choices=list(game_selectors.HISTORY_SHOW.items()),
         required=False,
         error_messages={
             "invalid_choice": "“%(value)s” is not a filter: choose all, finished, active, won or lost."
@@ -91,15 +92,15 @@ def game_history(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return render(request, "games/history.html", context, status=400)
     data = form.cleaned_data
-    games = selectors.games_history(
+    games = game_selectors.games_history(
         user=request.user, show=data["show"] or "all", opponent=data["opponent"]
     )
-    page = Paginator(games, selectors.HISTORY_PAGE).get_page(data["page"] or 1)
+    page = Paginator(games, game_selectors.HISTORY_PAGE).get_page(data["page"] or 1)
     query = request.GET.copy()
     query.pop("page", None)
     context.update(
         page=page,
-        rows=selectors.history_rows(page, request.user),
+        rows=game_selectors.history_rows(page, request.user),
         query=query.urlencode(),
         filtered=bool(data["opponent"]) or (data["show"] or "all") != "all",
     )

@@ -5,7 +5,6 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
-from games.deadlines import vacation_days_left
 
 register = template.Library()
 
@@ -19,6 +18,6 @@ def async_settings(context: template.Context) -> dict:
         "csrf_token": context.get("csrf_token"),
         "choices": User.TurnEmails.choices,
         "on_vacation": user.on_vacation(now),
-        "days_left": vacation_days_left(user, now),
+        "days_left": user.vacation_days_left(now),
         "days_per_year": settings.VACATION_DAYS_PER_YEAR,
     }

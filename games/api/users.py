@@ -15,7 +15,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from accounts.models import PlayerResult
-from accounts.selectors import RECENT_GAMES, head_to_head_for_user, stats_for_user
+from accounts.selectors import head_to_head_for_user, stats_for_user
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import TokenLimitReached, token_create
 from games.api.errors import ApiError
@@ -26,6 +26,7 @@ from games.api.serializers import (
     UserProfileSerializer,
 )
 from games.api.throttling import AuthLimit
+from games.selectors import RECENT_GAMES
 
 
 class TokenView(APIView):

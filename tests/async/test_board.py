@@ -8,10 +8,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
-from games.deadlines import vacation_start
 from games.models import Seat
 from games.notifications import seat_online
-from games.services import game_invitation_respond
+from games.services import game_invitation_respond, vacation_start
 from tests.games.factories import GameFactory, scenario_deck
 
 pytestmark = pytest.mark.django_db

@@ -13,20 +13,23 @@ from django.db import connection
 from django.utils import timezone
 
 from accounts.models import User
-from games import deadlines
 from games.deadlines import (
     deadlines_sweep,
     game_deadline_pass,
     reminders_sweep,
     stalled_sweep,
-    vacation_end,
-    vacation_start,
 )
 from games.engine import seats_to_act
 from games.errors import GameError, NotAllowed
 from games.models import Game, Move, Notification, Seat
 from games.selectors import game_view_for_user
-from games.services import game_invitation_respond, game_seat_to_bot, game_submit_action
+from games.services import (
+    game_invitation_respond,
+    game_seat_to_bot,
+    game_submit_action,
+    vacation_end,
+    vacation_start,
+)
 from tests.games.factories import GameFactory, scenario_deck
 
 pytestmark = pytest.mark.django_db
@@ -169,7 +172,7 @@ def test_a_vacation_pauses_the_deadline_and_is_shown(table, dora, bob):
     assert game.deadline_at > before + timedelta(days=3)
     info = game_view_for_user(game=game, user=bob)["seats_info"][0]
     assert info["vacation_until"] == dora.vacation_until.isoformat()
-    assert deadlines.vacation_days_left(dora, timezone.now()) == 11
+    assert dora.vacation_days_left(timezone.now()) == 11
     assert deadlines_sweep(now=before + timedelta(hours=1)) == 0  # no move: on vacation
 
 
@@ -188,7 +191,7 @@ def test_vacation_days_are_bounded_per_year(dora, settings):
         vacation_start(user=dora, days=0, now=now)
     # A new year, a new allowance.
     next_year = now.replace(year=now.year + 1)
-    assert deadlines.vacation_days_left(User.objects.get(pk=dora.pk), next_year) == 5
+    assert User.objects.get(pk=dora.pk).vacation_days_left(next_year) == 5
 
 
 def test_coming_back_early_gives_days_back_and_a_full_move_time(table, dora):
