@@ -26,7 +26,7 @@ The mix (``--seed``): 3 to 5 seats per table, drawn evenly; 1 to all of them peo
 no advanced cards.
 
 Afterwards, against the database: every game finished; its stored state equals the
-replay of its stored moves (``games.services.game_replay_state``); its moves are numbered
+replay of its stored moves (``games.replay.replayed_state``); its moves are numbered
 0 … version-1 with no gap and no duplicate; the people's moves stored are exactly the
 moves the clients saw accepted (201), same number, seat and action, none lost or
 doubled; moves by people only on people's seats, by bots only on bots' seats; the result
@@ -373,7 +373,7 @@ def games_check(tables: list[TablePlan]) -> tuple[list[str], Counter]:
     stored, and the stored moves counted by actor."""
     from games.engine import State
     from games.models import Game, Move
-    from games.services import game_replay_state
+    from games.replay import replayed_state
 
     wrong: list[str] = []
     actors: Counter = Counter()
@@ -398,7 +398,7 @@ def games_check(tables: list[TablePlan]) -> tuple[list[str], Counter]:
         if numbers != list(range(game.version)):
             wrong.append(f"{name}: moves numbered {numbers[:5]}… for version {game.version}")
         try:
-            if game_replay_state(game) != State.from_json(game.state):
+            if replayed_state(game) != State.from_json(game.state):
                 wrong.append(f"{name}: its moves do not replay to the stored state")
         except Exception as error:  # a corrupt log: say which game, go on with the others
             wrong.append(f"{name}: replay failed ({type(error).__name__}: {error})")

@@ -238,32 +238,3 @@ def parse_cards(values: list[str]) -> tuple[list[int], str | None]:
             return [], f"You listed the {money_text(value)} card twice."
         cards.append(value)
     return cards, None
-
-
-def bid_preview(legal: dict[str, Any], cards: list[int]) -> tuple[bool, str]:
-    """What a bid of ``cards`` would do, from the caller's legal-action summary.
-
-    The same checks and sentences as the engine's ``apply_action`` for a bid (a test
-    compares them), so the player reads the verdict before confirming.
-    """
-    if not legal or not legal.get("can_bid") and not legal.get("can_pass"):
-        return False, "It is not your turn to bid."
-    if not cards:
-        return False, "Choose at least one money card to bid."
-    hand, seen = set(legal.get("hand") or ()), set()
-    for value in cards:  # the engine's order of checks, card by card
-        if value in seen:
-            return False, f"You listed the {money_text(value)} card twice."
-        if value not in hand:
-            return False, f"You do not hold the {money_text(value)} card."
-        seen.add(value)
-    current = int(legal.get("current_bid") or 0)
-    to_beat = int(legal.get("to_beat") or 0)
-    total = current + sum(cards)
-    if total <= to_beat:
-        return (
-            False,
-            f"Your bid must total more than {money_text(to_beat)}; yours would be {money_text(total)}.",
-        )
-    beats = f"beats {money_text(to_beat)}" if to_beat else "the opening bid"
-    return True, f"Your bid would total {money_text(total)} — {beats}."

@@ -2,7 +2,7 @@
 
 A ``Game`` holds the engine's whole state as JSON (``State.to_json()``) and ``version``,
 the number of ``Move`` rows stored so far.  Moves are an append-only log: replaying them
-from the set-up kept in the state rebuilds the state (``services.game_replay_state``).
+from the set-up kept in the state rebuilds the state (``replay.replayed_state``).
 Every change goes through ``games.services``; nothing here changes a game by itself.
 
 The state holds secrets (the deck order, sealed choices): never render it.  Pages, the

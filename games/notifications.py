@@ -9,8 +9,9 @@ the digest or no e-mails.  A send that fails (SMTP down) leaves the row pending;
 retries with backoff and the outbox sweep tries again later, so a move never waits for
 an e-mail and no e-mail is lost.
 
-Texts come from ``selectors.game_view_for_user`` only, the player's own redacted view:
-never the deck order, never someone else's sealed choice.
+Texts come from the player's own read model (``selectors.table_view``) through the
+presenter (``games.presenter``): never the deck order, never someone else's sealed
+choice.
 
 "Has the game open": the board's poll and the API's game view, move log and moves call
 ``seat_seen`` (a cache key per game and user, no database write); a player seen in the
@@ -34,10 +35,11 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 
-from games import events
+from games import events, presenter
 from games.clock import turn_key
-from games.engine import LUXURY_VALUE, card_name, money_text, seats_to_act
+from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
+from games.selectors import TableView, table_view
 from ops.logcontext import game_logged
 from ops.outages import CACHE_ERRORS
 
@@ -441,20 +443,17 @@ def _message(
     return message
 
 
-def _view(game: Game, user: Any) -> dict[str, Any]:
-    from games.selectors import game_view_for_user
-
-    return game_view_for_user(game=game, user=user)
+def _view(game: Game, user: Any) -> TableView:
+    return table_view(game=game, user=user)
 
 
 def _message_turn(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
-    summary = game_summary(_view(game, user), now)
     return _message(
         user=user,
         address=address,
-        subject=f"Your turn at table {game.pk}",
+        subject=presenter.email_subject("turn", game_id=game.pk),
         template="turn",
-        context={"game": summary},
+        context={"game": game_summary(_view(game, user), now)},
     )
 
 
@@ -463,7 +462,7 @@ def _message_reminder(user: Any, address: str, game: Game, now: datetime) -> Ema
     return _message(
         user=user,
         address=address,
-        subject=f"Reminder: your move at table {game.pk} is due {summary['due_in']}",
+        subject=presenter.email_subject("reminder", game_id=game.pk, due_in=summary["due_in"]),
         template="reminder",
         context={"game": summary},
     )
@@ -473,13 +472,15 @@ def _message_deadline(
     user: Any, address: str, game: Game, move_number: int | None, now: datetime
 ) -> EmailMultiAlternatives:
     move = Move.objects.filter(game=game, number=move_number).first()
-    summary = game_summary(_view(game, user), now)
     return _message(
         user=user,
         address=address,
-        subject=f"A bot made your move at table {game.pk}",
+        subject=presenter.email_subject("deadline", game_id=game.pk),
         template="deadline",
-        context={"game": summary, "move_text": action_text(move.action) if move else ""},
+        context={
+            "game": game_summary(_view(game, user), now),
+            "move_text": presenter.action_text(move.action) if move else "",
+        },
     )
 
 
@@ -487,134 +488,27 @@ def _message_digest(
     user: Any, address: str, games: list[Game], now: datetime
 ) -> EmailMultiAlternatives:
     summaries = [game_summary(_view(game, user), now) for game in games]
-    count = len(summaries)
     return _message(
         user=user,
         address=address,
-        subject=f"{count} game{'s' if count != 1 else ''} waiting for your move",
+        subject=presenter.email_subject("digest", count=len(summaries)),
         template="digest",
         context={"games": summaries},
     )
 
 
-def action_text(action: dict[str, Any]) -> str:
-    """The player's own move in words (it is theirs: a sealed choice may be named)."""
-    kind = action.get("type")
-    if kind == "bid":
-        cards = action.get("cards") or []
-        return f"bid {' + '.join(money_text(c) for c in cards)} (total {money_text(sum(cards))})"
-    if kind == "pass":
-        return "passed"
-    if kind == "discard":
-        return f"discarded {card_name(action['card'])} to Theft"
-    if kind == "sealed_bid":
-        return f"chose {money_text(action['card'])} for the Yacht Club"
-    return "moved"
-
-
-def _join(words: list[str]) -> str:
-    if len(words) <= 1:
-        return "".join(words)
-    return ", ".join(words[:-1]) + " and " + words[-1]
-
-
-def _cards(codes: list[str]) -> str:
-    return ", ".join(card_name(code) for code in codes) or "none yet"
-
-
-def _due_in(deadline: datetime, now: datetime) -> str:
-    left = max(deadline - now, timedelta(0))
-    hours = int(left.total_seconds() // 3600)
-    if hours >= 48:
-        return f"in {hours // 24} days"
-    if hours >= 1:
-        return f"in {hours} hour{'s' if hours != 1 else ''}"
-    minutes = max(1, int(left.total_seconds() // 60))
-    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
-
-
-def game_summary(view: dict[str, Any], now: datetime) -> dict[str, Any]:
-    """One game in words for an e-mail, from the player's own view only."""
-    names = [row["display_name"] for row in view["seats_info"]]
-    you = view.get("your_seat")
-    legal = view.get("legal_actions") if isinstance(view.get("legal_actions"), dict) else {}
-    phase, card, kind = view.get("phase"), view.get("card"), view.get("auction")
-    to_act = view.get("to_act") or []
-    facts: list[str] = []
-
-    if view.get("status") == "finished" or phase == "over":
-        headline = "The game is over: see the final scores."
-    elif you is not None and you in to_act:
-        if phase == "theft":
-            headline = "Theft is yours: choose one of your luxuries to discard."
-        elif phase == "sealed":
-            headline = "Yacht Club: choose one of your money cards in secret."
-        elif kind == "misfortune":
-            headline = f"Your turn: bid to avoid {card_name(card)}, or pass and take it."
-        else:
-            to_beat = legal.get("to_beat") or 0
-            beat = f" more than {money_text(to_beat)}" if to_beat else ""
-            headline = f"Your turn: bid{beat} for {card_name(card)}, or pass."
-    else:
-        waiting = _join([names[p] for p in to_act if p < len(names)])
-        headline = f"Waiting for {waiting}." if waiting else "Waiting."
-
-    if card and phase in ("auction", "sealed"):
-        what = {
-            "normal": "normal auction",
-            "misfortune": "misfortune: the first to pass takes it",
-            "sealed": "sealed choices",
-        }.get(kind or "", "auction")
-        facts.append(f"Up for auction: {card_name(card)} ({what}).")
-    high = view.get("high_bid") or 0
-    if phase == "auction":
-        leaders = [row["seat"] for row in view["seats"] if high and row["bid_total"] == high]
-        facts.append(
-            f"Highest bid: {money_text(high)} by {names[leaders[0]]}."
-            if leaders
-            else "No bids yet."
-        )
-    if you is not None:
-        hand = view.get("hand") or []
-        facts.append(
-            f"Your money: {', '.join(money_text(v) for v in hand) or 'none'}"
-            f" (total {money_text(sum(hand))})."
-        )
-        mine = view["seats"][you]
-        if phase == "auction" and mine["bid_total"]:
-            facts.append(f"Your bid so far: {money_text(mine['bid_total'])}.")
-        facts.append(f"Your status cards: {_cards(mine['cards'])}.")
-        if phase == "theft" and legal.get("discard_choices"):
-            facts.append(
-                "Your luxuries: "
-                + ", ".join(card_name(c) for c in legal["discard_choices"] if c in LUXURY_VALUE)
-                + "."
-            )
-    for row in view["seats"]:
-        if row["seat"] == you:
-            continue
-        facts.append(
-            f"{names[row['seat']]}: {_cards(row['cards'])}; "
-            f"{row['hand_count']} money card{'s' if row['hand_count'] != 1 else ''} in hand."
-        )
-    facts.append(
-        f"Game-end cards seen: {view.get('game_end_revealed', 0)} of {view.get('game_end_total', 4)}; "
-        f"{view.get('deck_remaining', 0)} cards left in the deck."
-    )
-    deadline = view.get("deadline_at")
-    away = [
-        f"{row['display_name']} is on vacation until {row['vacation_until'][:10]}."
-        for row in view["seats_info"]
-        if row.get("vacation_until")
-    ]
+def game_summary(view: TableView, now: datetime) -> dict[str, Any]:
+    """One game for an e-mail, from the player's own view only: the presenter's
+    headline (the board's), facts and the last lines of the log."""
+    deadline = view.deadline_at
     return {
-        "id": view["id"],
-        "url": game_url(view["id"]),
-        "headline": headline,
-        "facts": facts,
-        "away": away,
-        "log": list(view.get("log_text") or [])[-LOG_LINES:],
+        "id": view.id,
+        "url": game_url(view.id),
+        "headline": presenter.headline(view).text,
+        "facts": presenter.game_facts(view),
+        "away": presenter.away_lines(view),
+        "log": view.log_lines()[-presenter.LOG_LINES :],
         "deadline_at": deadline,
-        "due_in": _due_in(deadline, now) if deadline else "",
+        "due_in": presenter.due_in(deadline, now) if deadline else "",
         "deadline_text": deadline.strftime("%a %d %b %Y, %H:%M UTC") if deadline else "",
     }

@@ -1,8 +1,8 @@
-"""Replays of finished games and their exported record (issue 6).
+"""Replays of finished games and their exported record.
 
 A finished game is replayed from its set-up (the deck and first player kept in the
 stored state) and its ``Move`` rows.  Every frame is what a spectator saw after that
-many moves: ``player_view(state, None)`` (RULES.md, "What each player may see"), so
+many moves: the table's read model for a spectator (``selectors.replay_frame``), so
 the deck is revealed card by card and a Yacht Club choice appears only when all are
 in.  Frame 0 is the board after the set-up (the first card revealed); frame N the board
 after move N.
@@ -14,27 +14,20 @@ public (sealed choices) and the deck is secret.
 move (all public once the game is over: Yacht Club choices were revealed when all were
 in), the public log, the result and its breakdown.  The deck: only the cards that were
 revealed, in order (``deck_revealed``); the rest of the deck was never revealed and is
-not exported, as RULES.md keeps the deck order secret until revealed.  The game never
+not exported: the deck order stays secret until revealed (docs/rules.md).  The game never
 drew those cards, so any deck that starts with ``deck_revealed`` replays the record to
 the same end (a test proves it).
 """
 
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass
 from typing import Any
 
-from games.engine import (
-    State,
-    apply_action,
-    describe_event,
-    event_json,
-    new_game,
-    player_view,
-    score_details,
-)
+from games.engine import State, apply_action, event_json, new_game, score_details
 from games.models import Game, Move, Seat
+from games.presenter import move_caption
+from games.selectors import TableView, replay_frame, seat_names
 
 RECORD_FORMAT = 1
 
@@ -47,23 +40,13 @@ class NotReplayable(Exception):
 class Replay:
     game: Game
     seats: list[Seat]
-    names: list[str]
+    names: tuple[str, ...]
     moves: list[dict[str, Any]]  # number, seat, action, actor, created_at
     states: list[State]  # states[n]: after n moves; states[-1] is the end
 
     @property
     def total(self) -> int:
         return len(self.moves)
-
-
-def seat_names(seats: list[Seat]) -> list[str]:
-    """Display names, numbered where two seats read the same (two medium bots)."""
-    names = [seat.display_name for seat in seats]
-    counts = Counter(names)
-    return [
-        f"{name} #{seat.position + 1}" if counts[name] > 1 else name
-        for name, seat in zip(names, seats, strict=True)
-    ]
 
 
 def replay_load(game: Game) -> Replay:
@@ -74,8 +57,24 @@ def replay_load(game: Game) -> Replay:
     """
     if game.status != Game.Status.FINISHED or game.state is None:
         raise NotReplayable("This game is not over yet: its replay opens when it ends.")
-    stored = State.from_json(game.state)
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+    moves, states = _replayed(game)
+    if states[-1] != State.from_json(game.state):
+        raise ValueError(f"Game {game.pk}: the moves do not lead to the stored state.")
+    return Replay(game=game, seats=seats, names=tuple(seat_names(seats)), moves=moves, states=states)
+
+
+def replayed_state(game: Game) -> State:
+    """The state rebuilt from the set-up kept in the stored state and the Move rows, for
+    any started game (the stored state must equal it: tests and benches check)."""
+    if game.state is None:
+        raise ValueError(f"Game {game.pk} has not started: there is nothing to replay.")
+    return _replayed(game)[1][-1]
+
+
+def _replayed(game: Game) -> tuple[list[dict[str, Any]], list[State]]:
+    """The moves and the states after each (``states[n]``: after n moves)."""
+    stored = State.from_json(game.state)
     moves = list(
         Move.objects.filter(game=game)
         .order_by("number")
@@ -93,9 +92,7 @@ def replay_load(game: Game) -> Replay:
             raise ValueError(f"Game {game.pk}: move {expected} is missing from the log.")
         state = apply_action(state, move["action"])
         states.append(state)
-    if state != stored:
-        raise ValueError(f"Game {game.pk}: the moves do not lead to the stored state.")
-    return Replay(game=game, seats=seats, names=seat_names(seats), moves=moves, states=states)
+    return moves, states
 
 
 def move_lines(replay: Replay) -> list[dict[str, Any]]:
@@ -104,55 +101,26 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
     Entry 0 is the set-up; entry n is move n.  A Yacht Club choice that is not the
     last one caused no public event: it reads "makes a sealed choice" without the card.
     """
-    names = replay.names
     lines = []
     previous = 0
     for n, state in enumerate(replay.states):
         events = [event_json(e) for e in state.events[previous:]]
         previous = len(state.events)
-        text = " ".join(describe_event(e, names) for e in events)
-        if n == 0:
-            who, actor = None, None
-        else:
-            move = replay.moves[n - 1]
-            who, actor = names[move["seat"]], move["actor"]
-            if not text and move["action"].get("type") == "sealed_bid":
-                text = f"{who} makes a sealed choice for the Yacht Club."
-        lines.append({"number": n, "who": who, "actor": actor, "text": text or "—"})
+        move = replay.moves[n - 1] if n else None
+        lines.append(
+            {
+                "number": n,
+                "who": replay.names[move["seat"]] if move else None,
+                "actor": move["actor"] if move else None,
+                "text": move_caption(events, replay.names, move),
+            }
+        )
     return lines
 
 
-def replay_view(replay: Replay, n: int) -> dict[str, Any]:
-    """The spectator's view after ``n`` moves, with the table keys the board draws."""
-    game = replay.game
-    state = replay.states[n]
-    view = player_view(state, None, memory_aid=game.memory_aid)
-    over = state.phase == "over"
-    view.update(
-        {
-            "id": game.pk,
-            "version": n,
-            "status": "replay",
-            "your_seat": None,
-            "legal_actions": [],
-            "deadline_at": None,
-            "seats_info": [
-                {
-                    "position": seat.position,
-                    "display_name": replay.names[seat.position],
-                    "is_bot": bool(seat.ai_level) and seat.user_id is None,
-                    "ai_level": seat.ai_level if seat.user_id is None else "",
-                    "username": seat.user.username if seat.user_id is not None else None,
-                    "resigned": False,
-                    "is_you": False,
-                }
-                for seat in replay.seats
-            ],
-            "log_text": [describe_event(e, replay.names) for e in view["log"]],
-            "score_details": score_details(state) if over else None,
-        }
-    )
-    return view
+def replay_view(replay: Replay, n: int) -> TableView:
+    """The spectator's read model after ``n`` moves, which the board draws."""
+    return replay_frame(game=replay.game, seats=replay.seats, state=replay.states[n], number=n)
 
 
 def game_record(replay: Replay) -> dict[str, Any]:

@@ -12,6 +12,8 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from dataclasses import dataclass, replace
+from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.core.paginator import Page
@@ -32,14 +34,14 @@ from accounts.charts import rating_chart
 from accounts.models import PlayerResult
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from games.engine import (
-    LUXURY_VALUE,
-    MONEY,
-    can_bid,
-    describe_event,
-    high_bid,
+    OVER,
+    LegalSummary,
+    PlayerView,
+    State,
+    StatusStep,
     player_view,
     score_details,
-    seats_to_act,
+    status_steps,
 )
 from games.engine.state import AUCTION, SEALED, THEFT_CHOICE, WAITING
 from games.models import Game, Seat
@@ -159,7 +161,7 @@ def seats_prefetch() -> Prefetch:
     return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
 
 
-def _seat_names(seats: list[Seat]) -> list[str]:
+def seat_names(seats: list[Seat]) -> list[str]:
     """Display names, with the seat number added where two seats would read the same
     (two medium bots, two players called Alex)."""
     names = [seat.display_name for seat in seats]
@@ -170,123 +172,266 @@ def _seat_names(seats: list[Seat]) -> list[str]:
     ]
 
 
-def _vacation_until(seat: Seat) -> str | None:
-    """When the seat's player comes back from vacation (ISO 8601), if they are away."""
+def _vacation_until(seat: Seat) -> datetime | None:
+    """When the seat's player comes back from vacation, if they are away."""
     user = seat.user if seat.user_id is not None else None
     until = getattr(user, "vacation_until", None)
     if until is None or until <= timezone.now():
         return None
-    return until.isoformat()
+    return until
 
 
-def game_view_for_user(*, game: Game, user: User | None) -> dict[str, Any]:
-    """Everything the user may see of the game, JSON-ready except ``deadline_at``
-    (a datetime or None).
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    players: int
+    advanced: tuple[str, ...]
+    memory_aid: bool
+    move_deadline_hours: int | None
+    created_by_id: int
 
-    A started game: ``player_view`` of the user's seat (a spectator's view for
-    everybody else) plus id, version, status, options, seats_info, your_seat,
-    legal_actions (a summary, ``[]`` when the user has nothing to do), deadline_at,
-    log_text, result and score_details (both None until the end).  A table that has
-    not started has no engine state: ``"state": None`` and the same table keys.
-    """
-    seats = _seats_for_view(game)
-    names = _seat_names(seats)
-    me = next((s for s in seats if s.user_id == user.pk), None) if _user_known(user) else None
-    seats_info = [
-        {
-            "position": seat.position,
-            "display_name": names[seat.position],
-            "is_bot": seat.is_bot,
-            "ai_level": seat.ai_level,
-            "is_open": seat.is_open,
-            "invited": seat.invited,
-            "user_id": seat.user_id,
-            "username": seat.user.username if seat.user_id is not None else None,
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "advanced": list(self.advanced),
+            "memory_aid": self.memory_aid,
+            "move_deadline_hours": self.move_deadline_hours,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """A place at the table, public: who sits there (named so that no two seats read
+    the same), whether they are a bot, invited, resigned, away."""
+
+    position: int
+    display_name: str
+    is_bot: bool
+    ai_level: str
+    is_open: bool
+    invited: bool
+    user_id: int | None
+    username: str | None
+    accepted: bool
+    resigned: bool
+    is_you: bool
+    vacation_until: datetime | None  # public: the others know why a player is slow
+    timeouts: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "display_name": self.display_name,
+            "is_bot": self.is_bot,
+            "ai_level": self.ai_level,
+            "is_open": self.is_open,
+            "invited": self.invited,
+            "user_id": self.user_id,
+            "username": self.username,
             "user": (
-                {"id": seat.user_id, "username": seat.user.username}
-                if seat.user_id is not None
+                {"id": self.user_id, "username": self.username}
+                if self.user_id is not None
                 else None
             ),
-            "accepted": seat.accepted,
-            "resigned": seat.resigned,
-            "is_you": seat is me,
-            # Async play: public, so the others know why a player is slow to move.
-            "vacation_until": _vacation_until(seat),
-            "timeouts": seat.timeouts,
+            "accepted": self.accepted,
+            "resigned": self.resigned,
+            "is_you": self.is_you,
+            "vacation_until": self.vacation_until.isoformat() if self.vacation_until else None,
+            "timeouts": self.timeouts,
         }
-        for seat in seats
-    ]
-    table = {
-        "id": game.pk,
-        "version": game.version,
-        "status": game.status,
-        "options": {
-            "players": game.players,
-            "advanced": list(game.advanced),
-            "memory_aid": game.memory_aid,
-            "move_deadline_hours": game.move_deadline_hours,
-        },
-        "seats_info": seats_info,
-        "your_seat": me.position if me is not None else None,
-        "deadline_at": game.deadline_at,
-    }
-    state = game.engine_state()
-    if state is None:
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    """One seat's final score, with the steps that lead to its status."""
+
+    seat: int
+    details: dict[str, Any]  # score_details' row (luxuries, money, winner, decided_by …)
+    steps: tuple[StatusStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything one user (or a visitor) may see of one table: the one read model that
+    the board, the API, the e-mails and the replay's frames read.
+
+    ``state`` is the engine's redacted ``PlayerView`` (None before the start).  "Who is
+    to act", whether it is the viewer's turn, what they may do and the scores are worked
+    out here, once; the sentences players read are the presenter's (games.presenter).
+    """
+
+    id: int
+    version: int
+    status: str
+    options: TableOptions
+    seats_info: tuple[TableSeat, ...]
+    your_seat: int | None  # the viewer's seat (accepted, or invited before the start)
+    deadline_at: datetime | None
+    updated_at: datetime | None
+    state: PlayerView | None
+    legal: LegalSummary | None  # what the viewer may do now (None: nothing)
+    score: tuple[ScoreRow, ...] | None  # once the game is over
+    result: dict[str, Any] | None  # once the game is over
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.display_name for seat in self.seats_info)
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return self.state.to_act if self.state is not None else ()
+
+    @property
+    def my_turn(self) -> bool:
+        return self.legal is not None
+
+    @property
+    def you(self) -> TableSeat | None:
+        return next((seat for seat in self.seats_info if seat.is_you), None)
+
+    @property
+    def finished(self) -> bool:
+        return self.status == Game.Status.FINISHED
+
+    def log_lines(self) -> list[str]:
+        from games.presenter import event_text
+
+        if self.state is None:
+            return []
+        return [event_text(event, self.names) for event in self.state.log]
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-ready form (the API's game view; ``deadline_at`` stays a datetime)."""
+        table = {
+            "id": self.id,
+            "version": self.version,
+            "status": self.status,
+            "options": self.options.to_json(),
+            "seats_info": [seat.to_json() for seat in self.seats_info],
+            "your_seat": self.your_seat,
+            "deadline_at": self.deadline_at,
+        }
+        if self.state is None:
+            return {
+                **table,
+                "state": None,
+                "players": self.options.players,
+                "legal_actions": [],
+                "log_text": [],
+                "result": None,
+                "score_details": None,
+            }
         return {
+            **self.state.to_json(),
             **table,
-            "state": None,
-            "players": game.players,
-            "legal_actions": [],
-            "log_text": [],
-            "result": None,
-            "score_details": None,
+            "legal_actions": self.legal.to_json() if self.legal is not None else [],
+            "log_text": self.log_lines(),
+            "result": self.result,
+            "score_details": [row.details for row in self.score] if self.score else None,
         }
 
-    # Only a seated player who accepted sees their own seat's secrets.
-    position = me.position if me is not None and me.accepted else None
-    view = player_view(state, position, memory_aid=game.memory_aid)
-    view.update(table)
-    view["your_seat"] = position
-    view["legal_actions"] = _legal_summary(game, state, me) if position is not None else []
-    view["log_text"] = [describe_event(event, names) for event in view["log"]]
+
+def table_view(*, game: Game, user: User | None) -> TableView:
+    """The table as ``user`` may see it: built from the engine's redacted view of their
+    seat (a spectator's view for everybody else) and the public seat list, never from
+    the raw state.  A constant number of queries whatever the length of the game (one,
+    for the seats, unless they are prefetched): the log comes from the public events
+    inside the state, not from the Move rows."""
+    seats = _seats_for_view(game)
+    me = next((s for s in seats if s.user_id == user.pk), None) if _user_known(user) else None
+    state = game.engine_state()
+    position = me.position if me is not None else None
+    legal = None
+    if state is not None:
+        # Only a seated player who accepted sees their own seat's secrets.
+        position = me.position if me is not None and me.accepted else None
+    view = player_view(state, position, memory_aid=game.memory_aid) if state is not None else None
+    if view is not None and game.status == Game.Status.ACTIVE and position is not None:
+        legal = None if me.is_bot else view.legal
     finished = game.status == Game.Status.FINISHED
-    view["result"] = game.result if finished else None
-    view["score_details"] = score_details(state) if finished else None
-    return view
+    return TableView(
+        id=game.pk,
+        version=game.version,
+        status=game.status,
+        options=_options(game),
+        seats_info=tuple(_table_seat(seat, name, is_you=seat is me) for seat, name in _named(seats)),
+        your_seat=position,
+        deadline_at=game.deadline_at,
+        updated_at=game.updated_at,
+        state=view,
+        legal=legal,
+        score=_score(state) if finished else None,
+        result=game.result if finished else None,
+    )
 
 
-def _legal_summary(game: Game, state, seat: Seat) -> dict[str, Any] | list:
-    """What the seat may do now, summarised (an opening bid has 2,047 card sets):
-    ``to_beat`` is the amount the seat's whole face-up bid must exceed."""
-    if game.status != Game.Status.ACTIVE or seat.is_bot or seat.position not in seats_to_act(state):
-        return []
-    position = seat.position
-    hand = [value for i, value in enumerate(MONEY) if state.hands[position] >> i & 1]
-    summary: dict[str, Any] = {
-        "can_pass": False,
-        "can_bid": False,
-        "to_beat": 0,
-        "current_bid": 0,
-        "hand": hand,
-        "discard_choices": [],
-        "sealed_choices": [],
-    }
-    if state.phase == AUCTION:
-        current = sum(value for i, value in enumerate(MONEY) if state.bids[position] >> i & 1)
-        summary.update(
-            can_pass=True,
-            can_bid=can_bid(state, position),
-            to_beat=high_bid(state, position),
-            current_bid=current,
-        )
-    elif state.phase == THEFT_CHOICE:
-        summary["discard_choices"] = sorted(
-            {card for card in state.owned[position] if card in LUXURY_VALUE},
-            key=LUXURY_VALUE.__getitem__,
-        )
-    elif state.phase == SEALED:
-        summary["sealed_choices"] = list(hand)
-    return summary
+def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) -> TableView:
+    """A finished game as a spectator saw it after move ``number`` (``state``): the same
+    read model, with status ``replay``.  Seats show who sat there: a person who resigned
+    is shown as themselves."""
+    over = state.phase == OVER
+    frame = player_view(state, None, memory_aid=game.memory_aid)
+    return TableView(
+        id=game.pk,
+        version=number,
+        status="replay",
+        options=_options(game),
+        seats_info=tuple(
+            replace(
+                _table_seat(seat, name, is_you=False),
+                is_bot=bool(seat.ai_level) and seat.user_id is None,
+                ai_level=seat.ai_level if seat.user_id is None else "",
+                resigned=False,
+                vacation_until=None,
+            )
+            for seat, name in _named(seats)
+        ),
+        your_seat=None,
+        deadline_at=None,
+        updated_at=None,
+        state=frame,
+        legal=None,
+        score=_score(state) if over else None,
+        result=frame.result,
+    )
+
+
+def _options(game: Game) -> TableOptions:
+    return TableOptions(
+        players=game.players,
+        advanced=tuple(game.advanced or ()),
+        memory_aid=game.memory_aid,
+        move_deadline_hours=game.move_deadline_hours,
+        created_by_id=game.created_by_id,
+    )
+
+
+def _named(seats: list[Seat]) -> list[tuple[Seat, str]]:
+    return list(zip(seats, seat_names(seats), strict=True))
+
+
+def _table_seat(seat: Seat, name: str, *, is_you: bool) -> TableSeat:
+    return TableSeat(
+        position=seat.position,
+        display_name=name,
+        is_bot=seat.is_bot,
+        ai_level=seat.ai_level,
+        is_open=seat.is_open,
+        invited=seat.invited,
+        user_id=seat.user_id,
+        username=seat.user.username if seat.user_id is not None else None,
+        accepted=seat.accepted,
+        resigned=seat.resigned,
+        is_you=is_you,
+        vacation_until=_vacation_until(seat),
+        timeouts=seat.timeouts,
+    )
+
+
+def _score(state: State) -> tuple[ScoreRow, ...]:
+    return tuple(
+        ScoreRow(seat=row["seat"], details=row, steps=status_steps(state.owned[row["seat"]]))
+        for row in score_details(state)
+    )
 
 
 # --------------------------------------------------------------------------- records
@@ -334,16 +479,12 @@ def _recent_row(result: PlayerResult) -> dict[str, Any]:
     return {
         "result": result,
         "game": result.game,
-        "players": [_seat_label(seat, seats) for seat in seats if seat.position != result.seat],
+        "players": [_seat_label(s, name) for s, name in _named(seats) if s.position != result.seat],
     }
 
 
-def _seat_label(seat: Seat, seats: list[Seat]) -> dict[str, Any]:
+def _seat_label(seat: Seat, name: str) -> dict[str, Any]:
     """A seat as a name to show, with the username to link to a person's profile."""
-    names = Counter(s.display_name for s in seats)
-    name = seat.display_name
-    if names[name] > 1:
-        name = f"{name} #{seat.position + 1}"
     username = seat.user.username if seat.user_id is not None else None
     return {"name": name, "username": username, "bot": bool(seat.ai_level and not seat.user_id)}
 
@@ -408,7 +549,9 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
             {
                 "game": game,
                 "result": mine,
-                "players": [_seat_label(seat, seats) for seat in seats if seat.user_id != user.pk],
+                "players": [
+                    _seat_label(seat, name) for seat, name in _named(seats) if seat.user_id != user.pk
+                ],
             }
         )
     return rows

@@ -441,26 +441,6 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> Any:
     return user
 
 
-def game_replay_state(game: Game) -> State:
-    """Rebuild the state from the set-up kept in the stored state and the Move rows."""
-    if game.state is None:
-        raise ValueError(f"Game {game.pk} has not started: there is nothing to replay.")
-    stored = State.from_json(game.state)
-    state = new_game(
-        players=stored.players,
-        deck=list(stored.setup_deck),
-        first_player=stored.first_player,
-        advanced=stored.advanced,
-    )
-    for expected, (number, action) in enumerate(
-        Move.objects.filter(game=game).order_by("number").values_list("number", "action")
-    ):
-        if number != expected:
-            raise ValueError(f"Game {game.pk}: move {expected} is missing from the log.")
-        state = apply_action(state, action)
-    return state
-
-
 def game_store_check() -> None:
     """Raise (a database error) unless a move could be stored right now: runs the move
     path's own statements (the lock of a game with its seats, the insert of a move, the

@@ -1,8 +1,8 @@
-"""The game pages: lobby, new table, the board and its moves (STYLE.md practice 7).
+"""The game pages: lobby, new table, the board and its moves.
 
 Each view parses its input, calls one service or selector and renders.  Templates draw
-only ``game_view_for_user``'s dict (plus the table's public options): the state itself
-never reaches a template.  HTMX requests get the ``board`` partial of ``games/game.html``;
+only the table's read model (``selectors.table_view``, plus the table's public options)
+and the presenter's sentences: the state itself never reaches a template.  HTMX requests get the ``board`` partial of ``games/game.html``;
 plain requests get the whole page, so every control also works as an ordinary form.
 """
 
@@ -17,17 +17,14 @@ from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.dateparse import parse_datetime
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import notifications, selectors, services
-from games.engine import LUXURY_VALUE, card_name, money_text
+from games import notifications, presenter, selectors, services
 from games.errors import GameError
-from games.forms import ActionForm, GameCreateForm, bid_preview, parse_cards
+from games.forms import ActionForm, GameCreateForm, parse_cards
 from games.models import Game
-from games.templatetags.game_cards import card_kind_word
 
 BOARD = "games/game.html"
 
@@ -127,9 +124,8 @@ def game_bid_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     """What the ticked cards would bid ("would total 14,000 — beats 12,000"), or why not."""
     game = game_or_404(request, game_id)
     cards, problem = parse_cards(request.GET.getlist("cards"))
-    view = selectors.game_view_for_user(game=game, user=_user(request))
-    legal = _summary(view)
-    ok, text = (False, problem) if problem else bid_preview(legal, cards)
+    view = selectors.table_view(game=game, user=_user(request))
+    ok, text = (False, problem) if problem else presenter.bid_preview(view.legal, cards)
     context = board_context(
         view, options=table_options(game), selected=set(cards), preview=(ok, text)
     )
@@ -234,7 +230,7 @@ def _board_response(
     error: str | None = None,
     selected: set[int] | None = None,
 ) -> HttpResponse:
-    view = selectors.game_view_for_user(game=game, user=_user(request))
+    view = selectors.table_view(game=game, user=_user(request))
     context = board_context(view, options=table_options(game), error=error, selected=selected)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if error and not request.htmx else 200
@@ -259,230 +255,77 @@ def _stamp(moment: datetime | None) -> str:
     return str(int(moment.timestamp() * 1000)) if moment is not None else "0"
 
 
-# --------------------------------------------------------------------------- presentation
-# The view dict, turned into what the board template draws: names beside seats,
-# headlines in words, score breakdowns.  Everything here comes from the view dict.
-
-AUCTION_HELP = {
-    "normal": "The highest bid takes it once everyone else has passed. Passing takes your bid back into hand.",
-    "misfortune": "Bid to avoid it. The first player to pass takes it and keeps their money; everyone else loses what they bid.",
-    "sealed": "Everyone with money chooses one card in secret. The highest value chosen by exactly one player wins; every chosen card is spent.",
-}
-DECIDED_BY = {
-    "status": "highest status",
-    "money": "tied on status, more money",
-    "top luxury": "tied on status and money, most valuable luxury",
-    "shared": "tied on status, money and top luxury: a shared win",
-}
-
-
-def _summary(view: dict[str, Any]) -> dict[str, Any]:
-    legal = view.get("legal_actions")
-    return legal if isinstance(legal, dict) else {}
-
-
-def _names(view: dict[str, Any]) -> list[str]:
-    info = view.get("seats_info") or []
-    return [row.get("display_name") or f"Seat {i + 1}" for i, row in enumerate(info)]
-
-
-def _join_names(names: list[str]) -> str:
-    if len(names) <= 1:
-        return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+# --------------------------------------------------------------------------- the board
+# The board template's context: the table's read model (selectors.TableView) and the
+# presenter's sentences; nothing here works out the game again.
 
 
 def board_context(
-    view: dict[str, Any],
+    view: selectors.TableView,
     *,
     options: dict[str, Any],
     error: str | None = None,
     selected: set[int] | None = None,
     preview: tuple[bool, str] | None = None,
 ) -> dict[str, Any]:
-    """The board template's context, derived from the view dict alone."""
-    status = view.get("status")
-    names = _names(view)
-    you = view.get("your_seat")
-    deadline = view.get("deadline_at")
-    if isinstance(deadline, str):
-        deadline = parse_datetime(deadline)
+    """What the board template draws, from the view alone."""
     context: dict[str, Any] = {
         "view": view,
+        "state": view.state,
         "options": options,
         "error": error,
         "selected": selected or set(),
         "preview": preview,
-        "names": names,
-        "you": you,
-        "deadline_at": deadline,
-        "poll": status in ("open", "active"),
+        "names": view.names,
+        "you": view.your_seat,
+        "deadline_at": view.deadline_at,
+        "poll": view.status in ("open", "active"),
         "stamp": options.get("stamp", ""),
-        "legal": _summary(view),
-        "my_info": next((row for row in view.get("seats_info") or [] if row.get("is_you")), None),
+        "legal": view.legal,
+        "my_turn": view.my_turn,
+        "my_info": view.you,
     }
-    if status == "open" or not view.get("seats"):
-        context["open_seats"] = _open_seats(view, names)
-        context["me_invited"] = any(
-            r.get("is_you") and r.get("invited") for r in context["open_seats"]
-        )
+    if view.state is None:
+        context["open_seats"] = [
+            {**seat.to_json(), "number": seat.position + 1, "name": seat.display_name}
+            for seat in view.seats_info
+        ]
+        context["me_invited"] = any(s["is_you"] and s["invited"] for s in context["open_seats"])
         return context
-    context["players"] = _players(view, names)
-    context.update(_headline(view, names))
-    if view.get("phase") == "over" or status == "finished":
-        context["scores"] = _scores(view, names)
-    context["log_lines"] = list(reversed(view.get("log_text") or []))
+    context["players"] = _players(view)
+    banner = presenter.headline(view)
+    context.update(
+        headline=banner.text,
+        tone=banner.tone,
+        tray=banner.tray,
+        auction_title=banner.auction_title,
+        auction_help=banner.auction_help,
+        high_bid_text=banner.high_bid_text,
+    )
+    if view.score is not None:
+        context["scores"] = presenter.score_lines(view)
+    context["log_lines"] = list(reversed(view.log_lines()))
     return context
 
 
-def _open_seats(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
-    return [
-        {**row, "number": i + 1, "name": names[i]}
-        for i, row in enumerate(view.get("seats_info") or [])
-    ]
-
-
-def _players(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
-    info = view.get("seats_info") or []
-    to_act = set(view.get("to_act") or [])
-    high = view.get("high_bid") or 0
+def _players(view: selectors.TableView) -> list[dict[str, Any]]:
+    state = view.state
+    to_act = set(state.to_act)
     players = []
-    for row in view.get("seats") or []:
-        pos = row["seat"]
+    for row in state.seats:
+        pos = row.seat
         players.append(
             {
-                **row,
-                "name": names[pos] if pos < len(names) else f"Seat {pos + 1}",
-                "info": info[pos] if pos < len(info) else {},
+                **row.to_json(),
+                "name": view.names[pos],
+                "info": view.seats_info[pos],
                 "to_act": pos in to_act,
-                "leading": bool(high) and row.get("bid_total") == high,
-                "is_you": pos == view.get("your_seat"),
-                "is_leader": pos == view.get("leader") and view.get("phase") != "over",
+                "leading": bool(state.high_bid) and row.bid_total == state.high_bid,
+                "is_you": pos == view.your_seat,
+                "is_leader": pos == state.leader and state.phase != "over",
             }
         )
     return players
-
-
-def _headline(view: dict[str, Any], names: list[str]) -> dict[str, Any]:
-    """The banner (whose turn, in words), the auction's title and its explanation."""
-    phase, card, kind = view.get("phase"), view.get("card"), view.get("auction")
-    you, to_act = view.get("your_seat"), list(view.get("to_act") or [])
-    waiting = _join_names([names[s] for s in to_act if s < len(names)])
-    legal = _summary(view)
-    mine = you is not None and you in to_act
-    out: dict[str, Any] = {"my_turn": mine, "auction_title": "", "auction_help": "", "tray": None}
-    if card:
-        if kind == "sealed":
-            out["auction_title"] = "Yacht Club — sealed choice"
-        elif kind == "misfortune":
-            out["auction_title"] = "Misfortune — the first to pass takes it"
-        else:
-            out["auction_title"] = f"{card_kind_word(card)} — normal auction"
-        out["auction_help"] = AUCTION_HELP.get(kind or "", "")
-    high = view.get("high_bid") or 0
-    leaders = [p for p in view.get("seats") or [] if high and p.get("bid_total") == high]
-    out["high_bid_text"] = (
-        f"Highest bid {money_text(high)} · {names[leaders[0]['seat']]}"
-        if leaders
-        else "No bids yet"
-    )
-    if phase == "over":
-        rows = view.get("score_details") or []
-        winners = [names[r["seat"]] for r in rows if r.get("winner") and r["seat"] < len(names)]
-        if not winners:
-            text = "The game is over: everyone tied for the least money, so nobody wins."
-        elif len(winners) == 1:
-            text = f"The game is over: {winners[0]} wins."
-        else:
-            text = f"The game is over: {_join_names(winners)} share the win."
-        out.update(headline=text, tone="over")
-        return out
-    if phase == "theft":
-        owner = names[to_act[0]] if to_act else "Theft's owner"
-        out["auction_title"] = f"Theft — {owner} discards a luxury"
-        out["auction_help"] = (
-            "Theft's new owner chooses one of their luxury cards; it leaves the game with Theft."
-        )
-    if mine:
-        out["tone"] = "you"
-        if phase == "theft":
-            out.update(headline="Theft: choose one of your luxuries to discard.", tray="theft")
-        elif phase == "sealed":
-            out.update(headline="Yacht Club: choose one money card in secret.", tray="sealed")
-        elif kind == "misfortune":
-            out.update(
-                headline=f"Your turn: bid to avoid {card_name(card)}, or pass and take it.",
-                tray="bid",
-            )
-        else:
-            to_beat = legal.get("to_beat") or 0
-            beat = f" more than {money_text(to_beat)}" if to_beat else ""
-            out.update(headline=f"Your turn: bid{beat} for {card_name(card)}, or pass.", tray="bid")
-        return out
-    out["tone"] = "wait"
-    if phase == "sealed":
-        chosen = view.get("sealed_choice")
-        if you is not None and chosen:
-            out.update(
-                headline=f"You chose {money_text(chosen)}. Waiting for {waiting} to choose.",
-                tray="sealed_done",
-            )
-        else:
-            out["headline"] = f"Waiting for {waiting} to choose a card for the Yacht Club."
-            out["tray"] = "watch" if you is not None else None
-        return out
-    out["headline"] = f"Waiting for {waiting}." if waiting else "Waiting."
-    out["tray"] = "watch" if you is not None else None
-    return out
-
-
-def _scores(view: dict[str, Any], names: list[str]) -> list[dict[str, Any]]:
-    rows = []
-    for row in view.get("score_details") or []:
-        rows.append(
-            {
-                **row,
-                "name": names[row["seat"]]
-                if row["seat"] < len(names)
-                else f"Seat {row['seat'] + 1}",
-                "steps": _status_steps(row),
-                "cards": [
-                    *(row.get("luxuries") or []),
-                    *(["debt"] if row.get("debt") else []),
-                    *(["prestige"] * int(row.get("prestige") or 0)),
-                    *(["scandal"] if row.get("scandal") else []),
-                    *(["gambling"] if row.get("gambling") else []),
-                ],
-                "decided": DECIDED_BY.get(row.get("decided_by") or "", ""),
-                "is_you": row["seat"] == view.get("your_seat"),
-            }
-        )
-    rows.sort(
-        key=lambda r: (not r.get("winner"), bool(r.get("cast_out")), -r["status"], -r["money"])
-    )
-    return rows
-
-
-def _status_steps(row: dict[str, Any]) -> list[str]:
-    """How a status was reached, step by step (RULES.md scoring order)."""
-    values = [LUXURY_VALUE.get(c, 0) for c in row.get("luxuries") or []]
-    status = sum(values)
-    steps = [
-        f"Luxuries {' + '.join(map(str, values))} = {status}"
-        if len(values) > 1
-        else f"Luxuries {status}"
-    ]
-    if row.get("debt"):
-        status -= 5
-        steps.append(f"Debt −5 → {status}")
-    if row.get("prestige"):
-        factor = 2 ** row["prestige"]
-        status *= factor
-        steps.append(f"Prestige ×{factor} → {status}")
-    if row.get("scandal"):
-        status //= 2
-        steps.append(f"Scandal ½ → {status}")
-    return steps
 
 
 @login_required

@@ -66,7 +66,7 @@ def choose_action(
     ``iterations``: the hard bot's number of sampled states instead (reproducible).
     """
     start = time.perf_counter()
-    view = player_view(state, seat, memory_aid=True)
+    view = player_view(state, seat, memory_aid=True).to_json()  # the bots read the JSON form
     if time_budget is None:
         time_budget = DEFAULT_BUDGET
     budget = max(time_budget - (time.perf_counter() - start), 0.0)  # the view is part of the move

@@ -25,7 +25,6 @@ from games.api.serializers import (
     GamePageSerializer,
     GameSummarySerializer,
     GameViewSerializer,
-    LegalActionsSerializer,
     MoveInputSerializer,
     MoveLogSerializer,
     MovesQuerySerializer,
@@ -33,7 +32,12 @@ from games.api.serializers import (
 from games.engine.state import SEALED
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
-from games.selectors import game_seat_is_to_act, game_view_for_user, games_with_turn_fields
+from games.selectors import (
+    TableView,
+    game_seat_is_to_act,
+    games_with_turn_fields,
+    table_view,
+)
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: a larger id is simply not a game
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
@@ -91,33 +95,24 @@ _ENGINE_DEFAULTS: dict[str, Any] = {
 }
 
 
-def view_payload(view: dict[str, Any]) -> dict[str, Any]:
-    """``game_view_for_user``'s dict in the API's shape (GameViewSerializer)."""
-    data = {**_ENGINE_DEFAULTS, **view} if view.get("state", ...) is None else dict(view)
-    data.setdefault("memory_aid", view["options"]["memory_aid"])
-    data.setdefault("advanced", view["options"]["advanced"])
-    data["legal_actions"] = _legal_payload(view)
+def view_payload(view: TableView) -> dict[str, Any]:
+    """The table's read model in the API's shape (GameViewSerializer)."""
+    data = view.to_json()
+    if view.state is None:
+        data = {**_ENGINE_DEFAULTS, **data}
+    data.setdefault("memory_aid", view.options.memory_aid)
+    data.setdefault("advanced", list(view.options.advanced))
+    legal = view.legal
+    data["legal_actions"] = (
+        {**legal.to_json(), "types": list(legal.types), "seat": view.your_seat}
+        if legal is not None
+        else None
+    )
     return GameViewSerializer(data).data
 
 
-def _legal_payload(view: dict[str, Any]) -> dict[str, Any] | None:
-    summary = view.get("legal_actions")
-    if not summary:
-        return None
-    types = []
-    if summary.get("can_bid"):
-        types.append("bid")
-    if summary.get("can_pass"):
-        types.append("pass")
-    if summary.get("discard_choices"):
-        types.append("discard")
-    if summary.get("sealed_choices"):
-        types.append("sealed_bid")
-    return LegalActionsSerializer({**summary, "types": types, "seat": view["your_seat"]}).data
-
-
 def _view_response(game: Game, user, code: int = status.HTTP_200_OK, **kwargs) -> Response:
-    return Response(view_payload(game_view_for_user(game=game, user=user)), status=code, **kwargs)
+    return Response(view_payload(table_view(game=game, user=user)), status=code, **kwargs)
 
 
 def _summary(game: Game, user) -> dict[str, Any]:

@@ -1,4 +1,4 @@
-"""The rules of High Society, pure Python (no Django): see RULES.md and API.md section 1.
+"""The rules of High Society, pure Python (no Django): see docs/rules.md and docs/api.md.
 
     >>> from games.engine import new_game, legal_actions, apply_action, player_view, result
     >>> state = new_game(players=3, seed=1)
@@ -16,10 +16,19 @@ from .cards import (
     is_luxury,
     money_text,
 )
-from .redaction import auction_kind, describe_event, event_json, player_view
+from .redaction import (
+    LegalSummary,
+    PlayerView,
+    SeatView,
+    auction_kind,
+    event_json,
+    legal_summary,
+    player_view,
+)
 from .rules import (
     IllegalAction,
     apply_action,
+    bid_problem,
     can_bid,
     forced_action,
     high_bid,
@@ -29,7 +38,7 @@ from .rules import (
     random_action,
     seats_to_act,
 )
-from .scoring import result, score_details, status_of
+from .scoring import StatusStep, result, score_details, status_of, status_steps
 from .state import AUCTION, OVER, SEALED, THEFT_CHOICE, State
 
 __all__ = [
@@ -42,20 +51,25 @@ __all__ = [
     "SEALED",
     "THEFT_CHOICE",
     "IllegalAction",
+    "LegalSummary",
+    "PlayerView",
+    "SeatView",
+    "StatusStep",
     "State",
     "apply_action",
+    "bid_problem",
     "auction_kind",
     "can_bid",
     "card_kind",
     "card_name",
     "deck_cards",
-    "describe_event",
     "event_json",
     "forced_action",
     "high_bid",
     "is_luxury",
     "is_misfortune_auction",
     "legal_actions",
+    "legal_summary",
     "money_text",
     "new_game",
     "player_view",
@@ -64,4 +78,5 @@ __all__ = [
     "score_details",
     "seats_to_act",
     "status_of",
+    "status_steps",
 ]

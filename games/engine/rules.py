@@ -197,14 +197,13 @@ def apply_action(state: State, action: dict[str, Any]) -> State:
         raise IllegalAction("The game is over.")
     if kind == "bid":
         _check_turn(state, seat, "bid")
-        mask = _cards_mask(action.get("cards"), state.hands[seat])
-        new_total = MASK_SUM[state.bids[seat] | mask]
-        to_beat = high_bid(state, seat)
-        if new_total <= to_beat:
-            raise IllegalAction(
-                f"Your bid must total more than {money_text(to_beat)}; yours would be {money_text(new_total)}."
-            )
-        return bid(state, seat, mask)
+        cards = action.get("cards")
+        problem = bid_problem(
+            MASK_CARDS[state.hands[seat]], MASK_SUM[state.bids[seat]], high_bid(state, seat), cards
+        )
+        if problem is not None:
+            raise IllegalAction(problem)
+        return bid(state, seat, _cards_mask(cards))
     if kind == "pass":
         _check_turn(state, seat, "pass")
         return pass_(state, seat)
@@ -244,20 +243,34 @@ def _check_turn(state: State, seat: int, verb: str) -> None:
         raise IllegalAction("It is not your turn.")
 
 
-def _cards_mask(cards: Any, hand: int) -> int:
+def bid_problem(hand: Iterable[int], current: int, to_beat: int, cards: Any) -> str | None:
+    """Why adding ``cards`` to a face-up bid worth ``current`` is refused for a seat
+    holding ``hand`` when the bid to beat is ``to_beat``; ``None`` when it is allowed.
+    The one place of these checks: ``apply_action`` and the board's preview of a bid
+    (from a ``LegalSummary``) both use it."""
     if not isinstance(cards, list) or not cards:
-        raise IllegalAction("Choose at least one money card to bid.")
-    mask = 0
+        return "Choose at least one money card to bid."
+    held, seen, total = set(hand), set(), current
     for value in cards:
         if isinstance(value, bool) or not isinstance(value, int) or value not in BIT:
             shown = money_text(value) if isinstance(value, int) and not isinstance(value, bool) else repr(value)[:20]
-            raise IllegalAction(f"{shown} is not a money card; the cards are {', '.join(map(money_text, MONEY))}.")
-        bit = BIT[value]
-        if mask & bit:
-            raise IllegalAction(f"You listed the {money_text(value)} card twice.")
-        if not hand & bit:
-            raise IllegalAction(f"You do not hold the {money_text(value)} card.")
-        mask |= bit
+            return f"{shown} is not a money card; the cards are {', '.join(map(money_text, MONEY))}."
+        if value in seen:
+            return f"You listed the {money_text(value)} card twice."
+        if value not in held:
+            return f"You do not hold the {money_text(value)} card."
+        seen.add(value)
+        total += value
+    if total <= to_beat:
+        return f"Your bid must total more than {money_text(to_beat)}; yours would be {money_text(total)}."
+    return None
+
+
+def _cards_mask(cards: list[int]) -> int:
+    """The bitmask of money cards already checked by ``bid_problem``."""
+    mask = 0
+    for value in cards:
+        mask |= BIT[value]
     return mask
 
 

@@ -1,8 +1,8 @@
-"""End of the game and scoring (RULES.md, "End of the game and scoring")."""
+"""End of the game and scoring (docs/rules.md, "End of the game and scoring")."""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, NamedTuple
 
 from .cards import DEBT, GAMBLING, LUXURY_VALUE, MASK_SUM, PRESTIGE, SCANDAL
 from .state import OVER, State
@@ -19,6 +19,34 @@ def status_of(cards: tuple[str, ...] | list[str]) -> int:
     if SCANDAL in cards:
         status //= 2  # floor division: −3 halves to −2
     return status
+
+
+class StatusStep(NamedTuple):
+    """One step of the scoring of a hand of status cards: ``kind`` (luxuries, debt,
+    prestige, scandal), the status after it, and its ``operand``: the luxuries' values,
+    the Debt penalty, the Prestige factor, or 2 for Scandal's halving."""
+
+    kind: str
+    status: int
+    operand: Any
+
+
+def status_steps(cards: tuple[str, ...] | list[str]) -> tuple[StatusStep, ...]:
+    """How ``status_of(cards)`` is reached, step by step, in the scoring order."""
+    values = tuple(sorted(LUXURY_VALUE[c] for c in cards if c in LUXURY_VALUE))
+    status = sum(values)
+    steps = [StatusStep("luxuries", status, values)]
+    if DEBT in cards:
+        status -= DEBT_PENALTY
+        steps.append(StatusStep("debt", status, DEBT_PENALTY))
+    if cards.count(PRESTIGE):
+        factor = 2 ** cards.count(PRESTIGE)
+        status *= factor
+        steps.append(StatusStep("prestige", status, factor))
+    if SCANDAL in cards:
+        status //= 2
+        steps.append(StatusStep("scandal", status, 2))
+    return tuple(steps)
 
 
 def money_of(state: State, seat: int) -> int:

@@ -22,7 +22,7 @@ from games.deadlines import (
 from games.engine import seats_to_act
 from games.errors import GameError, NotAllowed
 from games.models import Game, Move, Notification, Seat
-from games.selectors import game_view_for_user
+from games.selectors import table_view
 from games.services import (
     game_invitation_respond,
     game_seat_to_bot,
@@ -170,7 +170,7 @@ def test_a_vacation_pauses_the_deadline_and_is_shown(table, dora, bob):
     assert dora.vacation_until > timezone.now() + timedelta(days=2, hours=23)
     assert game.deadline_at == dora.vacation_until + timedelta(hours=24)
     assert game.deadline_at > before + timedelta(days=3)
-    info = game_view_for_user(game=game, user=bob)["seats_info"][0]
+    info = table_view(game=game, user=bob).to_json()["seats_info"][0]
     assert info["vacation_until"] == dora.vacation_until.isoformat()
     assert dora.vacation_days_left(timezone.now()) == 11
     assert deadlines_sweep(now=before + timedelta(hours=1)) == 0  # no move: on vacation

@@ -24,7 +24,8 @@ from django.db import connection
 
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification
-from games.services import game_replay_state, game_submit_action
+from games.replay import replayed_state
+from games.services import game_submit_action
 from highsociety_site import celery_app
 from tests.faults.stack import wait_for
 from tests.games.factories import GameFactory, scenario_deck
@@ -185,7 +186,7 @@ def test_bots_play_in_a_worker_and_the_turn_email_arrives(dora, workers):
     assert notice.sent_at is not None
     assert time.monotonic() - started < 60
     game.refresh_from_db()
-    assert game_replay_state(game).to_json() == game.state
+    assert replayed_state(game).to_json() == game.state
 
 
 def test_a_worker_killed_mid_move_is_replaced_and_the_move_is_made_once(dora, workers, tmp_path):
@@ -218,4 +219,4 @@ def test_a_worker_killed_mid_move_is_replaced_and_the_move_is_made_once(dora, wo
     assert moves[1].seat == 1 and moves[1].actor == Move.Actor.BOT
     assert Move.objects.filter(game=game, number=1).count() == 1
     game.refresh_from_db()
-    assert game_replay_state(game).to_json() == game.state
+    assert replayed_state(game).to_json() == game.state

@@ -43,8 +43,8 @@ def test_replay_equals_the_stored_moves_and_state(alice, bob, carol, players, se
         assert replay.states[n + 1] == state
     # Each frame is exactly a spectator's view of that state.
     for n in (0, replay.total // 2, replay.total):
-        view = replay_view(replay, n)
-        expected = player_view(replay.states[n], None, memory_aid=game.memory_aid)
+        view = replay_view(replay, n).to_json()
+        expected = player_view(replay.states[n], None, memory_aid=game.memory_aid).to_json()
         assert {k: view[k] for k in expected} == expected
         assert view["hand"] is None and view["seat"] is None
 
@@ -224,8 +224,8 @@ def test_the_record_replays_to_the_same_end(client, alice, bob, carol):
     for move in data["moves"]:
         state = apply_action(state, move["action"])
     assert state.phase == OVER
-    assert player_view(state, None)["result"] == data["result"]
-    assert [dict(e) for e in player_view(state, None)["log"]] == data["log"]
+    assert player_view(state, None).to_json()["result"] == data["result"]
+    assert [dict(e) for e in player_view(state, None).to_json()["log"]] == data["log"]
 
 
 def test_game_record_function_matches_the_endpoint(client, alice, bob, carol):

@@ -80,7 +80,7 @@ def test_hard_runs_exactly_the_iterations_asked():
     state = new_game(players=4, seed=21, first_player=0)
     while state.card in ("scandal", "debt", "theft"):
         state = new_game(players=4, seed=state.moves + 100, first_player=0)
-    base = state_from_view(player_view(state, 0, memory_aid=True), with_log=False)
+    base = state_from_view(player_view(state, 0, memory_aid=True).to_json(), with_log=False)
     stats: dict = {}
     search_move(base, 0, random.Random(1), iterations=7, stats=stats)
     assert stats["iterations"] == 7

@@ -103,7 +103,7 @@ def test_the_memory_aid_only_saves_work(level):
     for i, state in enumerate(random_positions(60, seed=8)):
         for seat in seats_to_act(state):
             with_aid = choose_from_view(
-                player_view(state, seat, memory_aid=True), level, random.Random(i)
+                player_view(state, seat, memory_aid=True).to_json(), level, random.Random(i)
             )
-            without = choose_from_view(player_view(state, seat), level, random.Random(i))
+            without = choose_from_view(player_view(state, seat).to_json(), level, random.Random(i))
             assert with_aid == without

@@ -28,13 +28,13 @@ def test_state_from_view_with_the_true_secrets_is_the_real_state():
         )
         while True:
             for seat in range(state.players):
-                view = player_view(state, seat, memory_aid=True)
+                view = player_view(state, seat, memory_aid=True).to_json()
                 deck, sealed = true_secrets(state, seat)
                 rebuilt = state_from_view(view, deck, sealed)
                 assert rebuilt == state
-                assert player_view(rebuilt, seat, memory_aid=True) == view
+                assert player_view(rebuilt, seat, memory_aid=True).to_json() == view
                 # Without the memory aid the hands come from the public log: same state.
-                assert state_from_view(player_view(state, seat), deck, sealed) == state
+                assert state_from_view(player_view(state, seat).to_json(), deck, sealed) == state
                 checked += 1
             if state.phase == OVER:
                 break
@@ -47,7 +47,7 @@ def test_money_from_log_matches_the_memory_aid():
     for game in range(20):
         state = new_game(players=4, seed=f"log-{game}", advanced=ADVANCED)
         while state.phase != OVER:
-            view = player_view(state, None)
+            view = player_view(state, None).to_json()
             hands, bids, discards = money_from_log(view)
             assert (tuple(hands), tuple(bids), tuple(discards)) == (
                 state.hands,
@@ -63,9 +63,9 @@ def test_determinise_keeps_everything_the_seat_sees():
         state = new_game(players=5, seed=f"det-{game}", advanced=ADVANCED)
         while state.phase != OVER:
             for seat in range(state.players):
-                view = player_view(state, seat, memory_aid=True)
+                view = player_view(state, seat, memory_aid=True).to_json()
                 sample = determinise(state_from_view(view), seat, rng)
-                assert player_view(sample, seat, memory_aid=True) == view
+                assert player_view(sample, seat, memory_aid=True).to_json() == view
                 assert sorted(sample.setup_deck[sample.deck_pos :]) == sorted(unseen_cards(view))
                 if state.phase == SEALED:
                     for other, choice in enumerate(sample.sealed):

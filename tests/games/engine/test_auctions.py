@@ -18,7 +18,7 @@ from .scenario import play, run, start
 
 
 def hand(state, seat):
-    return player_view(state, seat)["hand"]
+    return player_view(state, seat).to_json()["hand"]
 
 
 def test_starting_player_reveals_the_top_card_and_bids_first():
@@ -26,7 +26,7 @@ def test_starting_player_reveals_the_top_card_and_bids_first():
     assert state.card == "lux7"
     assert state.phase == AUCTION
     assert state.turn == 2
-    assert player_view(state, None)["log"][0] == {"type": "reveal", "seat": 2, "card": "lux7"}
+    assert player_view(state, None).to_json()["log"][0] == {"type": "reveal", "seat": 2, "card": "lux7"}
 
 
 def test_turns_go_clockwise_and_skip_players_who_passed():
@@ -40,8 +40,8 @@ def test_turns_go_clockwise_and_skip_players_who_passed():
 
 def test_raising_adds_cards_and_face_up_cards_stay():
     state = play("lux7", "0 bid 1000 | 1 bid 2000 | 2 pass | 0 bid 2000")
-    assert player_view(state, None)["seats"][0]["bid"] == [1000, 2000]
-    assert player_view(state, None)["seats"][0]["bid_total"] == 3000
+    assert player_view(state, None).to_json()["seats"][0]["bid"] == [1000, 2000]
+    assert player_view(state, None).to_json()["seats"][0]["bid_total"] == 3000
     assert 1000 not in hand(state, 0) and 2000 not in hand(state, 0)
 
 
@@ -53,7 +53,7 @@ def test_bid_must_beat_every_other_bid_strictly_and_no_change_is_made():
         apply_action(state, {"seat": 1, "type": "bid", "cards": [2000]})
     # Overpaying is allowed; no change is given back.
     state = run(state, "1 bid 25000")
-    assert player_view(state, None)["seats"][1]["bid_total"] == 25000
+    assert player_view(state, None).to_json()["seats"][1]["bid_total"] == 25000
 
 
 def test_last_remaining_player_wins_at_once_pays_and_starts_the_next_round():
@@ -87,7 +87,7 @@ def test_misfortune_first_passer_takes_the_card_and_keeps_money_others_pay():
     assert MASK_SUM[state.discards[2]] == 4000
     assert state.bids == (0, 0, 0)
     assert state.leader == 1 and state.card == "lux1"
-    take = player_view(state, None)["log"][-2]
+    take = player_view(state, None).to_json()["log"][-2]
     assert take == {
         "type": "take",
         "seat": 1,

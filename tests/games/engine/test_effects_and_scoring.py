@@ -60,11 +60,11 @@ def test_theft_without_luxury_stays_pending_and_takes_the_next_luxury_at_once():
     state = play("theft prestige lux9 lux2", "0 pass | 0 bid 1000 | 1 pass | 2 pass")
     # Seat 0 took Theft (no luxury, so pending), then won Prestige: Prestige is kept.
     assert state.owned[0] == ("theft", "prestige")
-    assert player_view(state, None)["seats"][0]["theft_pending"] is True
+    assert player_view(state, None).to_json()["seats"][0]["theft_pending"] is True
     state = run(state, "0 bid 2000 | 1 pass | 2 pass")
     assert state.owned[0] == ("prestige",)
     assert state.removed == ("theft", "lux9")
-    assert player_view(state, None)["log"][-2] == {"type": "theft", "seat": 0, "card": "lux9", "automatic": True}
+    assert player_view(state, None).to_json()["log"][-2] == {"type": "theft", "seat": 0, "card": "lux9", "automatic": True}
     state = run(state, "0 bid 3000 | 1 pass | 2 pass")
     assert state.owned[0] == ("prestige", "lux2")
 
@@ -96,7 +96,7 @@ def test_excursions_returns_each_other_players_highest_discard():
     assert MASK_SUM[state.discards[2]] == 2000  # 15,000 went back to hand
     assert state.hands[2] & 1 << MONEY.index(15000)
     assert state.discards[0] == 0
-    log = player_view(state, None)["log"]
+    log = player_view(state, None).to_json()["log"]
     assert {"type": "return", "seat": 2, "card": 15000} in log
 
 
@@ -132,7 +132,7 @@ def test_yacht_sealed_highest_unique_wins_and_all_chosen_cards_are_discarded():
     for seat, value in ((0, 25000), (1, 25000), (2, 20000), (3, 1000)):
         assert MASK_SUM[state.discards[seat]] == value
     assert state.leader == 2 and state.card == "lux1"
-    sealed = [e for e in player_view(state, None)["log"] if e["type"] == "sealed"][0]
+    sealed = [e for e in player_view(state, None).to_json()["log"] if e["type"] == "sealed"][0]
     assert sealed["winner"] == 2
 
 
@@ -166,7 +166,7 @@ def test_yacht_leaves_at_once_when_nobody_can_bid():
     assert state.hands == (0, 0, 0)
     assert "yacht" in state.removed
     assert state.card == "lux1" and state.leader == 2
-    assert {"type": "sealed", "choices": [], "winner": None} in player_view(state, None)["log"]
+    assert {"type": "sealed", "choices": [], "winner": None} in player_view(state, None).to_json()["log"]
 
 
 def test_yacht_won_with_pending_theft_is_removed():
@@ -198,8 +198,8 @@ def test_the_fourth_game_end_card_ends_the_game_at_once_and_counts_for_nobody():
     assert state.phase == OVER
     assert sum(c == "prestige" for owned in state.owned for c in owned) == 2
     assert legal_actions(state) == []
-    assert player_view(state, None)["deck_remaining"] == 12
-    assert "lux1" not in player_view(state, None)["revealed"]
+    assert player_view(state, None).to_json()["deck_remaining"] == 12
+    assert "lux1" not in player_view(state, None).to_json()["revealed"]
     with pytest.raises(IllegalAction, match="over"):
         apply_action(state, {"seat": 0, "type": "pass"})
     assert result(state) is not None

@@ -252,7 +252,7 @@ def test_player_views_are_json_ready():
     states, _ = random_game(12)
     for state in states:
         for seat in (None, 0, 1, 2, 3):
-            view = player_view(state, seat, memory_aid=seat == 2)
+            view = player_view(state, seat, memory_aid=seat == 2).to_json()
             assert json.loads(json.dumps(view)) == view
 
 

@@ -17,7 +17,7 @@ def all_views(state):
     views = {}
     for seat in [None, *range(state.players)]:
         for aid in (False, True):
-            views[(seat, aid)] = json.dumps(player_view(state, seat, memory_aid=aid), sort_keys=True)
+            views[(seat, aid)] = json.dumps(player_view(state, seat, memory_aid=aid).to_json(), sort_keys=True)
     return views
 
 
@@ -55,7 +55,7 @@ def test_a_view_never_contains_the_unrevealed_deck_order():
     state = new_game(players=4, seed=9)
     hidden = list(state.setup_deck[state.deck_pos :])
     for seat in [None, 0, 1, 2, 3]:
-        text = json.dumps(player_view(state, seat, memory_aid=True))
+        text = json.dumps(player_view(state, seat, memory_aid=True).to_json())
         assert "setup_deck" not in text and "seed" not in text
         # The remaining order does not appear as a sequence anywhere in the view.
         assert json.dumps(hidden) not in text
@@ -70,13 +70,13 @@ def test_sealed_choices_stay_hidden_until_all_are_in():
         for aid in (False, True):
             assert player_view(one, seat, memory_aid=aid) == player_view(other, seat, memory_aid=aid)
     # The chooser sees their own choice, and the others see only that a choice was made.
-    assert player_view(one, 0)["sealed_choice"] == 25000
-    assert player_view(one, 2)["sealed_choice"] is None
-    assert [s["sealed"] for s in player_view(one, 3)["seats"]] == ["chosen", "chosen", "waiting", "waiting"]
-    assert player_view(one, 0, memory_aid=True)["seats"][1]["hand"] == player_view(base, 0, memory_aid=True)["seats"][1]["hand"]
+    assert player_view(one, 0).to_json()["sealed_choice"] == 25000
+    assert player_view(one, 2).to_json()["sealed_choice"] is None
+    assert [s["sealed"] for s in player_view(one, 3).to_json()["seats"]] == ["chosen", "chosen", "waiting", "waiting"]
+    assert player_view(one, 0, memory_aid=True).to_json()["seats"][1]["hand"] == player_view(base, 0, memory_aid=True).to_json()["seats"][1]["hand"]
     # Once all are in, the choices are public.
     done = run(one, "2 seal 1000 | 3 seal 2000")
-    sealed = [e for e in player_view(done, None)["log"] if e["type"] == "sealed"][0]
+    sealed = [e for e in player_view(done, None).to_json()["log"] if e["type"] == "sealed"][0]
     assert sealed["choices"] == [
         {"seat": 0, "card": 25000},
         {"seat": 1, "card": 3000},
@@ -87,10 +87,10 @@ def test_sealed_choices_stay_hidden_until_all_are_in():
 
 def test_own_hand_and_discards_only_for_the_owner_without_memory_aid():
     state = play("lux5 lux6", "0 bid 3000 | 1 pass | 2 pass")
-    view = player_view(state, 1)
+    view = player_view(state, 1).to_json()
     assert view["hand"] is not None and "hand" in view["seats"][1]
     assert "hand" not in view["seats"][0] and "money" not in view["seats"][0]
-    assert player_view(state, None)["hand"] is None
-    aided = player_view(state, 1, memory_aid=True)
+    assert player_view(state, None).to_json()["hand"] is None
+    aided = player_view(state, 1, memory_aid=True).to_json()
     assert aided["seats"][0]["money"] == 103_000
     assert aided["seats"][0]["discards"] == [3000]

@@ -9,14 +9,15 @@ import pytest
 from games.engine import (
     IllegalAction,
     apply_action,
-    high_bid,
     legal_actions,
+    legal_summary,
     new_game,
     random_action,
 )
-from games.engine.cards import MASK_CARDS, MASK_SUM
+from games.engine.cards import MASK_CARDS
 from games.engine.state import AUCTION
-from games.forms import bid_preview, parse_cards
+from games.forms import parse_cards
+from games.presenter import bid_preview
 from tests.games.pages.conftest import act
 
 HX = {"HTTP_HX_REQUEST": "true"}
@@ -104,13 +105,8 @@ def test_parse_cards():
 
 
 def _summary(state, seat):
-    return {
-        "can_pass": True,
-        "can_bid": True,
-        "to_beat": high_bid(state, seat),
-        "current_bid": MASK_SUM[state.bids[seat]],
-        "hand": list(MASK_CARDS[state.hands[seat]]),
-    }
+    """The engine's own summary of what the seat may do (the board's preview reads it)."""
+    return legal_summary(state, seat)
 
 
 def test_preview_agrees_with_the_engine():

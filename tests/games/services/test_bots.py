@@ -13,7 +13,8 @@ from games import events
 from games.bots import bots_play as game_bot_move
 from games.engine import seats_to_act
 from games.models import Game, Move
-from games.services import game_replay_state, game_resign, game_submit_action
+from games.replay import replayed_state
+from games.services import game_resign, game_submit_action
 from games.tasks import bot_move
 from tests.games.factories import GameFactory, people_game, people_play, scenario_deck
 
@@ -125,7 +126,7 @@ def test_every_bot_to_act_chooses_its_yacht_club_card(dora, bot_spy, run_commits
             game=game, user=dora, action={"type": "sealed_bid", "card": 1000}, expected_version=3
         )
     game.refresh_from_db()
-    assert game_replay_state(game) == game.engine_state()
+    assert replayed_state(game) == game.engine_state()
 
 
 @pytest.mark.django_db
@@ -168,7 +169,7 @@ def test_a_table_of_bots_plays_to_the_end_in_captured_commits(alice, run_commits
             bot_move.delay(game.id, game.version)
         game.refresh_from_db()
     assert game.status == Game.Status.FINISHED
-    assert game_replay_state(game) == game.engine_state()
+    assert replayed_state(game) == game.engine_state()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -185,7 +186,7 @@ def test_three_bots_play_a_whole_game_in_eager_mode_without_deep_recursion(alice
     depths = [call["depth"] for call in bot_spy]
     assert max(depths) - min(depths) <= 30, depths
     assert Move.objects.filter(game=game).count() == game.version
-    assert game_replay_state(game) == game.engine_state()
+    assert replayed_state(game) == game.engine_state()
 
 
 @pytest.mark.django_db(transaction=True)

@@ -10,7 +10,7 @@ from django.utils import timezone
 
 from games.engine import player_view, score_details, seats_to_act
 from games.models import Game
-from games.selectors import game_seat_for_user, game_view_for_user, games_for_user, games_open
+from games.selectors import game_seat_for_user, games_for_user, games_open, table_view
 from games.services import (
     game_create,
     game_invitation_respond,
@@ -126,9 +126,9 @@ def table(dora, alice, bob):
 
 
 def test_the_view_of_the_player_to_act(table, alice):
-    view = game_view_for_user(game=table, user=alice)
+    view = table_view(game=table, user=alice).to_json()
     state = table.engine_state()
-    expected = player_view(state, 1)
+    expected = player_view(state, 1).to_json()
     assert {k: view[k] for k in expected} == expected
     assert (view["id"], view["version"], view["status"], view["your_seat"]) == (
         table.id,
@@ -180,7 +180,7 @@ def test_the_view_of_the_player_to_act(table, alice):
 
 
 def test_the_view_of_another_player(table, dora):
-    view = game_view_for_user(game=table, user=dora)
+    view = table_view(game=table, user=dora).to_json()
     assert view["your_seat"] == 0 and view["legal_actions"] == []
     assert view["hand"] == [1000, 2000, 4000, 6000, 8000, 10000, 12000, 15000, 20000, 25000]
     assert "hand" not in view["seats"][1] and "hand" not in view["seats"][2]
@@ -189,13 +189,13 @@ def test_the_view_of_another_player(table, dora):
 @pytest.mark.parametrize("who", ["outsider", "anonymous"])
 def test_an_outsider_sees_the_spectator_view(table, outsider, who):
     user = outsider if who == "outsider" else AnonymousUser()
-    view = game_view_for_user(game=table, user=user)
+    view = table_view(game=table, user=user).to_json()
     assert view["your_seat"] is None and view["seat"] is None
     assert view["hand"] is None and view["discards"] is None
     assert all("hand" not in seat and "discards" not in seat for seat in view["seats"])
     assert view["legal_actions"] == []
     assert not any(s["is_you"] for s in view["seats_info"])
-    spectator = player_view(table.engine_state(), None)
+    spectator = player_view(table.engine_state(), None).to_json()
     assert {k: view[k] for k in spectator} == spectator
 
 
@@ -203,7 +203,7 @@ def test_the_memory_aid_shows_everyones_money(dora, alice, bob):
     game = people_game(
         dora, alice, bob, memory_aid=True, deck=scenario_deck("lux5"), first_player=0
     )
-    view = game_view_for_user(game=game, user=bob)
+    view = table_view(game=game, user=bob).to_json()
     assert all(seat["money"] == 106000 for seat in view["seats"])
 
 
@@ -211,7 +211,7 @@ def test_the_view_never_holds_the_deck_or_the_state(dora, alice, bob):
     deck = scenario_deck("lux5 lux6")
     game = people_game(dora, alice, bob, deck=deck, first_player=0)
     for user in (dora, alice, None):
-        text = json.dumps(game_view_for_user(game=game, user=user), default=str)
+        text = json.dumps(table_view(game=game, user=user).to_json(), default=str)
         assert "setup_deck" not in text and "scenario" not in text and "deck_pos" not in text
         assert "lux6" not in text  # the next card
 
@@ -236,7 +236,7 @@ def test_games_differing_only_in_secrets_look_the_same(dora, alice, bob):
     for user in (dora, alice, bob, None):
         views = []
         for game in (first, second):
-            view = game_view_for_user(game=game, user=user)
+            view = table_view(game=game, user=user).to_json()
             view["id"] = None
             views.append(json.dumps(view, default=str, sort_keys=True))
         assert views[0] == views[1]
@@ -256,24 +256,24 @@ def test_the_theft_choice_and_the_yacht_club_summaries(dora, alice, bob):
         ]
     ):
         game = game_submit_action(game=game, user=user, action=action, expected_version=version)
-    summary = game_view_for_user(game=game, user=dora)["legal_actions"]
+    summary = table_view(game=game, user=dora).to_json()["legal_actions"]
     assert (summary["can_pass"], summary["can_bid"]) == (False, False)
     assert summary["discard_choices"] == ["lux3", "lux7"]
-    assert game_view_for_user(game=game, user=alice)["legal_actions"] == []
+    assert table_view(game=game, user=alice).to_json()["legal_actions"] == []
 
     yacht = people_game(
         dora, alice, bob, advanced=["yacht"], deck=scenario_deck("yacht", ["yacht"]), first_player=0
     )
-    summary = game_view_for_user(game=yacht, user=bob)["legal_actions"]
+    summary = table_view(game=yacht, user=bob).to_json()["legal_actions"]
     assert summary["sealed_choices"] == summary["hand"] and len(summary["hand"]) == 11
     assert summary["can_pass"] is False
     game_submit_action(
         game=yacht, user=bob, action={"type": "sealed_bid", "card": 25000}, expected_version=0
     )
-    assert game_view_for_user(game=yacht, user=bob)["legal_actions"] == []
-    assert game_view_for_user(game=yacht, user=bob)["sealed_choice"] == 25000
+    assert table_view(game=yacht, user=bob).to_json()["legal_actions"] == []
+    assert table_view(game=yacht, user=bob).to_json()["sealed_choice"] == 25000
     # The others see that bob chose, not what.
-    dora_view = game_view_for_user(game=yacht, user=dora)
+    dora_view = table_view(game=yacht, user=dora).to_json()
     assert dora_view["seats"][2]["sealed"] == "chosen"
     assert (
         "25000" not in json.dumps(dora_view["seats"][2])
@@ -285,7 +285,7 @@ def test_a_finished_game_has_the_result_and_the_breakdown(dora, alice, bob):
     game = people_play(
         people_game(dora, alice, bob, deck=scenario_deck("lux5"), first_player=0), random.Random(7)
     )
-    view = game_view_for_user(game=game, user=None)
+    view = table_view(game=game, user=None).to_json()
     assert view["status"] == "finished"
     assert view["result"] == game.result and view["result"]["players"]
     assert view["score_details"] == score_details(game.engine_state())
@@ -300,7 +300,7 @@ def test_the_view_of_a_table_that_has_not_started(alice, bob):
         seats=[{"user": "bob"}, {"ai": "medium"}, {"open": True}],
         memory_aid=True,
     )
-    view = game_view_for_user(game=game, user=bob)
+    view = table_view(game=game, user=bob).to_json()
     assert view["state"] is None and view["status"] == "open"
     assert view["your_seat"] == 1 and view["seats_info"][1]["invited"]
     assert [s["display_name"] for s in view["seats_info"]] == [
@@ -311,14 +311,14 @@ def test_the_view_of_a_table_that_has_not_started(alice, bob):
     ]
     assert view["options"]["memory_aid"] is True and view["legal_actions"] == []
     game_invitation_respond(game=game, user=bob, accept=False)
-    assert game_view_for_user(game=game, user=bob)["your_seat"] is None
+    assert table_view(game=game, user=bob).to_json()["your_seat"] is None
 
 
 def test_two_bots_of_a_level_get_told_apart(alice, run_commits):
     with run_commits():
         game = GameFactory(creator=alice, seats=[{"ai": "medium"}, {"ai": "medium"}])
     game.refresh_from_db()
-    names = [s["display_name"] for s in game_view_for_user(game=game, user=alice)["seats_info"]]
+    names = [s["display_name"] for s in table_view(game=game, user=alice).to_json()["seats_info"]]
     assert names == ["Alice", "Bot (medium) #2", "Bot (medium) #3"]
 
 
@@ -332,7 +332,7 @@ def test_the_view_costs_the_same_queries_after_2_and_after_40_moves(
         assert game.version >= target and game.status == Game.Status.ACTIVE
         with django_assert_num_queries(2) as captured:
             fresh = Game.objects.get(pk=game.pk)
-            view = game_view_for_user(game=fresh, user=alice)
+            view = table_view(game=fresh, user=alice).to_json()
         counts[target] = len(captured.captured_queries)
         assert len(view["log_text"]) > target
     assert counts[2] == counts[40]
@@ -347,9 +347,9 @@ def test_the_view_uses_prefetched_seats_without_a_query(table, alice, django_ass
         Prefetch("seats", queryset=Seat.objects.select_related("user"))
     ).get(pk=table.pk)
     with django_assert_num_queries(0):
-        game_view_for_user(game=game, user=alice)
+        table_view(game=game, user=alice).to_json()
 
 
 def test_the_to_act_list_of_the_view(table, alice):
-    view = game_view_for_user(game=table, user=alice)
+    view = table_view(game=table, user=alice).to_json()
     assert view["to_act"] == seats_to_act(table.engine_state()) == [1]

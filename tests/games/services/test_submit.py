@@ -11,7 +11,8 @@ from django.db import IntegrityError, transaction
 from games.engine import MONEY, legal_actions, result, seats_to_act
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import Game, Move
-from games.services import game_create, game_replay_state, game_submit_action
+from games.replay import replayed_state
+from games.services import game_create, game_submit_action
 from tests.games.factories import (
     GameFactory,
     action_pick,
@@ -90,7 +91,7 @@ def test_a_whole_game_of_one_person_and_two_bots_through_the_service(alice, run_
     assert {m.actor for m in moves} <= {Move.Actor.PLAYER, Move.Actor.BOT, Move.Actor.FORCED}
     assert {m.seat for m in moves if m.actor == Move.Actor.BOT} == {1, 2}
     assert all(m.user == alice for m in moves if m.actor == Move.Actor.PLAYER)
-    assert game_replay_state(game) == game.engine_state()
+    assert replayed_state(game) == game.engine_state()
 
 
 @pytest.mark.parametrize("seed", range(4))
@@ -102,7 +103,7 @@ def test_the_stored_state_equals_the_replay_of_the_moves(dora, alice, bob, carol
     game = people_play(game, rng)
     assert game.status == Game.Status.FINISHED
     stored = Game.objects.get(pk=game.pk)
-    assert game_replay_state(stored) == stored.engine_state()
+    assert replayed_state(stored) == stored.engine_state()
     assert stored.engine_state().moves == stored.version == Move.objects.filter(game=game).count()
     assert stored.result == {"players": stored.result["players"]} and len(
         stored.result["players"]
@@ -116,7 +117,7 @@ def test_replay_matches_mid_game_and_with_bots(alice, run_commits):
     with run_commits():
         people_play(game, random.Random(5), until_version=game.version + 1)
     game.refresh_from_db()
-    assert game_replay_state(game) == game.engine_state()
+    assert replayed_state(game) == game.engine_state()
 
 
 def test_forced_passes_are_played_at_once_and_logged_as_forced(table, dora):
@@ -139,7 +140,7 @@ def test_forced_passes_are_played_at_once_and_logged_as_forced(table, dora):
     state = game.engine_state()
     assert game.version == 4 == state.moves
     assert state.owned[0] == ("lux5",) and state.card == "lux6" and seats_to_act(state) == [1]
-    assert game_replay_state(game) == state
+    assert replayed_state(game) == state
 
 
 def test_the_theft_choice_goes_through_the_service(dora, alice, bob):
@@ -160,7 +161,7 @@ def test_the_theft_choice_goes_through_the_service(dora, alice, bob):
         game=game, user=dora, action={"type": "discard", "card": "lux3"}, expected_version=4
     )
     assert game.engine_state().owned[0] == ()
-    assert game_replay_state(game) == game.engine_state()
+    assert replayed_state(game) == game.engine_state()
 
 
 def test_the_yacht_club_sealed_choices(dora, alice, bob):
