@@ -42,10 +42,10 @@ from tests.faults.stack import (  # noqa: E402
     Api,
     Ledger,
     Stack,
-    action_choose,
     game_check,
     missing_binaries,
 )
+from tests.moves import choose  # noqa: E402
 
 
 class Client(threading.Thread):
@@ -123,7 +123,7 @@ class Client(threading.Thread):
             if mine is None or not mine.json()["legal_actions"]:
                 continue
             mine = mine.json()
-            action = action_choose(mine["legal_actions"], self.rng)
+            action = choose(mine["legal_actions"], self.rng, pass_chance=0.65)
             version = mine["version"]
             answer = self.call(lambda m=mover, a=action, v=version: m.move(game_id, a, v))
             if answer is not None and answer.status_code == 201:

@@ -1,5 +1,6 @@
-"""Fixtures for every test.  Nothing here imports the rules engine (games.engine): its
-tests run without a database."""
+"""Fixtures for every test: the one set of personas (alice, bob, carol, dave, erin,
+dora who is staff, outsider who sits nowhere) and ``run_commits``.  The engine's and
+the bots' tests use none of them and run without a database."""
 
 import pytest
 import redis
@@ -67,3 +68,39 @@ def bob(db):
 @pytest.fixture
 def carol(db):
     return UserFactory(username="carol", display_name="Carol")
+
+
+@pytest.fixture
+def dave(db):
+    return UserFactory(username="dave", display_name="Dave")
+
+
+@pytest.fixture
+def erin(db):
+    return UserFactory(username="erin", display_name="Erin")
+
+
+@pytest.fixture
+def dora(db):
+    """Staff: she can fix the deck and the first player of her tables (scenario games)."""
+    from tests.games.factories import StaffUserFactory
+
+    return StaffUserFactory(username="dora", display_name="Dora")
+
+
+@pytest.fixture
+def outsider(db):
+    """A logged-in user who sits at none of the tables."""
+    return UserFactory(username="oscar", display_name="Oscar")
+
+
+@pytest.fixture
+def run_commits(django_capture_on_commit_callbacks):
+    """``with run_commits(): ...`` runs what the block queues on commit (bot turns,
+    e-mails), as a real commit would; nested commits run too.  The test's own
+    transaction never commits."""
+
+    def runner():
+        return django_capture_on_commit_callbacks(execute=True)
+
+    return runner

@@ -7,7 +7,7 @@ database 15), with these differences only:
   ``celery_app.conf.task_always_eager = False`` itself (Celery reads its settings once,
   so pytest-django's ``settings`` fixture cannot switch this).
 - Passwords are hashed with MD5: argon2 costs ~150 ms a hash by design, which every
-  factory-made user would pay.  tests/site checks the real list starts with argon2.
+  factory-made user would pay.  tests/highsociety_site checks the real list starts with argon2.
 - Static files need no collectstatic: WhiteNoise serves them from the source folders,
   as under runserver (the manifest storage is for DEBUG off).
 - The test database has a name of its own per test run (pytest-django adds the xdist

@@ -1,4 +1,4 @@
-"""Hooks for the worker processes that tests start (tests/async/worker_settings.py,
+"""Hooks for the worker processes that tests start (tests/games/async_play/worker_settings.py,
 tests/faults/app_settings.py): imported by their settings modules, before Django."""
 
 from __future__ import annotations

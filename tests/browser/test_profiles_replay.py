@@ -1,7 +1,7 @@
 """In Chromium: step through a replay with the keyboard and the buttons; a profile page
 with its rating chart, the leaderboard and the history (screenshots in test-artifacts/).
 
-Part of the profiles work (tests/profiles/); it lives here to share this folder's one
+Part of the profiles work (tests/games/records/); it lives here to share this folder's one
 Playwright browser (a second sync Playwright in the same process is refused)."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ import re
 import pytest
 
 from tests.browser.conftest import ARTIFACTS, PHONE
-from tests.profiles.conftest import played_game
+from tests.games.records.conftest import played_game
 
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 

@@ -33,6 +33,8 @@ from typing import Any
 import psycopg
 import requests
 
+from tests.moves import choose
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SETTINGS = "tests.faults.app_settings"
@@ -430,24 +432,6 @@ class Api:
         return self.post(f"/api/v1/games/{game_id}/moves/", {**action, "version": version})
 
 
-def action_choose(legal: dict, rng: random.Random) -> dict:
-    """A legal action from the API's ``legal_actions`` summary: bids with the cheapest
-    cards now and then, passes mostly (games stay short)."""
-    if "discard" in legal["types"]:
-        return {"type": "discard", "card": legal["discard_choices"][0]}
-    if "sealed_bid" in legal["types"]:
-        return {"type": "sealed_bid", "card": min(legal["sealed_choices"])}
-    if legal["can_bid"] and (not legal["can_pass"] or rng.random() < 0.35):
-        need, cards = legal["to_beat"] - legal["current_bid"], []
-        for value in sorted(legal["hand"]):
-            if sum(cards) > need:
-                break
-            cards.append(value)
-        if sum(cards) > need:
-            return {"type": "bid", "cards": cards}
-    return {"type": "pass"}
-
-
 @dataclass
 class Ledger:
     """What the clients saw: each accepted move (201) and each refusal by status."""
@@ -535,7 +519,7 @@ def play(
         mine = mover.game(game_id).json()
         if not mine["legal_actions"]:
             continue
-        action = action_choose(mine["legal_actions"], rng)
+        action = choose(mine["legal_actions"], rng, pass_chance=0.65)
         answer = mover.move(game_id, action, mine["version"])
         ledger.count(answer.status_code)
         if answer.status_code == 201:

@@ -17,7 +17,8 @@ import time
 import pytest
 import requests
 
-from tests.faults.stack import Ledger, action_choose, game_check, play, wait_for
+from tests.faults.stack import Ledger, game_check, play, wait_for
+from tests.moves import choose
 
 pytestmark = pytest.mark.slow
 
@@ -50,7 +51,7 @@ def test_postgres_restarted_mid_play(stack):
         assert view["status"] == "active"
         seat = next(s for s in view["to_act"] if s in apis)
         mine = apis[seat].game(game_id).json()
-        action = action_choose(mine["legal_actions"], rng)
+        action = choose(mine["legal_actions"], rng, pass_chance=0.65)
         stack.pg.stop(mode)
 
         # The API: its one error format, 503, Retry-After.
@@ -125,7 +126,7 @@ def test_redis_restarted_mid_play(stack):
             if view["status"] != "active" or not people:
                 break
             mine = apis[people[0]].game(game_id).json()
-            action = action_choose(mine["legal_actions"], rng)
+            action = choose(mine["legal_actions"], rng, pass_chance=0.65)
             started = time.monotonic()
             answer = apis[people[0]].move(game_id, action, mine["version"])
             assert answer.status_code == 201, answer.text

@@ -8,11 +8,12 @@ from datetime import timedelta
 
 import factory
 
-from games.engine import AUCTION, legal_actions, random_action, seats_to_act
+from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.services import game_create, game_invitation_respond, game_submit_action
 from tests.factories import UserFactory
 from tests.games.engine.scenario import make_deck
+from tests.moves import action_pick
 
 
 class StaffUserFactory(UserFactory):
@@ -58,13 +59,6 @@ def people_game(creator, *others, **options) -> Game:
     for user in others:
         game = game_invitation_respond(game=game, user=user, accept=True)
     return game
-
-
-def action_pick(state, seat: int, rng: random.Random) -> dict:
-    """A random legal action of ``seat`` (cheaply: bids are drawn, not listed)."""
-    if state.phase == AUCTION:
-        return random_action(state, rng, pass_chance=0.35)
-    return rng.choice([a for a in legal_actions(state) if a["seat"] == seat])
 
 
 def people_play(game: Game, rng: random.Random, *, until_version: int | None = None) -> Game:

@@ -64,11 +64,11 @@ from games.services import game_create, game_join, game_leave, game_submit_actio
 from tests.factories import PASSWORD, UserFactory
 from tests.games.factories import (
     StaffUserFactory,
-    action_pick,
     people_game,
     people_play,
     scenario_deck,
 )
+from tests.moves import action_pick
 from tests.security.conftest import Route, db_changes, db_fingerprint, db_snapshot, routes_all
 
 pytestmark = pytest.mark.django_db

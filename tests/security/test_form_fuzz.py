@@ -14,7 +14,7 @@ body (so nothing in the test client cleans them up first).  For every answer:
 - accepted: what is stored is what was sent, and shown escaped.
 
 Each example runs in a savepoint rolled back at its end, so examples never see each
-other's changes.  The schema-driven fuzzing of the API is in tests/api/test_schema.py;
+other's changes.  The schema-driven fuzzing of the API is in tests/games/api/test_schema.py;
 here are the bodies a schema fuzzer does not send (huge, deeply nested, not UTF-8, NaN,
 wrong content types).
 """
@@ -46,7 +46,7 @@ from games.forms import ACTION_TYPES, BOT_LEVELS
 from games.models import Game, Move, Notification, Seat
 from tests.factories import PASSWORD, UserFactory
 from tests.games.pages.conftest import table_make
-from tests.profiles.conftest import played_game
+from tests.games.records.conftest import played_game
 
 pytestmark = pytest.mark.django_db
 

@@ -3,8 +3,8 @@ PITFALLS.md, "Hidden information"; issue #7).
 
 Nobody may learn, before it is revealed, the order of the deck or another player's
 sealed Yacht Club choice: no page, htmx fragment, poll answer, API answer, e-mail, log
-line or error message may carry it.  The per-layer tests (tests/api/, tests/games/pages/,
-tests/async/, tests/profiles/, tests/games/ai/) check each layer on hand-made games; this
+line or error message may carry it.  The per-layer tests (tests/games/api/, tests/games/pages/,
+tests/games/async_play/, tests/games/records/, tests/games/ai/) check each layer on hand-made games; this
 module plays seeded games of 3, 4 and 5 players with every option (each advanced card,
 the memory aid on and off, move deadlines on; people and bots) through the real services,
 pages, API, tasks and sweeps, and collects everything each person can see.
@@ -57,12 +57,13 @@ from games.engine import deck_cards
 from games.engine.cards import GAME_END_CARDS
 from games.models import Game
 from ops.logcontext import ContextFilter
-from tests.api.conftest import HIGH_RATES, choose
 from tests.conftest import _cache_clear_own_keys
 from tests.factories import UserFactory
+from tests.games.api.conftest import HIGH_RATES
 from tests.games.factories import game_age
+from tests.moves import view_choose as choose
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # twin games played through every layer
 
 HX = {"HTTP_HX_REQUEST": "true"}
 PEOPLE = ("dora", "bob", "carol")  # dora (staff) hosts at seat 0; bob at seat 1

@@ -5,7 +5,7 @@ limit with a clear answer and no side effect: no session, no user, no e-mail, no
 Already covered elsewhere, not repeated here: five failed log-ins lock one username
 (tests/accounts/test_login.py), the 21st sign-up from an address is a 429 with no user
 (tests/accounts/test_signup.py), and the API's per-user, per-address and token log-in
-limits answer 429 with Retry-After on reads (tests/api/test_users_and_errors.py).
+limits answer 429 with Retry-After on reads (tests/games/api/test_users_and_errors.py).
 """
 
 from __future__ import annotations

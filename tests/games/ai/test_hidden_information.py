@@ -16,6 +16,9 @@ from games.engine.state import SEALED
 
 from .positions import random_positions, special_positions
 
+pytestmark = pytest.mark.slow  # twin games that differ only in hidden things
+
+
 ITERATIONS = 3
 
 

@@ -10,7 +10,6 @@ import pytest
 
 from games import services
 from games.models import Game
-from tests.factories import UserFactory
 
 # A readable deck: the top card first.
 DECK = [
@@ -38,11 +37,6 @@ def host(alice):
     alice.is_staff = True
     alice.save(update_fields=["is_staff"])
     return alice
-
-
-@pytest.fixture
-def dave(db):
-    return UserFactory(username="dave", display_name="Dave")
 
 
 def table_make(host, guests, *, deck=DECK, first_player=0, advanced=(), memory_aid=False, bots=()):

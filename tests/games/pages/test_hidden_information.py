@@ -10,7 +10,7 @@ import pytest
 from games.models import Game
 from tests.games.pages.conftest import DECK, act, normalise, play_passing, table_make
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # twin games played through every layer
 
 HX = {"HTTP_HX_REQUEST": "true"}
 

@@ -15,12 +15,12 @@ from games.replay import replayed_state
 from games.services import game_create, game_submit_action
 from tests.games.factories import (
     GameFactory,
-    action_pick,
     people_game,
     people_play,
     scenario_deck,
     table_snapshot,
 )
+from tests.moves import action_pick
 
 pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import requests
 
-from tests.api.conftest import choose
+from tests.moves import view_choose as choose
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow  # runs the same in either pass: no database of the run is used

@@ -17,7 +17,7 @@ import pytest
 
 from accounts.models import GameRecord, HeadToHead, PlayerResult, PlayerStats
 from games.models import Move
-from tests.profiles.conftest import scored_game
+from tests.games.records.conftest import scored_game
 
 FIVE = [4000, 1000]
 

@@ -14,7 +14,7 @@ from tests.factories import PASSWORD, UserFactory
 pytestmark = pytest.mark.embedded
 
 
-BOT = Path(__file__).resolve().parents[2] / "examples" / "api_bot.py"
+BOT = Path(__file__).resolve().parents[3] / "examples" / "api_bot.py"
 
 
 @pytest.mark.django_db(transaction=True)

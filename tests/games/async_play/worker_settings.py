@@ -1,4 +1,4 @@
-"""Settings of the Celery worker processes that tests/async/test_worker.py starts:
+"""Settings of the Celery worker processes that tests/games/async_play/test_worker.py starts:
 the test settings (same cache prefix, same fast hashing), but tasks go through the real
 broker, on a queue of the test's own.
 

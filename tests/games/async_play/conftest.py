@@ -1,9 +1,5 @@
-"""Fixtures for the async-play tests (turn e-mails, deadlines, vacations, workers).
-
-The directory is called ``async``, a Python keyword: test modules here are imported by
-pytest (and the worker's settings by Django) with importlib, which accepts it; nothing
-imports them with an import statement, so helpers live here as fixtures.
-"""
+"""Fixtures for the async-play tests (games.notifications, games.deadlines,
+games.tasks: turn e-mails, deadlines, vacations, workers)."""
 
 from __future__ import annotations
 
@@ -12,24 +8,7 @@ from django.core import mail
 from django.utils import timezone
 
 from games.models import Game
-from tests.games.factories import GameFactory, StaffUserFactory, game_age, scenario_deck
-
-
-@pytest.fixture
-def dora(db):
-    """Staff: she can fix the deck and the first player of her tables."""
-    return StaffUserFactory(username="dora", display_name="Dora")
-
-
-@pytest.fixture
-def run_commits(django_capture_on_commit_callbacks):
-    """``with run_commits(): ...`` runs what the block queues on commit (bot turns,
-    e-mails), as a real commit would; nested commits run too."""
-
-    def runner():
-        return django_capture_on_commit_callbacks(execute=True)
-
-    return runner
+from tests.games.factories import GameFactory, game_age, scenario_deck
 
 
 @pytest.fixture

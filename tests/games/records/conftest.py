@@ -16,17 +16,14 @@ from collections.abc import Sequence
 from datetime import timedelta
 from typing import Any
 
-import pytest
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import User
 from games.engine import OVER, apply_action, new_game, random_action, result
 from games.engine.cards import BIT
 from games.engine.state import State
 from games.models import Game, Move, Seat
 from games.ratings import record_finished_game
-from tests.factories import UserFactory
 
 # A seat is a User, a bot level ("easy"), or ("resigned", user).
 SeatSpec = Any
@@ -130,6 +127,3 @@ def scored_game(seats: Sequence[SeatSpec], rows: Sequence[dict], **options: Any)
     return store_game(seats, final_state(rows), **options)
 
 
-@pytest.fixture
-def dave(db) -> User:
-    return UserFactory(username="dave", display_name="Dave")

@@ -3,7 +3,7 @@ PostgreSQL test database: bots play in the worker, the turn e-mail lands in a fi
 mail folder, and a worker killed in the middle of a bot's move is replaced by another
 that makes that move exactly once.
 
-The worker runs ``tests.async.worker_settings`` (non-eager, a queue of this test
+The worker runs ``tests.games.async_play.worker_settings`` (non-eager, a queue of this test
 process's own); this process stops running tasks eagerly for the test's duration.
 """
 
@@ -30,7 +30,7 @@ from highsociety_site import celery_app
 from tests.faults.stack import wait_for
 from tests.games.factories import GameFactory, scenario_deck
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[3]
 QUEUE = f"hs-e2e-{os.getpid()}-{uuid.uuid4().hex[:6]}"
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -82,7 +82,7 @@ def workers(broker, tmp_path):
             log = tmp_path / f"{name}.log"
             env = {
                 **os.environ,
-                "DJANGO_SETTINGS_MODULE": "tests.async.worker_settings",
+                "DJANGO_SETTINGS_MODULE": "tests.games.async_play.worker_settings",
                 "DATABASE_URL": _database_url(),
                 "CELERY_TASK_ALWAYS_EAGER": "0",
                 "EMAIL_URL": f"file://{self.maildir}",

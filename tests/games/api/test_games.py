@@ -6,7 +6,7 @@ import pytest
 
 from games.models import Game, Seat
 from games.services import game_leave
-from tests.api.conftest import create, people_table
+from tests.games.api.conftest import create, people_table
 from tests.games.factories import scenario_deck
 
 GAMES = "/api/v1/games/"

@@ -10,8 +10,8 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import PlayerStats
 from tests.factories import PASSWORD, UserFactory
-from tests.profiles.conftest import played_game, scored_game
-from tests.profiles.test_stats import five_games  # noqa: F401  (a fixture)
+from tests.games.records.conftest import played_game, scored_game
+from tests.games.records.test_stats import five_games  # noqa: F401  (a fixture)
 
 PROFILE_QUERIES = 6  # user; stats; chart points; recent results + games; their seats; head-to-head
 LEADERBOARD_QUERIES = 3  # count; page of stats with users; bot ratings

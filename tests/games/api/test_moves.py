@@ -10,8 +10,8 @@ from django.db import connection
 from rest_framework.test import APIClient
 
 from games.models import Game, Move
-from tests.api.conftest import create, token_client
 from tests.factories import UserFactory
+from tests.games.api.conftest import create, token_client
 from tests.games.factories import StaffUserFactory, scenario_deck
 
 pytestmark = pytest.mark.embedded

@@ -11,8 +11,8 @@ from hypothesis import HealthCheck, given, settings
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi import checks as openapi_checks
 
-from tests.api.conftest import create, token_client
 from tests.factories import UserFactory
+from tests.games.api.conftest import create, token_client
 
 EXAMPLES = 50  # per operation and kind of data: about 850 requests, under a minute
 OPERATIONS = {

@@ -7,7 +7,8 @@ import random
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from tests.api.conftest import choose, people_table
+from tests.games.api.conftest import people_table
+from tests.moves import view_choose as choose
 
 NAMES = ["alice", "bob", "carol"]
 

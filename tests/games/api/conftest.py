@@ -3,15 +3,12 @@
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 import pytest
 from rest_framework.test import APIClient
 
 from accounts.tokens.services import token_create
-from tests.factories import UserFactory
-from tests.games.factories import StaffUserFactory
 
 HIGH_RATES = {"user": "100000/min", "ip": "100000/min", "auth": "100000/min"}
 
@@ -40,17 +37,6 @@ def anon():
 
 
 @pytest.fixture
-def dora(db):
-    """Staff: sets up scenario games (deck and first player)."""
-    return StaffUserFactory(username="dora", display_name="Dora")
-
-
-@pytest.fixture
-def outsider(db):
-    return UserFactory(username="oscar", display_name="Oscar")
-
-
-@pytest.fixture
 def clients(alice, bob, carol, dora, outsider):
     """username -> token client."""
     return {user.username: token_client(user) for user in (alice, bob, carol, dora, outsider)}
@@ -76,23 +62,3 @@ def people_table(clients, creator: str, others: list[str], **options) -> dict[st
         response = clients[name].post(f"/api/v1/games/{game_id}/join/")
         assert response.status_code == 200, response.json()
     return clients[creator].get(f"/api/v1/games/{game_id}/").json()
-
-
-def choose(view: dict[str, Any], rng: random.Random, *, pass_chance: float = 0.4) -> dict:
-    """A legal action from the view's legal_actions summary, as a client would."""
-    legal = view["legal_actions"]
-    if "discard" in legal["types"]:
-        return {"type": "discard", "card": rng.choice(legal["discard_choices"])}
-    if "sealed_bid" in legal["types"]:
-        return {"type": "sealed_bid", "card": rng.choice(legal["sealed_choices"])}
-    if "bid" in legal["types"] and rng.random() > pass_chance:
-        need = legal["to_beat"] - legal["current_bid"]
-        hand = sorted(legal["hand"])
-        cards: list[int] = []
-        for value in hand:  # the smallest cards that reach the amount
-            if sum(cards) > need:
-                break
-            cards.append(value)
-        if sum(cards) > need:
-            return {"type": "bid", "cards": cards}
-    return {"type": "pass"}

@@ -255,7 +255,7 @@ def test_api_players_at_the_table_get_no_turn_email_task(dora, bob, carol, run_c
     """Using the API's game view or posting a move counts as being at the table, like the
     board's poll: a turn that begins with its player there queues no e-mail task (the
     missed-turn sweep looks again after a couple of minutes); one who is away gets it."""
-    from tests.api.conftest import token_client
+    from tests.games.api.conftest import token_client
 
     game = people_game(dora, bob, carol, deck=scenario_deck("lux5 lux3"), first_player=0)
     api = {user.username: token_client(user) for user in (dora, bob, carol)}

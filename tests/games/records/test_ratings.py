@@ -11,7 +11,7 @@ from accounts.models import BotRating, GameRecord, PlayerResult, PlayerStats, ra
 from games.models import Game, Move
 from games.ratings import DEFAULT_MU, DEFAULT_SIGMA, final_ranking, rate, record_finished_game
 from tests.games.factories import people_game, people_play
-from tests.profiles.conftest import played_game, scored_game
+from tests.games.records.conftest import played_game, scored_game
 
 NEWCOMER = rating_display(DEFAULT_MU, DEFAULT_SIGMA)
 

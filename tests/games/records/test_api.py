@@ -9,9 +9,9 @@ from django.test.utils import CaptureQueriesContext
 from rest_framework.test import APIClient
 
 from accounts.models import PlayerResult, PlayerStats
-from tests.api.conftest import token_client
-from tests.profiles.conftest import played_game
-from tests.profiles.test_stats import five_games  # noqa: F401  (a fixture)
+from tests.games.api.conftest import token_client
+from tests.games.records.conftest import played_game
+from tests.games.records.test_stats import five_games  # noqa: F401  (a fixture)
 
 FIELDS = {
     "username",

@@ -19,7 +19,11 @@ from typing import Any
 import pytest
 
 from games.engine import deck_cards
-from tests.api.conftest import choose, create
+from tests.games.api.conftest import create
+from tests.moves import view_choose as choose
+
+pytestmark = pytest.mark.slow  # twin games that differ only in hidden things
+
 
 ADVANCED = ["gambling", "excursions", "yacht"]
 PLAYERS = ("dora", "bob", "carol")  # seats 0, 1, 2

@@ -14,7 +14,7 @@ from games.engine import OVER, State, apply_action, new_game, player_view
 from games.models import Game, Move
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from tests.games.factories import people_game, people_play
-from tests.profiles.conftest import play_random, played_game, store_game
+from tests.games.records.conftest import play_random, played_game, store_game
 
 ADVANCED = ("gambling", "excursions", "yacht")
 

@@ -20,7 +20,7 @@ def test_tests_run_tasks_eagerly_and_propagate_errors():
 
 
 def test_an_eager_task_runs_in_process():
-    @celery_app.task(name="tests.site.add")
+    @celery_app.task(name="tests.highsociety_site.add")
     def add(a, b):
         return a + b
 

@@ -8,8 +8,9 @@ import pytest
 from rest_framework.test import APIClient
 
 from games.models import Game
-from tests.api.conftest import choose, people_table, token_client
 from tests.factories import PASSWORD, UserFactory
+from tests.games.api.conftest import people_table, token_client
+from tests.moves import view_choose as choose
 
 # --------------------------------------------------------------------------- profiles
 

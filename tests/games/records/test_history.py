@@ -10,7 +10,7 @@ import pytest
 from games.models import Game
 from tests.factories import PASSWORD
 from tests.games.factories import people_game
-from tests.profiles.conftest import scored_game
+from tests.games.records.conftest import scored_game
 
 WIN = {"cards": ["lux10"], "money": [20000]}
 SECOND = {"cards": ["lux4"], "money": [15000]}
