@@ -35,7 +35,7 @@ assert [code for code, _ in ADVANCED_CHOICES] == list(ADVANCED_CARDS)
 
 
 class GameCreateForm(forms.Form):
-    """A new table: players, who sits where, the options of RULES.md.
+    """A new table: players, who sits where, the options of docs/rules.md.
 
     Seat rows are numbered from 1 as people count; ``your_seat`` is where the creator
     sits (seat 1 unless changed).  Rows beyond the number of players are ignored.

@@ -196,7 +196,7 @@ class Move(models.Model):
     class Meta:
         ordering = ["game", "number"]
         constraints = [
-            # The backstop behind the row lock and the version check (PITFALLS.md).
+            # The backstop behind the row lock and the version check (docs/architecture.md).
             models.UniqueConstraint(fields=["game", "number"], name="games_move_unique_number"),
         ]
 

@@ -39,7 +39,8 @@ from games import events, presenter
 from games.clock import turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
-from games.selectors import TableView, table_view
+from games.read_model import TableView
+from games.selectors import table_view
 from ops.logcontext import game_logged
 from ops.outages import CACHE_ERRORS
 

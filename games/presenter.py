@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from games.engine import (
     LUXURY_VALUE,
@@ -22,9 +22,7 @@ from games.engine import (
     card_name,
     money_text,
 )
-
-if TYPE_CHECKING:
-    from games.selectors import TableView
+from games.read_model import TableView
 
 LOG_LINES = 6  # an e-mail quotes the last six lines of the log
 

@@ -27,7 +27,8 @@ from typing import Any
 from games.engine import State, apply_action, event_json, new_game, score_details
 from games.models import Game, Move, Seat
 from games.presenter import move_caption
-from games.selectors import TableView, replay_frame, seat_names
+from games.read_model import TableView
+from games.selectors import replay_frame, seat_names
 
 RECORD_FORMAT = 1
 

@@ -1,7 +1,7 @@
 """Reads of games for pages, the API and e-mails.
 
 ``game_view_for_user`` is the only form of a game that is rendered: it is built from
-the engine's redacted ``player_view`` (RULES.md, "What each player may see") and the
+the engine's redacted ``player_view`` (docs/rules.md, "What each player may see") and the
 public seat list, never from the raw state.  It runs a constant number of queries
 whatever the length of the game (one, for the seats, unless they are prefetched): the
 log comes from the public events inside the state, not from the Move rows.
@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
@@ -35,16 +35,16 @@ from accounts.models import PlayerResult
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from games.engine import (
     OVER,
-    LegalSummary,
     PlayerView,
     State,
-    StatusStep,
     player_view,
     score_details,
     status_steps,
 )
 from games.engine.state import AUCTION, SEALED, THEFT_CHOICE, WAITING
 from games.models import Game, Seat
+from games.presenter import event_text
+from games.read_model import ScoreRow, TableOptions, TableSeat, TableView
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -181,155 +181,6 @@ def _vacation_until(seat: Seat) -> datetime | None:
     return until
 
 
-@dataclass(frozen=True, slots=True)
-class TableOptions:
-    players: int
-    advanced: tuple[str, ...]
-    memory_aid: bool
-    move_deadline_hours: int | None
-    created_by_id: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "players": self.players,
-            "advanced": list(self.advanced),
-            "memory_aid": self.memory_aid,
-            "move_deadline_hours": self.move_deadline_hours,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class TableSeat:
-    """A place at the table, public: who sits there (named so that no two seats read
-    the same), whether they are a bot, invited, resigned, away."""
-
-    position: int
-    display_name: str
-    is_bot: bool
-    ai_level: str
-    is_open: bool
-    invited: bool
-    user_id: int | None
-    username: str | None
-    accepted: bool
-    resigned: bool
-    is_you: bool
-    vacation_until: datetime | None  # public: the others know why a player is slow
-    timeouts: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {
-            "position": self.position,
-            "display_name": self.display_name,
-            "is_bot": self.is_bot,
-            "ai_level": self.ai_level,
-            "is_open": self.is_open,
-            "invited": self.invited,
-            "user_id": self.user_id,
-            "username": self.username,
-            "user": (
-                {"id": self.user_id, "username": self.username}
-                if self.user_id is not None
-                else None
-            ),
-            "accepted": self.accepted,
-            "resigned": self.resigned,
-            "is_you": self.is_you,
-            "vacation_until": self.vacation_until.isoformat() if self.vacation_until else None,
-            "timeouts": self.timeouts,
-        }
-
-
-@dataclass(frozen=True, slots=True)
-class ScoreRow:
-    """One seat's final score, with the steps that lead to its status."""
-
-    seat: int
-    details: dict[str, Any]  # score_details' row (luxuries, money, winner, decided_by …)
-    steps: tuple[StatusStep, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class TableView:
-    """Everything one user (or a visitor) may see of one table: the one read model that
-    the board, the API, the e-mails and the replay's frames read.
-
-    ``state`` is the engine's redacted ``PlayerView`` (None before the start).  "Who is
-    to act", whether it is the viewer's turn, what they may do and the scores are worked
-    out here, once; the sentences players read are the presenter's (games.presenter).
-    """
-
-    id: int
-    version: int
-    status: str
-    options: TableOptions
-    seats_info: tuple[TableSeat, ...]
-    your_seat: int | None  # the viewer's seat (accepted, or invited before the start)
-    deadline_at: datetime | None
-    updated_at: datetime | None
-    state: PlayerView | None
-    legal: LegalSummary | None  # what the viewer may do now (None: nothing)
-    score: tuple[ScoreRow, ...] | None  # once the game is over
-    result: dict[str, Any] | None  # once the game is over
-
-    @property
-    def names(self) -> tuple[str, ...]:
-        return tuple(seat.display_name for seat in self.seats_info)
-
-    @property
-    def to_act(self) -> tuple[int, ...]:
-        return self.state.to_act if self.state is not None else ()
-
-    @property
-    def my_turn(self) -> bool:
-        return self.legal is not None
-
-    @property
-    def you(self) -> TableSeat | None:
-        return next((seat for seat in self.seats_info if seat.is_you), None)
-
-    @property
-    def finished(self) -> bool:
-        return self.status == Game.Status.FINISHED
-
-    def log_lines(self) -> list[str]:
-        from games.presenter import event_text
-
-        if self.state is None:
-            return []
-        return [event_text(event, self.names) for event in self.state.log]
-
-    def to_json(self) -> dict[str, Any]:
-        """The JSON-ready form (the API's game view; ``deadline_at`` stays a datetime)."""
-        table = {
-            "id": self.id,
-            "version": self.version,
-            "status": self.status,
-            "options": self.options.to_json(),
-            "seats_info": [seat.to_json() for seat in self.seats_info],
-            "your_seat": self.your_seat,
-            "deadline_at": self.deadline_at,
-        }
-        if self.state is None:
-            return {
-                **table,
-                "state": None,
-                "players": self.options.players,
-                "legal_actions": [],
-                "log_text": [],
-                "result": None,
-                "score_details": None,
-            }
-        return {
-            **self.state.to_json(),
-            **table,
-            "legal_actions": self.legal.to_json() if self.legal is not None else [],
-            "log_text": self.log_lines(),
-            "result": self.result,
-            "score_details": [row.details for row in self.score] if self.score else None,
-        }
-
-
 def table_view(*, game: Game, user: User | None) -> TableView:
     """The table as ``user`` may see it: built from the engine's redacted view of their
     seat (a spectator's view for everybody else) and the public seat list, never from
@@ -361,6 +212,7 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         legal=legal,
         score=_score(state) if finished else None,
         result=game.result if finished else None,
+        log_text=_log_text(view, seats),
     )
 
 
@@ -392,7 +244,15 @@ def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) ->
         legal=None,
         score=_score(state) if over else None,
         result=frame.result,
+        log_text=_log_text(frame, seats),
     )
+
+
+def _log_text(view: PlayerView | None, seats: list[Seat]) -> tuple[str, ...]:
+    if view is None:
+        return ()
+    names = seat_names(seats)
+    return tuple(event_text(event, names) for event in view.log)
 
 
 def _options(game: Game) -> TableOptions:

@@ -724,7 +724,7 @@ def _not_your_turn_text(state: State, position: int) -> str:
 
 
 def _action_normal(action: dict[str, Any]) -> dict[str, Any]:
-    """The stored form of an accepted action: only the keys of its type (API.md)."""
+    """The stored form of an accepted action: only the keys of its type (docs/api.md)."""
     normal: dict[str, Any] = {"seat": action["seat"], "type": action["type"]}
     if action["type"] == "bid":
         normal["cards"] = sorted(action["cards"])

@@ -67,7 +67,7 @@ def turn_emails(game_id: int, turn: int) -> int:
     **DURABLE,
     autoretry_for=(SMTPException, OSError),  # the mail server is down or refuses
     retry_backoff=30,  # 30 s, 60 s, 120 s ... (with jitter), never past retry_backoff_max
-    retry_backoff_max=600,  # below the broker's visibility timeout (PITFALLS.md)
+    retry_backoff_max=600,  # below the broker's visibility timeout (docs/architecture.md)
     retry_jitter=True,
     max_retries=5,  # then the outbox sweep tries again later (notifications.MAX_ATTEMPTS)
 )

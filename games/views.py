@@ -25,6 +25,7 @@ from games import notifications, presenter, selectors, services
 from games.errors import GameError
 from games.forms import ActionForm, GameCreateForm, parse_cards
 from games.models import Game
+from games.read_model import TableView
 
 BOARD = "games/game.html"
 
@@ -261,7 +262,7 @@ def _stamp(moment: datetime | None) -> str:
 
 
 def board_context(
-    view: selectors.TableView,
+    view: TableView,
     *,
     options: dict[str, Any],
     error: str | None = None,
@@ -308,7 +309,7 @@ def board_context(
     return context
 
 
-def _players(view: selectors.TableView) -> list[dict[str, Any]]:
+def _players(view: TableView) -> list[dict[str, Any]]:
     state = view.state
     to_act = set(state.to_act)
     players = []

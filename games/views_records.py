@@ -1,5 +1,5 @@
 """Pages of a player's record: public profiles, the leaderboard, my game history, and
-the replay and exported record of finished games (issue 6).
+the replay and exported record of finished games.
 
 Thin views: parse the input, call a selector, render.  Profiles and the leaderboard
 read the rows kept up to date at each game's end (``games.ratings``), never the games

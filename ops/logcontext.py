@@ -19,7 +19,7 @@ Formatters: ``JsonFormatter`` (one JSON object per line: ``time``, ``level``, ``
 line, the context as ``key=value`` after the message), chosen by ``LOG_FORMAT``.
 
 Never put a secret into a log line or a context field: no deck order, no hand, no
-sealed Yacht Club card (RULES.md, "What each player may see").  Moves are logged by
+sealed Yacht Club card (docs/rules.md, "What each player may see").  Moves are logged by
 kind only (bid, pass, discard, seal).
 """
 

@@ -1,4 +1,4 @@
-"""Bots for High Society (API.md section 2): ``choose_action(state, seat, level, rng)``.
+"""Bots for High Society (docs/api.md, bots): ``choose_action(state, seat, level, rng)``.
 
 Levels:
 

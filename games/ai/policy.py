@@ -53,7 +53,7 @@ def apply_move(state: State, seat: int, move: Move) -> State:
 
 
 def move_to_action(move: Move, seat: int) -> dict[str, Any]:
-    """The engine's action dict for a move (API.md)."""
+    """The engine's action dict for a move (docs/api.md)."""
     kind, arg = move
     if kind == BID:
         return {"seat": seat, "type": "bid", "cards": list(MASK_CARDS[arg])}

@@ -1,4 +1,4 @@
-"""The REST API under /api/v1/ (API.md section 3), built with Django REST framework.
+"""The REST API under /api/v1/ (docs/api.md, the REST API), built with Django REST framework.
 
 One view per operation (``views``), input and output serializers (``serializers``), one
 error format (``errors``), throttles (``throttling``) and the OpenAPI descriptions

@@ -270,7 +270,7 @@ class MoveInputSerializer(StrictSerializer):
         return attrs
 
     def action(self) -> dict[str, Any]:
-        """The action dict of API.md (without the version)."""
+        """The action dict of docs/api.md (without the version)."""
         data = self.validated_data
         action = {"type": data["type"]}
         if data.get("seat") is not None:
@@ -528,7 +528,7 @@ class GameViewSerializer(serializers.Serializer):
     legal_actions = LegalActionsSerializer(
         allow_null=True, help_text="What you may do now; null when you have nothing to do."
     )
-    # The engine's player_view (API.md section 1); empty or null before the start.
+    # The engine's player_view (docs/api.md, the engine); empty or null before the start.
     players = _out(serializers.IntegerField, "Number of players.")
     seat = _out(serializers.IntegerField, "The seat this view is for, or null.", allow_null=True)
     memory_aid = _out(serializers.BooleanField, "Remaining money of every seat is shown.")
@@ -615,7 +615,7 @@ class MoveSerializer(serializers.Serializer):
     seat = _out(serializers.IntegerField, "The seat that acted.")
     action = _out(
         serializers.DictField,
-        "The action, as sent (API.md): {seat, type, cards} / {seat, type, card}. A Yacht "
+        "The action, as sent (docs/api.md): {seat, type, cards} / {seat, type, card}. A Yacht "
         "Club choice shows no `card` until all choices are revealed.",
     )
     actor = _out(

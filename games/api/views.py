@@ -32,8 +32,8 @@ from games.api.serializers import (
 from games.engine.state import SEALED
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
+from games.read_model import TableView
 from games.selectors import (
-    TableView,
     game_seat_is_to_act,
     games_with_turn_fields,
     table_view,
@@ -313,7 +313,7 @@ class GameMovesView(APIView):
         operation_id="games_moves_create",
         summary="Make a move",
         description=(
-            "Send an action (API.md: bid, pass, discard, sealed_bid; `seat` may be left "
+            "Send an action (docs/api.md: bid, pass, discard, sealed_bid; `seat` may be left "
             "out) with `version`, the game version you saw. Answers 201 with your new view "
             "of the game; 400 with the rules' sentence for an illegal action; 403 for a "
             "seat that is not yours; 409 when `version` is not the current one, so a "

@@ -1,4 +1,4 @@
-"""Cards of High Society (RULES.md, "Components") and the money bitmask tables.
+"""Cards of High Society (docs/rules.md, "Components") and the money bitmask tables.
 
 Money hands are 11-bit masks: bit ``i`` stands for ``MONEY[i]``.  Sums and card lists
 of every mask are precomputed once, so bids, legality and scoring are table look-ups.

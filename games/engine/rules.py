@@ -1,4 +1,4 @@
-"""The rules of High Society as RULES.md states them: set-up, legality and transitions.
+"""The rules of High Society as docs/rules.md states them: set-up, legality and transitions.
 
 ``apply_action`` validates an action dict and returns a new ``State``; the old one stays
 usable.  Validation and ``legal_actions`` share the same predicates, and every refusal
@@ -57,7 +57,7 @@ def new_game(
     first_player: int | None = None,
     advanced: Iterable[str] = (),
 ) -> State:
-    """Set up a game (RULES.md, "Setup") and reveal the first card.
+    """Set up a game (docs/rules.md, "Setup") and reveal the first card.
 
     ``deck`` is used as given, top card first, and must hold exactly the cards of the
     chosen set.  Without it the deck is shuffled by the operating system's secure
@@ -184,7 +184,7 @@ def legal_actions(state: State) -> list[dict[str, Any]]:
 
 
 def apply_action(state: State, action: dict[str, Any]) -> State:
-    """Apply one action dict (API.md) and return the new state, or raise ``IllegalAction``."""
+    """Apply one action dict (docs/api.md) and return the new state, or raise ``IllegalAction``."""
     if not isinstance(action, dict):
         raise IllegalAction("An action must be an object with a seat and a type.")
     seat = action.get("seat")
@@ -410,7 +410,7 @@ class _Work:
         return seat
 
     def claim(self, seat: int, card: str) -> None:
-        """Give ``card`` to ``seat`` with its immediate effects, then go on (RULES.md)."""
+        """Give ``card`` to ``seat`` with its immediate effects, then go on (docs/rules.md)."""
         if card == EXCURSIONS:
             for other in range(self.s.players):
                 top = MASK_TOP[self.discards[other]]

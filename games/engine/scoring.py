@@ -106,7 +106,7 @@ def score_details(state: State) -> list[dict[str, Any]]:
 
 
 def result(state: State) -> dict[str, Any] | None:
-    """``None`` while the game runs, else the final result in seat order (API.md)."""
+    """``None`` while the game runs, else the final result in seat order (docs/api.md)."""
     if state.phase != OVER:
         return None
     return {

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import template
 from django.conf import settings
 
-from games.selectors import TableSeat
+from games.read_model import TableSeat
 
 register = template.Library()
 

@@ -2,7 +2,7 @@
 
 Each card is a constant, so its HTML is built once and cached: the board draws dozens of
 cards per page, and a tag that returns a cached string costs far less than an
-``{% include %}`` per card (PITFALLS.md, template speed).  Every card carries its name
+``{% include %}`` per card (docs/architecture.md).  Every card carries its name
 as text; the big glyph is decoration (``aria-hidden``).
 """
 

@@ -26,7 +26,7 @@ The policy the code and the README state, checked here:
 - Pages that change something need a log-in (anonymous: 302 to the log-in page) and
   a CSRF token; the service then decides (a refusal is 400 with the board and its
   sentence, or a redirect with a message for the creator's seat-to-bot control).
-- API (API.md section 3): anonymous 401; a seat that is not the caller's 403 (their own
+- API (docs/api.md, the REST API): anonymous 401; a seat that is not the caller's 403 (their own
   seat out of turn: 400 ``not_your_turn``); a game unknown to the caller 404; a table
   full, not started or over 409; staff-only fields 403 for others.
 - The admin is staff-only: everybody else is sent to its log-in page.

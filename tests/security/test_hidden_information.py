@@ -1,5 +1,5 @@
-"""Hidden information, every layer at once (RULES.md, "What each player may see";
-PITFALLS.md, "Hidden information"; issue #7).
+"""Hidden information, every layer at once (docs/rules.md, "What each player may see";
+docs/architecture.md, "Hidden information").
 
 Nobody may learn, before it is revealed, the order of the deck or another player's
 sealed Yacht Club choice: no page, htmx fragment, poll answer, API answer, e-mail, log

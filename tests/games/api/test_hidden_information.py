@@ -1,5 +1,5 @@
-"""Hidden information never leaves through the API (RULES.md, "What each player may
-see"; PITFALLS.md, "Hidden information").
+"""Hidden information never leaves through the API (docs/rules.md, "What each player may
+see"; docs/architecture.md, "Hidden information").
 
 The strongest check: two games that are the same in everything a viewer may see but
 differ in what they may not (the order of the unrevealed deck; another player's sealed

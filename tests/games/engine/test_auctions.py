@@ -1,4 +1,4 @@
-"""Scenario tests for RULES.md "A round": normal and misfortune auctions, forced passes."""
+"""Scenario tests for docs/rules.md "A round": normal and misfortune auctions, forced passes."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Redaction: views of games that differ only in hidden things are identical (RULES.md,
-"What each player may see"; PITFALLS.md, the strongest test)."""
+"""Redaction: views of games that differ only in hidden things are identical (docs/rules.md,
+"What each player may see"; docs/architecture.md, "Hidden information")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Hidden information never reaches a page (RULES.md, "What each player may see";
-PITFALLS.md).  Two tables equal in everything a viewer may see but different in what
+"""Hidden information never reaches a page (docs/rules.md, "What each player may see";
+docs/architecture.md).  Two tables equal in everything a viewer may see but different in what
 they may not (the unrevealed deck order, another player's sealed choice) must give
 that viewer byte-identical pages, ids and tokens aside."""
 

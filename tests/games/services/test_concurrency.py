@@ -1,4 +1,4 @@
-"""Simultaneous submissions on real PostgreSQL connections (PITFALLS.md, "Moves and
+"""Simultaneous submissions on real PostgreSQL connections (docs/architecture.md, "Moves and
 concurrency"): the row lock and the version check let exactly one through."""
 
 import threading

@@ -217,7 +217,7 @@ def test_the_view_never_holds_the_deck_or_the_state(dora, alice, bob):
 
 
 def test_games_differing_only_in_secrets_look_the_same(dora, alice, bob):
-    """PITFALLS.md: the strongest test.  Same seats, same moves, decks that differ only
+    """The strongest test of hidden information.  Same seats, same moves, decks that differ only
     below the cards revealed so far: every viewer's view is identical, ids aside."""
     first = people_game(
         dora, alice, bob, deck=scenario_deck("lux5 lux6 lux1 lux2 lux3"), first_player=0

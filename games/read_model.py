@@ -1,0 +1,163 @@
+"""The read model of a table: what one viewer may see of it, typed and frozen.
+
+``games.selectors.table_view`` builds a ``TableView`` from the database (and
+``replay_frame`` one per replay step); the board, the API, the e-mails and the replay
+read it, and ``games.presenter`` turns it into sentences.  Only data here: no queries,
+no sentences.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
+
+from games.engine import LegalSummary, PlayerView, StatusStep
+
+FINISHED = "finished"
+
+
+@dataclass(frozen=True, slots=True)
+class TableOptions:
+    players: int
+    advanced: tuple[str, ...]
+    memory_aid: bool
+    move_deadline_hours: int | None
+    created_by_id: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "players": self.players,
+            "advanced": list(self.advanced),
+            "memory_aid": self.memory_aid,
+            "move_deadline_hours": self.move_deadline_hours,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class TableSeat:
+    """A place at the table, public: who sits there (named so that no two seats read
+    the same), whether they are a bot, invited, resigned, away."""
+
+    position: int
+    display_name: str
+    is_bot: bool
+    ai_level: str
+    is_open: bool
+    invited: bool
+    user_id: int | None
+    username: str | None
+    accepted: bool
+    resigned: bool
+    is_you: bool
+    vacation_until: datetime | None  # public: the others know why a player is slow
+    timeouts: int
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "position": self.position,
+            "display_name": self.display_name,
+            "is_bot": self.is_bot,
+            "ai_level": self.ai_level,
+            "is_open": self.is_open,
+            "invited": self.invited,
+            "user_id": self.user_id,
+            "username": self.username,
+            "user": (
+                {"id": self.user_id, "username": self.username}
+                if self.user_id is not None
+                else None
+            ),
+            "accepted": self.accepted,
+            "resigned": self.resigned,
+            "is_you": self.is_you,
+            "vacation_until": self.vacation_until.isoformat() if self.vacation_until else None,
+            "timeouts": self.timeouts,
+        }
+
+
+@dataclass(frozen=True, slots=True)
+class ScoreRow:
+    """One seat's final score, with the steps that lead to its status."""
+
+    seat: int
+    details: dict[str, Any]  # score_details' row (luxuries, money, winner, decided_by …)
+    steps: tuple[StatusStep, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything one user (or a visitor) may see of one table: the one read model that
+    the board, the API, the e-mails and the replay's frames read.
+
+    ``state`` is the engine's redacted ``PlayerView`` (None before the start).  "Who is
+    to act", whether it is the viewer's turn, what they may do and the scores are worked
+    out here, once; the sentences players read are the presenter's (games.presenter).
+    """
+
+    id: int
+    version: int
+    status: str
+    options: TableOptions
+    seats_info: tuple[TableSeat, ...]
+    your_seat: int | None  # the viewer's seat (accepted, or invited before the start)
+    deadline_at: datetime | None
+    updated_at: datetime | None
+    state: PlayerView | None
+    legal: LegalSummary | None  # what the viewer may do now (None: nothing)
+    score: tuple[ScoreRow, ...] | None  # once the game is over
+    result: dict[str, Any] | None  # once the game is over
+    log_text: tuple[str, ...] = ()  # the public log in words (games.presenter)
+
+    @property
+    def names(self) -> tuple[str, ...]:
+        return tuple(seat.display_name for seat in self.seats_info)
+
+    @property
+    def to_act(self) -> tuple[int, ...]:
+        return self.state.to_act if self.state is not None else ()
+
+    @property
+    def my_turn(self) -> bool:
+        return self.legal is not None
+
+    @property
+    def you(self) -> TableSeat | None:
+        return next((seat for seat in self.seats_info if seat.is_you), None)
+
+    @property
+    def finished(self) -> bool:
+        return self.status == FINISHED
+
+    def log_lines(self) -> list[str]:
+        return list(self.log_text)
+
+    def to_json(self) -> dict[str, Any]:
+        """The JSON-ready form (the API's game view; ``deadline_at`` stays a datetime)."""
+        table = {
+            "id": self.id,
+            "version": self.version,
+            "status": self.status,
+            "options": self.options.to_json(),
+            "seats_info": [seat.to_json() for seat in self.seats_info],
+            "your_seat": self.your_seat,
+            "deadline_at": self.deadline_at,
+        }
+        if self.state is None:
+            return {
+                **table,
+                "state": None,
+                "players": self.options.players,
+                "legal_actions": [],
+                "log_text": [],
+                "result": None,
+                "score_details": None,
+            }
+        return {
+            **self.state.to_json(),
+            **table,
+            "legal_actions": self.legal.to_json() if self.legal is not None else [],
+            "log_text": list(self.log_text),
+            "result": self.result,
+            "score_details": [row.details for row in self.score] if self.score else None,
+        }
