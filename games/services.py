@@ -449,11 +449,8 @@ def game_store_check() -> None:
     store moves (read-only, migrations missing, a statement it does not understand) is
     not ready."""
     with transaction.atomic():
-        list(
-            Seat.objects.select_related("game", "user")
-            .select_for_update(of=("self", "game"))
-            .filter(game_id=0)
-        )
+        Game.objects.select_for_update().filter(pk=0).first()
+        list(Seat.objects.select_related("user").select_for_update(of=("self",)).filter(game_id=0))
         # No game 0 exists; foreign keys are checked at commit, which never comes.
         Move.objects.bulk_create(
             [Move(game_id=0, number=0, seat=0, action={"type": "pass"}, actor="player")]
@@ -471,25 +468,26 @@ def _user_require(user, error: GameError) -> None:
 
 
 def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
-    """The game row locked and its seats (with users), for every service that changes a
-    game.  The game and its seat rows are locked together (``FOR UPDATE OF`` on
-    PostgreSQL), so a call that waited for another sees that one's seats: a statement
-    that waited for a lock re-reads only the rows it locks (two players taking the last
-    two seats at once once left a full table that never started).  SQLite has no row
-    locks: there every transaction takes the database's write lock when it begins
-    (``transaction_mode`` IMMEDIATE in the settings), which serialises services just the
-    same."""
+    """The game row locked, then its seats (with users) locked, for every service that
+    changes a game.  **The one lock order**: first the game row, then its seat rows,
+    everywhere (services, sweeps), so two changes of one game never wait for each other
+    in a circle (a deadlock).  The seats are read (and locked) after the game's lock is
+    held, so a call that waited for another sees that one's seats: two players taking
+    the last two seats at once must each see the other's seat.  SQLite has no row
+    locks: there every transaction takes the database's write lock as it begins
+    (``transaction_mode`` IMMEDIATE in the settings), which serialises services just
+    the same."""
     if not transaction.get_connection().in_atomic_block:
         raise RuntimeError("the game is locked inside the caller's transaction")
+    locked = Game.objects.select_for_update().filter(pk=game.pk).first()
+    if locked is None:
+        raise NotAllowed("This table does not exist (any more).")
     seats = list(
-        Seat.objects.select_related("game", "user")
-        .select_for_update(of=("self", "game"))
-        .filter(game_id=game.pk)
+        Seat.objects.select_related("user")
+        .select_for_update(of=("self",))
+        .filter(game_id=locked.pk)
         .order_by("position")
     )
-    if not seats:
-        raise NotAllowed("This table does not exist (any more).")
-    locked = seats[0].game
     for seat in seats:
         seat.game = locked  # one Game instance for all seats, the one the move updates
     return locked, seats

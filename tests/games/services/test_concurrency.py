@@ -95,3 +95,78 @@ def test_without_a_slow_engine_too(table, dora):
     assert len(conflicts) == 9
     assert all("it is at move 1, you saw move 0" in str(c) for c in conflicts), conflicts
     assert Move.objects.filter(game=table).count() == 1
+
+
+def test_the_deadline_sweep_and_a_players_move_never_deadlock(dora, alice, bob, monkeypatch):
+    """One lock order everywhere (the game row, then its seats): the deadline sweep's
+    move for an absent player and that player's own move, raced 100 times, never
+    deadlock; each race stores exactly one of the two moves.  The sweep lingers a
+    little between its locks, and the player's move arrives at varying moments, so
+    that the two lock requests overlap in every order."""
+    if connection.vendor != "postgresql":
+        pytest.skip("SQLite runs one writer at a time: there is no lock order to get wrong")
+    from django.utils import timezone
+
+    from games import deadlines
+    from tests.games.factories import game_age
+
+    real_submit = deadlines.game_submit_action
+
+    def lingering_submit(**kwargs):
+        time.sleep(0.02)
+        return real_submit(**kwargs)
+
+    monkeypatch.setattr(deadlines, "game_submit_action", lingering_submit)
+
+    failures = []
+    for race in range(100):
+        game = people_game(
+            dora, alice, bob, deck=scenario_deck("lux5"), first_player=0, move_deadline_hours=24
+        )
+        game = game_age(game, 25)  # Dora's deadline has passed
+        outcomes = _sweep_and_move(game, dora, delay=0.01 * (race % 4), now=timezone.now())
+        stored = Move.objects.filter(game=game, number=game.version).count()
+        errors = [
+            o for o in outcomes if isinstance(o, Exception) and not isinstance(o, VersionConflict)
+        ]
+        if errors or stored != 1:
+            failures.append((race, errors, stored))
+    assert not failures, failures[:5]
+
+
+def _sweep_and_move(game: Game, user, *, delay: float, now) -> list:
+    """The deadline sweep for ``game`` and ``user``'s pass at the same version, each in
+    its own thread and connection, released together; the pass ``delay`` s later."""
+    from games.deadlines import game_deadline_pass
+
+    barrier = threading.Barrier(2)
+    outcomes: list = [None, None]
+
+    def sweep() -> None:
+        try:
+            barrier.wait(timeout=10)
+            outcomes[0] = game_deadline_pass(game_id=game.pk, now=now)
+        except Exception as error:  # recorded for the assertions
+            outcomes[0] = error
+        finally:
+            connection.close()
+
+    def move() -> None:
+        try:
+            mine = Game.objects.get(pk=game.pk)
+            barrier.wait(timeout=10)
+            time.sleep(delay)
+            outcomes[1] = games.services.game_submit_action(
+                game=mine, user=user, action={"type": "pass"}, expected_version=game.version
+            )
+        except Exception as error:
+            outcomes[1] = error
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=sweep), threading.Thread(target=move)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=60)
+    return outcomes
