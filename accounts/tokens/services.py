@@ -54,3 +54,16 @@ def token_revoke(*, user, token_id: int) -> bool:
 
 def tokens_for_user(*, user):
     return ApiToken.objects.filter(user=user).order_by("-created_at", "-id")
+
+
+def tokens_revoke_all(*, user) -> int:
+    """Revoke every API token of ``user`` (a new password: whoever knew the old one
+    must not keep a way in).  Returns how many were revoked."""
+    deleted, _ = ApiToken.objects.filter(user=user).delete()
+    return deleted
+
+
+def tokens_revoke_on_new_password(sender, user=None, **kwargs) -> None:
+    """allauth's password_changed, password_reset and password_set signals."""
+    if user is not None:
+        tokens_revoke_all(user=user)

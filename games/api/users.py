@@ -4,9 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+from allauth.account.adapter import get_adapter
 from allauth.account.utils import has_verified_email
 from django.conf import settings
-from django.contrib.auth import authenticate, get_user_model
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError as DjangoValidationError
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -27,6 +29,8 @@ from games.api.serializers import (
 )
 from games.api.throttling import AuthLimit
 from games.selectors import RECENT_GAMES
+
+LOCKOUT_RETRY_SECONDS = 300  # the per-account window of ACCOUNT_RATE_LIMITS["login_failed"]
 
 
 class TokenView(APIView):
@@ -54,7 +58,9 @@ class TokenView(APIView):
             "Exchange a username (or e-mail address) and password for a token; send it as "
             "`Authorization: Token <token>`. Tokens are stored hashed, expire after "
             "`API_TOKEN_DAYS` days (30 unless configured) and can be revoked here "
-            "(DELETE) or on your profile's tokens page. Log-ins are limited per address."
+            "(DELETE) or on your profile's tokens page. Log-ins are limited per address, "
+            "and five wrong passwords lock the account for five minutes, here and on the "
+            "site's log-in page alike (429 with `Retry-After`)."
         ),
         tags=["auth"],
         auth=[],
@@ -64,11 +70,21 @@ class TokenView(APIView):
     def post(self, request: Request) -> Response:
         body = TokenObtainInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        user = authenticate(
-            request._request,
-            username=body.validated_data["username"],
-            password=body.validated_data["password"],
-        )
+        login = body.validated_data["username"]
+        credentials = {
+            "email" if "@" in login else "username": login,
+            "password": body.validated_data["password"],
+        }
+        # The site's own log-in check (allauth's adapter): the same per-account lockout
+        # (ACCOUNT_RATE_LIMITS["login_failed"]) counts failures here and there alike.
+        try:
+            user = get_adapter(request._request).authenticate(request._request, **credentials)
+        except DjangoValidationError:
+            raise exceptions.Throttled(
+                wait=LOCKOUT_RETRY_SECONDS,
+                detail="Too many failed log-ins for this account: wait before you try the "
+                "password again.",
+            ) from None
         if user is None or not user.is_active:
             raise ApiError(
                 "The username or password is not correct.",

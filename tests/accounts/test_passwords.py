@@ -81,3 +81,43 @@ def test_password_change_needs_the_old_password(client, alice):
     assert response.status_code == 200
     alice.refresh_from_db()
     assert alice.check_password(PASSWORD)
+
+
+def _api_token_works(secret: str) -> bool:
+    from django.test import Client
+
+    answer = Client().get("/api/v1/games/?mine=true", HTTP_AUTHORIZATION=f"Token {secret}")
+    return answer.status_code == 200
+
+
+def test_a_password_change_revokes_the_api_tokens_and_other_sessions(client, alice):
+    from django.test import Client
+
+    from accounts.tokens.services import token_create
+
+    _, secret = token_create(user=alice, name="my bot")
+    assert _api_token_works(secret)
+    elsewhere = Client()
+    elsewhere.force_login(alice)
+    assert elsewhere.get(reverse("profile")).status_code == 200
+    client.force_login(alice)
+    client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+    assert not alice.api_tokens.exists() and not _api_token_works(secret)
+    assert elsewhere.get(reverse("profile")).status_code == 302  # signed out there
+    assert client.get(reverse("profile")).status_code == 200  # but not here
+
+
+def test_a_password_reset_revokes_the_api_tokens(client, alice):
+    from accounts.tokens.services import token_create
+
+    _, secret = token_create(user=alice, name="my bot")
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    link = re.search(r"https?://testserver(/accounts/password/reset/key/\S+/)", mail.outbox[0].body)
+    form_url = client.get(link.group(1), follow=True).redirect_chain[-1][0]
+    client.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert not alice.api_tokens.exists() and not _api_token_works(secret)

@@ -193,3 +193,47 @@ def test_someone_elses_throttle_is_not_yours(settings, alice):
     assert first.get("/api/v1/games/").status_code == 200
     assert first.get("/api/v1/games/").status_code == 429
     assert _api(bob).get("/api/v1/games/", REMOTE_ADDR="198.51.100.8").status_code == 200
+
+
+def test_the_token_endpoint_shares_the_accounts_lockout(settings, alice):
+    """Five wrong passwords for one account lock it for five minutes, wherever they are
+    tried: the token endpoint refuses a locked account even with the right password
+    (429), and its own failures lock the site's log-in too.  From other addresses, so
+    that only the per-account limit is at work."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"user": "1000/min", "ip": "1000/min", "auth": "1000/min"},
+    }
+    assert settings.ACCOUNT_RATE_LIMITS["login_failed"].endswith("5/300s/key")
+
+    def token(password: str, address: str):
+        return Client(REMOTE_ADDR=address).post(
+            "/api/v1/auth/token/",
+            {"username": "alice", "password": password},
+            content_type="application/json",
+        )
+
+    for n in range(5):
+        assert token("wrong", f"198.51.100.{n + 1}").status_code == 400
+    locked = token(PASSWORD, "198.51.100.50")
+    assert locked.status_code == 429 and locked["Retry-After"]
+    assert locked.json()["code"] == "throttled" and "password" in locked.json()["detail"]
+    assert not alice.api_tokens.exists()
+    site = Client(REMOTE_ADDR="198.51.100.51")
+    answer = site.post("/accounts/login/", {"login": "alice", "password": PASSWORD})
+    assert "Too many failed login attempts" in answer.content.decode()
+    assert not _logged_in(site)
+
+
+def test_site_log_in_failures_lock_the_token_endpoint(client, alice):
+    for n in range(5):
+        Client(REMOTE_ADDR=f"198.51.100.{n + 1}").post(
+            "/accounts/login/", {"login": "alice", "password": "wrong"}
+        )
+    answer = Client(REMOTE_ADDR="198.51.100.60").post(
+        "/api/v1/auth/token/",
+        {"username": "alice", "password": PASSWORD},
+        content_type="application/json",
+    )
+    assert answer.status_code == 429
+    assert not alice.api_tokens.exists()
