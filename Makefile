@@ -10,7 +10,7 @@ BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 .PHONY: install browser run test test-fast lint format importlint migrations-check bench clean
 
 # `make run`: the embedded defaults (SQLite file db.sqlite3, tasks in-process, e-mail
-# printed to this terminal) unless the environment says otherwise.
+# printed to this terminal, DEBUG on) unless the environment says otherwise.
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -33,6 +33,7 @@ browser:
 	  else echo "Chromium is missing: apt-get install chromium (browser tests need it)" >&2; exit 1; fi; }
 
 run: export SITE_URL ?= http://$(HOST):$(PORT)
+run: export DEBUG ?= 1
 run: export LOG_FORMAT ?= text
 run: install
 	$(PY) manage.py migrate --noinput

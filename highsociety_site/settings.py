@@ -25,12 +25,16 @@ BASE_DIR = Path(__file__).resolve().parent.parent
 
 # --- core --------------------------------------------------------------------
 
-DEBUG = env_bool("DEBUG", True)
+# Off unless the environment turns it on (`make run` does): a forgotten variable must
+# never serve tracebacks with a public development key.
+DEBUG = env_bool("DEBUG", False)
 
 SECRET_KEY = env_str("SECRET_KEY")
 if SECRET_KEY is None:
     if not DEBUG:
-        raise ImproperlyConfigured("SECRET_KEY must be set when DEBUG is off.")
+        raise ImproperlyConfigured(
+            "SECRET_KEY must be set when DEBUG is off (DEBUG=1 for a development machine)."
+        )
     # Only ever used with DEBUG on, on a developer's own machine.
     SECRET_KEY = "django-insecure-dev-only-high-society-key-never-use-in-production"
 

@@ -24,8 +24,13 @@ database 15), with these differences only:
 import os
 import secrets
 
-from highsociety_site.settings import *  # noqa: F403
-from highsociety_site.settings import BASE_DIR, CACHES, DATABASES
+# The tests run as a developer's machine does (DEBUG on, the development key) unless
+# the environment says otherwise; the settings' own defaults are tested in
+# tests/highsociety_site/test_settings.py.
+os.environ.setdefault("DEBUG", "1")
+
+from highsociety_site.settings import *  # noqa: E402, F403
+from highsociety_site.settings import BASE_DIR, CACHES, DATABASES  # noqa: E402
 
 CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True

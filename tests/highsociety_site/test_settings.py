@@ -21,7 +21,12 @@ SETTINGS_VARIABLES = [
 
 @pytest.fixture
 def load_settings(monkeypatch):
-    def load(**environ):
+    """The settings module run afresh with exactly ``environ`` set; DEBUG=1 (a
+    developer's machine) unless ``environ`` says otherwise or ``bare=True``."""
+
+    def load(*, bare: bool = False, **environ):
+        if not bare:
+            environ.setdefault("DEBUG", "1")
         for name in SETTINGS_VARIABLES:
             monkeypatch.delenv(name, raising=False)
         for name, value in environ.items():
@@ -31,8 +36,16 @@ def load_settings(monkeypatch):
     return load
 
 
+def test_debug_is_off_unless_set_and_then_a_secret_key_is_required(load_settings):
+    """A forgotten DEBUG never serves tracebacks with the public development key: it is
+    off, and the site refuses to start without a SECRET_KEY."""
+    with pytest.raises(ImproperlyConfigured, match="SECRET_KEY must be set"):
+        load_settings(bare=True)
+    assert load_settings(bare=True, SECRET_KEY="k" * 50)["DEBUG"] is False
+
+
 def test_embedded_defaults_need_no_server(load_settings):
-    s = load_settings()
+    s = load_settings()  # DEBUG=1, as `make run` sets it
     assert s["DEBUG"] is True
     assert s["DATABASES"]["default"]["ENGINE"] == "django.db.backends.sqlite3"
     assert str(s["DATABASES"]["default"]["NAME"]).endswith("db.sqlite3")

@@ -91,7 +91,7 @@ def test_production_defaults_are_secure(load_settings):
 
 
 def test_debug_defaults_stay_on_plain_http(load_settings):
-    s = load_settings()
+    s = load_settings(DEBUG="1")
     assert s["SECURE_SSL_REDIRECT"] is False and s["SECURE_HSTS_SECONDS"] == 0
     assert s["SESSION_COOKIE_SECURE"] is False and s["CSRF_COOKIE_SECURE"] is False
 
