@@ -45,6 +45,17 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class JsonIntegerField(serializers.IntegerField):
+    """A JSON integer and nothing else: no 1000.0, no "1000", no other digits."""
+
+    default_error_messages = {"invalid": "A whole number is required (a JSON integer)."}
+
+    def to_internal_value(self, data):
+        if isinstance(data, bool) or not isinstance(data, int):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 @extend_schema_field(
     {
         "oneOf": [
@@ -236,7 +247,7 @@ class MoveInputSerializer(StrictSerializer):
         help_text="Your seat; may be left out. Another player's seat is refused with 403.",
     )
     cards = serializers.ListField(
-        child=serializers.IntegerField(min_value=0, max_value=MAX_INT),
+        child=JsonIntegerField(min_value=0, max_value=MAX_INT),
         max_length=11,
         required=False,
         help_text="bid only: the money cards from your hand added to your bid this turn.",

@@ -352,3 +352,20 @@ def test_bot_moves_appear_in_the_log_as_such(clients):
     view = create(clients["alice"], players=3, seats=[{"ai": "random"}, {"ai": "random"}])
     log = clients["alice"].get(f"{GAMES}{view['id']}/moves/").json()["moves"]
     assert {m["actor"] for m in log} <= {"bot", "forced", "player"}
+
+
+@pytest.mark.parametrize(
+    "cards",
+    [[1000.0], ["1000"], ["１０００"], [True], [1000, "25000"]],
+    ids=["float", "string", "fullwidth-digits", "boolean", "mixed"],
+)
+def test_money_cards_must_be_json_integers(clients, cards):
+    """A money card is a JSON integer: 1000.0, "1000" and non-ASCII digits are refused
+    with a clear error, and nothing is stored."""
+    game_id = scenario(clients, "lux5")
+    error = _error(
+        move(clients, "dora", game_id, type="bid", cards=cards, version=0), 400, "invalid"
+    )
+    assert "whole number" in error["detail"]
+    assert not Move.objects.filter(game_id=game_id).exists()
+    assert move(clients, "dora", game_id, type="bid", cards=[1000], version=0).status_code == 201
