@@ -16,6 +16,17 @@ HIDDEN_WHILE_RUNNING = "(hidden until the game is over: it holds the deck order)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
+    # Fields whose values are secret while a game runs (the deck order, hands, sealed
+    # choices).  The changelist's URL filters (``?state__setup_deck__16=lux10``) would
+    # answer "1 game" or "0 games" about them, one question at a time: any lookup on
+    # them is refused (Django answers 400), whatever the value and the game.
+    hidden_fields: frozenset[str] = frozenset()
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if lookup.split("__", 1)[0] in self.hidden_fields:
+            return False
+        return super().lookup_allowed(lookup, value, request)
+
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -43,6 +54,7 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
+    hidden_fields = frozenset({"state", "scenario_deck", "scenario_first_player", "result"})
     list_display = ("id", "status", "players", "created_by", "version", "created_at", "finished_at")
     list_filter = ("status", "players", "memory_aid")
     search_fields = ("=id", "created_by__username", "seats__user__username")
@@ -88,6 +100,7 @@ class GameAdmin(ReadOnlyAdmin):
 
 @admin.register(Move)
 class MoveAdmin(ReadOnlyAdmin):
+    hidden_fields = frozenset({"action"})
     list_display = ("game", "number", "seat", "actor", "action_shown", "user", "created_at")
     list_filter = ("actor",)
     search_fields = ("=game__id", "user__username")

@@ -18,6 +18,8 @@ urlpatterns = [
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),
     path("accounts/", include("allauth.urls")),
+    # The admin has no log-in form of its own: the site's (rate limits, lockout).
+    path("admin/login/", views.admin_login, name="admin_login"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api.urls")),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),

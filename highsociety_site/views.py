@@ -4,10 +4,12 @@ import logging
 import time
 
 from django.conf import settings
+from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -101,3 +103,14 @@ def too_many_requests(request: HttpRequest) -> HttpResponse:
     response = render(request, "429.html", status=429)
     response["Retry-After"] = str(RATE_LIMIT_RETRY_SECONDS)
     return response
+
+
+@never_cache
+def admin_login(request: HttpRequest) -> HttpResponse:
+    """The admin's log-in page sends people to the site's log-in, with its rate limits
+    and its per-account lockout, and back to the admin afterwards (the admin itself
+    then refuses accounts that are not staff).  It never checks a password itself."""
+    next_url = request.GET.get("next") or "/admin/"
+    if not next_url.startswith("/admin/"):
+        next_url = "/admin/"
+    return redirect_to_login(next_url, login_url=reverse("account_login"))

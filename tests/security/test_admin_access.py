@@ -3,7 +3,7 @@ admin's log-in page, which refuses accounts that are not staff."""
 
 import pytest
 
-from tests.factories import PASSWORD
+from tests.factories import PASSWORD, UserFactory
 
 pytestmark = pytest.mark.django_db
 
@@ -27,12 +27,10 @@ def test_a_member_who_is_not_staff_is_sent_to_the_admin_login(client, alice, url
     assert _to_admin_login(response, url), (response.status_code, response.get("Location"))
 
 
-def test_the_admin_login_refuses_a_member_who_is_not_staff(client, alice):
-    response = client.post(
-        "/admin/login/?next=/admin/", {"username": "alice", "password": PASSWORD}
-    )
-    assert response.status_code == 200  # the form again, with an error
-    assert "staff account" in response.content.decode()
+def test_the_admin_refuses_a_member_who_is_not_staff(client, alice):
+    """Signed in through the site (the admin has no log-in form of its own any more),
+    a member who is not staff still does not get in."""
+    client.post("/accounts/login/", {"login": "alice", "password": PASSWORD})
     assert client.get("/admin/").status_code == 302
 
 
@@ -41,3 +39,58 @@ def test_staff_get_in(client, alice):
     alice.save(update_fields=["is_staff"])
     client.force_login(alice)
     assert client.get("/admin/").status_code == 200
+
+
+@pytest.fixture
+def staff_viewer(alice):
+    """Staff who may view games and moves in the admin, and who also plays."""
+    from django.contrib.auth.models import Permission
+
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    alice.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_game", "view_move", "view_seat"])
+    )
+    return alice
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "/admin/games/game/?id={id}&state__setup_deck__0=lux10",
+        "/admin/games/game/?state__hands__0__gt=0",
+        "/admin/games/game/?scenario_deck__0=lux10",
+        "/admin/games/game/?result__isnull=True",
+        "/admin/games/move/?action__card__startswith=25",
+        "/admin/games/move/?action__type=sealed_bid",
+    ],
+)
+def test_the_admin_refuses_lookups_on_hidden_information(client, staff_viewer, bob, url):
+    """A changelist filter on the state, the scenario deck, the result or a move's
+    action would answer "1 game" or "0 games" about a running game's secrets: such
+    lookups are refused (400), whatever the value."""
+    from tests.games.factories import people_game, scenario_deck
+
+    game = people_game(staff_viewer, bob, UserFactory(), deck=scenario_deck("lux10"))
+    client.force_login(staff_viewer)
+    answer = client.get(url.format(id=game.pk))
+    assert answer.status_code == 400
+    assert b"1 game" not in answer.content and b"0 games" not in answer.content
+    assert client.get("/admin/games/game/?status=active").status_code == 200  # plain filters work
+
+
+def test_the_admin_log_in_is_the_sites_log_in_with_its_lockout(client, alice):
+    """/admin/login/ sends people to the site's log-in (its rate limits and lockout),
+    and never checks a password itself."""
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    answer = client.get("/admin/login/?next=/admin/")
+    assert answer.status_code == 302 and answer.url.startswith("/accounts/login/?next=/admin/")
+    posted = client.post("/admin/login/?next=/admin/", {"username": "alice", "password": PASSWORD})
+    assert posted.status_code == 302 and posted.url.startswith("/accounts/login/")
+    assert client.get("/admin/").status_code == 302  # not logged in by the admin's form
+    for _ in range(5):
+        client.post("/accounts/login/", {"login": "alice", "password": "wrong"})
+    locked = client.post("/accounts/login/?next=/admin/", {"login": "alice", "password": PASSWORD})
+    assert "Too many failed login attempts" in locked.content.decode()
+    assert client.get("/admin/").status_code == 302
