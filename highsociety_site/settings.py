@@ -285,6 +285,16 @@ ACCOUNT_RATE_LIMITS = {
     "reset_password": "20/m/ip,5/m/key",
 }
 
+# The client's address, one setting for every limit that counts per address (the
+# site's log-in, sign-up and password reset through allauth; the API's throttles):
+# REMOTE_ADDR, unless TRUSTED_PROXY_COUNT proxies of ours (a TLS terminator, a load
+# balancer) stand in front of the app and each appends to X-Forwarded-For; then the
+# address that many entries from the right.  0 (the default) trusts no such header, so
+# a client cannot dodge a limit by sending one.  Behind one proxy and with 0, every
+# visitor would share the proxy's address (and its limits): set it to 1 there.
+TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=5)
+ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+
 # --- API ---------------------------------------------------------------------
 
 def _throttle_rate(name: str, default: str) -> str:
@@ -322,9 +332,8 @@ REST_FRAMEWORK = {
         "ip": _throttle_rate("API_THROTTLE_IP", "600/min"),
         "auth": _throttle_rate("API_THROTTLE_AUTH", "10/min"),
     },
-    # The client's address is REMOTE_ADDR unless that many proxies in front of the app
-    # add X-Forwarded-For (0: trust no such header, so it cannot dodge the limits).
-    "NUM_PROXIES": env_int("API_NUM_PROXIES", 0, minimum=0, maximum=5),
+    # The client's address, for every request limit: see TRUSTED_PROXY_COUNT.
+    "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
 # Token lifetime for POST /api/v1/auth/token/ (tokens made on the profile page choose).
 API_TOKEN_DAYS = env_int("API_TOKEN_DAYS", 30, minimum=1, maximum=365)

@@ -16,6 +16,7 @@ SETTINGS_VARIABLES = [
     "DATABASE_URL", "CONN_MAX_AGE", "REDIS_URL", "CACHE_KEY_PREFIX", "CELERY_BROKER_URL",
     "CELERY_TASK_ALWAYS_EAGER", "CELERY_TASK_EAGER_PROPAGATES", "CELERY_TASK_TIME_LIMIT",
     "CELERY_VISIBILITY_TIMEOUT", "EMAIL_URL", "DEFAULT_FROM_EMAIL", "LOG_LEVEL",
+    "TRUSTED_PROXY_COUNT",
 ]  # fmt: skip
 
 
@@ -158,3 +159,11 @@ def test_logs_go_to_stdout(load_settings):
     s = load_settings(LOG_LEVEL="warning")
     assert s["LOGGING"]["handlers"]["stdout"]["stream"] == "ext://sys.stdout"
     assert s["LOGGING"]["root"]["level"] == "WARNING"
+
+
+def test_one_setting_says_how_many_proxies_stand_in_front(load_settings):
+    """Every limit that counts per address reads the client's address the same way."""
+    s = load_settings()
+    assert s["ALLAUTH_TRUSTED_PROXY_COUNT"] == 0 and s["REST_FRAMEWORK"]["NUM_PROXIES"] == 0
+    s = load_settings(TRUSTED_PROXY_COUNT="1")
+    assert s["ALLAUTH_TRUSTED_PROXY_COUNT"] == 1 and s["REST_FRAMEWORK"]["NUM_PROXIES"] == 1

@@ -237,3 +237,22 @@ def test_site_log_in_failures_lock_the_token_endpoint(client, alice):
     )
     assert answer.status_code == 429
     assert not alice.api_tokens.exists()
+
+
+def test_behind_a_proxy_one_visitors_failures_do_not_lock_out_the_others(settings, alice, bob):
+    """With TRUSTED_PROXY_COUNT=1 every request comes from the proxy's address, and the
+    visitor's own is the last X-Forwarded-For entry: ten failures from one visitor lock
+    that visitor's log-ins (and API requests count per visitor), not everyone's."""
+    settings.ALLAUTH_TRUSTED_PROXY_COUNT = 1
+    settings.REST_FRAMEWORK = {**settings.REST_FRAMEWORK, "NUM_PROXIES": 1}
+    proxy = {"REMOTE_ADDR": "10.0.0.2"}
+    attacker = Client(HTTP_X_FORWARDED_FOR="203.0.113.66", **proxy)
+    for n in range(10):
+        attacker.post("/accounts/login/", {"login": f"guess{n}", "password": "x"})
+    refused = attacker.post("/accounts/login/", {"login": "alice", "password": PASSWORD})
+    assert "Too many failed login attempts" in refused.content.decode()
+    visitor = Client(HTTP_X_FORWARDED_FOR="198.51.100.23", **proxy)
+    assert (
+        visitor.post("/accounts/login/", {"login": "bob", "password": PASSWORD}).status_code == 302
+    )
+    assert _logged_in(visitor)
