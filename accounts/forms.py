@@ -1,9 +1,21 @@
 """Forms of the accounts pages (allauth provides the sign-up and log-in forms)."""
 
-from django import forms
+import re
+import unicodedata
 
+from django import forms
+from django.db.models import Q
+
+from accounts.adapter import latin_reading
 from accounts.models import User
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH
+
+# What the board writes for seats that are not a person's: "Bot (medium)", "Open seat".
+RESERVED_NAME = re.compile(r"^\s*(bot\b|open seat\b)", re.IGNORECASE)
+
+
+def _folded(name: str) -> str:
+    return latin_reading(unicodedata.normalize("NFKC", name)).casefold().strip()
 
 
 class ProfileForm(forms.ModelForm):
@@ -20,3 +32,22 @@ class ProfileForm(forms.ModelForm):
     class Meta:
         model = User
         fields = ["display_name"]
+
+    def clean_display_name(self) -> str:
+        """A name no bot and no other player could be taken for: not "Bot …" or "Open
+        seat", and not another player's name or username (compared in NFKC form, case
+        folded, look-alike letters read as the Latin ones)."""
+        name = self.cleaned_data["display_name"]
+        folded = _folded(name)
+        if RESERVED_NAME.match(folded):
+            raise forms.ValidationError(
+                "That reads like a bot or an empty seat on the board: choose another name."
+            )
+        others = User.objects.exclude(pk=self.instance.pk).filter(
+            Q(username__iexact=folded) | Q(display_name__iexact=folded)
+        )
+        if others.exists():
+            raise forms.ValidationError(
+                "Another player already goes by that name: choose one they cannot be taken for."
+            )
+        return name

@@ -274,6 +274,7 @@ ACCOUNT_CHANGE_EMAIL = True  # one address per account; a new one replaces it on
 ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_NOTIFICATIONS = True  # tell people when their password or e-mail changes
 ACCOUNT_USERNAME_MIN_LENGTH = 3
+ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # no look-alike usernames
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[High Society] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme
 # allauth's rate limits (stored in the cache) are on with its defaults; these are the
@@ -282,7 +283,8 @@ ACCOUNT_RATE_LIMITS = {
     "login": "30/m/ip",
     "login_failed": "10/m/ip,5/300s/key",  # key: the username or e-mail tried
     "signup": "20/m/ip",
-    "reset_password": "20/m/ip,5/m/key",
+    # key: the address the reset is sent to: three e-mails an hour, no mail bombing.
+    "reset_password": "20/m/ip,3/h/key",
 }
 
 # The client's address, one setting for every limit that counts per address (the

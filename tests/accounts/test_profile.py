@@ -111,3 +111,31 @@ def test_profile_edit_needs_csrf(alice):
 def test_profile_refuses_other_methods(client, alice):
     client.force_login(alice)
     assert client.delete(PROFILE).status_code == 405
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["Bot (hard)", "bot (easy)", "BOT", "Bob", "ｂｏｂ", "bob", "Open seat"],
+    ids=[
+        "bot-level",
+        "bot-lower",
+        "bot-word",
+        "others-display",
+        "fullwidth",
+        "others-username",
+        "open-seat",
+    ],
+)
+def test_a_display_name_cannot_imitate_a_bot_or_another_player(client, alice, bob, name):
+    client.force_login(alice)
+    response = client.post(PROFILE, {"display_name": name})
+    assert response.status_code == 400  # the form again, with the reason
+    assert "another player" in response.content.decode() or "bot" in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name == "Alice"
+
+
+def test_a_display_name_may_keep_ones_own_name_in_another_case(client, alice, bob):
+    client.force_login(alice)
+    assert client.post(PROFILE, {"display_name": "ALICE"}).status_code == 302
+    assert client.post(PROFILE, {"display_name": "Robotnik"}).status_code == 302  # "bot" inside

@@ -110,3 +110,36 @@ def test_sign_up_is_rate_limited_per_ip(client):
     response = _sign_up(client, username="one-too-many", email="late@example.com")
     assert response.status_code == 429
     assert not User.objects.filter(username="one-too-many").exists()
+
+
+@pytest.mark.parametrize(
+    ("username", "why"),
+    [
+        ("ａｌｉｃｅ", "already"),  # fullwidth: NFKC makes it "alice"
+        ("аlice", "look alike"),  # a Cyrillic а among Latin letters
+        ("аlісе", "look alike"),  # Cyrillic а, і, с, е around a Latin l
+    ],
+    ids=["fullwidth", "cyrillic-a", "mostly-cyrillic"],
+)
+def test_sign_up_refuses_look_alike_usernames(client, alice, username, why):
+    """A username that reads like an existing one is refused: NFKC-normalised first (a
+    fullwidth copy is the same name), and names that mix scripts with look-alike
+    letters, or whose letters all look like another user's name, are refused."""
+    response = _sign_up(client, username=username, email="mallory@example.com")
+    assert response.status_code == 200
+    assert why in response.content.decode().lower()
+    assert User.objects.count() == 1
+
+
+def test_sign_up_stores_the_nfkc_form_of_a_new_name(client):
+    assert _sign_up(client, username="ｚｏｅ", email="zoe@example.com").status_code == 302
+    assert User.objects.filter(username="zoe").exists()
+
+
+def test_sign_up_refuses_a_name_in_another_script_that_reads_like_a_player(client):
+    from tests.factories import UserFactory
+
+    UserFactory(username="cop")
+    response = _sign_up(client, username="сор", email="mallory@example.com")  # all Cyrillic
+    assert response.status_code == 200 and "look alike" in response.content.decode().lower()
+    assert _sign_up(client, username="кот", email="cat@example.com").status_code == 302  # a word

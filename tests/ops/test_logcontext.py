@@ -254,6 +254,7 @@ def test_the_text_format_shows_the_context_as_key_value(tmp_path):
         "PATH": "/usr/bin:/bin",
         "DJANGO_SETTINGS_MODULE": "highsociety_site.settings",
         "LOG_FORMAT": "text",
+        "DEBUG": "1",  # a developer's machine, as make run (it needs no SECRET_KEY then)
         "DATABASE_URL": f"sqlite:///{tmp_path / 'x.sqlite3'}",
     }
     out = subprocess.run(

@@ -1,0 +1,47 @@
+"""The site's allauth adapter: usernames that cannot impersonate anyone.
+
+A username is stored in its NFKC form (a fullwidth "ａｌｉｃｅ" is "alice", and so is
+taken if alice exists), and refused when it mixes scripts with letters that look
+alike ("аlice" with a Cyrillic а) or when its letters, read as the Latin letters they
+look like, spell an existing username ("аӏісе" all in Cyrillic).
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from allauth.account.adapter import DefaultAccountAdapter
+from confusable_homoglyphs import confusables
+from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
+
+LOOK_ALIKE = (
+    "This username mixes letters that look alike from different alphabets, or looks "
+    "like another player's name: choose another."
+)
+
+
+def latin_reading(name: str) -> str:
+    """``name`` with every letter that looks like a Latin one replaced by it."""
+    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
+    swap = {item["character"]: item["homoglyphs"][0]["c"] for item in found if item["homoglyphs"]}
+    return "".join(swap.get(char, char) for char in name)
+
+
+def username_problem(username: str) -> str | None:
+    """Why ``username`` (NFKC already) could pass for someone else, or None."""
+    if confusables.is_dangerous(username):
+        return LOOK_ALIKE
+    reading = latin_reading(username)
+    if reading != username and get_user_model().objects.filter(username__iexact=reading).exists():
+        return LOOK_ALIKE
+    return None
+
+
+class AccountAdapter(DefaultAccountAdapter):
+    def clean_username(self, username, shallow=False):
+        username = unicodedata.normalize("NFKC", username)
+        problem = username_problem(username)
+        if problem is not None:
+            raise ValidationError(problem, code="look_alike")
+        return super().clean_username(username, shallow=shallow)
