@@ -16,7 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
-from django.core.paginator import Page
+from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
     Exists,
@@ -62,9 +62,13 @@ def _user_known(user) -> bool:
 
 def games_open(*, user: User | None = None) -> QuerySet[Game]:
     """Tables waiting for players with an open seat, newest first; without the tables
-    ``user`` already sits at (or is invited to).  Seats and their users are prefetched."""
+    ``user`` already sits at (or is invited to) and without staff scenario tables.
+    Seats and their users are prefetched (per page: ``lobby_page``)."""
     open_seat = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, ai_level="")
-    games = Game.objects.filter(Exists(open_seat), status=Game.Status.OPEN)
+    # Staff scenario tables (a known deck) are never listed: they are for those invited.
+    games = Game.objects.filter(
+        Exists(open_seat), status=Game.Status.OPEN, scenario_deck__isnull=True
+    )
     if _user_known(user):
         games = games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
     return (
@@ -73,6 +77,15 @@ def games_open(*, user: User | None = None) -> QuerySet[Game]:
         .defer("state", "scenario_deck", "result")
         .order_by("-created_at", "-id")
     )
+
+
+LOBBY_PAGE = 20
+
+
+def lobby_page(*, user: User | None, page: Any = 1) -> Page:
+    """One page of ``games_open``: a fixed number of queries whatever the number of
+    tables (a count, the page, its seats with their users)."""
+    return Paginator(games_open(user=user), LOBBY_PAGE).get_page(page)
 
 
 def games_for_user(*, user: User | None) -> list[Game]:

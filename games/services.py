@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
-from django.db.models import Q
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 
 from games import events
@@ -95,6 +95,7 @@ def game_create(
 
     now = timezone.now()
     with transaction.atomic():
+        _limits_check(creator, specs=specs)
         game = Game.objects.create(
             status=Game.Status.OPEN,
             created_by=creator,
@@ -139,6 +140,7 @@ def game_join(*, game: Game, user: User) -> Seat:
             if seat is None:
                 raise NotAllowed("This table is full.")
             seat.user = user
+        _limits_check(user)
         seat.accepted, seat.joined_at = True, now
         seat.save(update_fields=["user", "accepted", "joined_at"])
         _table_touch_or_start(locked, seats, now)
@@ -457,6 +459,53 @@ def game_store_check() -> None:
         )
         Game.objects.filter(pk=0).update(version=0, updated_at=timezone.now())
         transaction.set_rollback(True)
+
+
+# --------------------------------------------------------------------------- limits
+
+
+def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> None:
+    """Refuse a new table (``specs``: its seats) or a seat taken when the account holds
+    as much as ``settings.TABLE_LIMITS`` allows.  The user's row is locked first, so two
+    requests of one account at once are counted one after the other."""
+    from django.conf import settings
+
+    limits = settings.TABLE_LIMITS
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    mine = Seat.objects.filter(user=user, accepted=True, resigned=False)
+    running = mine.filter(game__status=Game.Status.ACTIVE).count()
+    if running >= limits["running"]:
+        raise NotAllowed(
+            f"You are playing {running} games, the most one account may play at once: "
+            "finish or resign one first."
+        )
+    if specs is None:
+        return
+    created = Game.objects.filter(created_by=user)
+    open_tables = created.filter(status=Game.Status.OPEN).count()
+    if open_tables >= limits["open"]:
+        raise NotAllowed(
+            f"You have {open_tables} tables waiting for players, the most one account may "
+            "open: start one or leave one before you open another."
+        )
+    if all(kind in ("creator", "ai") for kind, _ in specs):
+        people = Seat.objects.filter(game=OuterRef("pk"), ai_level="").exclude(user=user)
+        bot_only = created.filter(status=Game.Status.ACTIVE).exclude(Exists(people)).count()
+        if bot_only >= limits["bot_only"]:
+            raise NotAllowed(
+                f"You have {bot_only} running games against bots only, the most one account "
+                "may have: finish one first, or invite people to this table."
+            )
+    invited = sum(1 for kind, _ in specs if kind == "user")
+    if invited:
+        waiting = Seat.objects.filter(
+            game__created_by=user, game__status=Game.Status.OPEN, accepted=False
+        ).exclude(user=None).count()
+        if waiting + invited > limits["invitations"]:
+            raise NotAllowed(
+                f"You have {waiting} invitations waiting for an answer; one account may have "
+                f"{limits['invitations']} at once: wait for answers, or open seats instead."
+            )
 
 
 # --------------------------------------------------------------------------- helpers

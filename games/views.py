@@ -67,7 +67,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables to join; for a signed-in player also their games, their turn first."""
     user = request.user if request.user.is_authenticated else None
     context = {
-        "open_games": selectors.games_open(user=user),
+        "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
         "my_games": selectors.games_for_user(user=user) if user else [],
     }
     return render(request, "games/lobby.html", context)
@@ -247,6 +247,7 @@ def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:
         "memory_aid": game.memory_aid,
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
+        "scenario": game.scenario_deck is not None or game.scenario_first_player is not None,
         "stamp": _stamp(game.updated_at) if live else "",
     }
 

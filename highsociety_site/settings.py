@@ -234,6 +234,15 @@ VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0, maximu
 DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7, minimum=0, maximum=23)
 # Missed deadlines after which a table's creator may hand the seat to a bot for good.
 SEAT_TO_BOT_AFTER_TIMEOUTS = env_int("SEAT_TO_BOT_AFTER_TIMEOUTS", 2, minimum=1, maximum=50)
+# What one account may hold at once (games.services): open tables it created, games it
+# plays, running games of only itself and bots, invitations it sent that wait for an
+# answer.  Past a limit the player is told which one and what to do.
+TABLE_LIMITS = {
+    "open": env_int("LIMIT_OPEN_TABLES", 10, minimum=1),
+    "running": env_int("LIMIT_RUNNING_GAMES", 50, minimum=1),
+    "bot_only": env_int("LIMIT_BOT_ONLY_GAMES", 3, minimum=1),
+    "invitations": env_int("LIMIT_PENDING_INVITATIONS", 30, minimum=1),
+}
 
 # --- e-mail ------------------------------------------------------------------
 

@@ -6,6 +6,7 @@ database 15), with these differences only:
   their exceptions propagate.  A test that needs a real worker starts one and sets
   ``celery_app.conf.task_always_eager = False`` itself (Celery reads its settings once,
   so pytest-django's ``settings`` fixture cannot switch this).
+- The per-account table limits are lifted (the personas play many games).
 - Passwords are hashed with MD5: argon2 costs ~150 ms a hash by design, which every
   factory-made user would pay.  tests/highsociety_site checks the real list starts with argon2.
 - Static files need no collectstatic: WhiteNoise serves them from the source folders,
@@ -36,6 +37,10 @@ CELERY_TASK_ALWAYS_EAGER = True
 CELERY_TASK_EAGER_PROPAGATES = True
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Tests play many games with few personas: the per-account limits are lifted, and the
+# tests of the limits (tests/games/services/test_limits.py) set them low again.
+TABLE_LIMITS = {"open": 10_000, "running": 10_000, "bot_only": 10_000, "invitations": 10_000}
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},

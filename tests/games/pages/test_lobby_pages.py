@@ -1,0 +1,50 @@
+"""The lobby lists open tables a page at a time, in a fixed number of queries, and
+never lists a staff scenario table (its deck is known to staff)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+
+from games.selectors import LOBBY_PAGE
+from games.services import game_create
+from tests.factories import UserFactory
+from tests.games.factories import scenario_deck
+
+pytestmark = pytest.mark.django_db
+
+
+def _open_tables(count: int) -> None:
+    for _ in range(count):
+        game_create(creator=UserFactory(), players=3, seats=[{"open": True}, {"ai": "easy"}])
+
+
+def _lobby_queries(client) -> tuple[int, str]:
+    with CaptureQueriesContext(connection) as queries:
+        html = client.get("/").content.decode()
+    return len(queries), html
+
+
+def test_the_lobby_pages_open_tables_in_a_fixed_number_of_queries(client, alice):
+    client.force_login(alice)
+    _open_tables(3)
+    few, _ = _lobby_queries(client)
+    _open_tables(2 * LOBBY_PAGE)
+    many, html = _lobby_queries(client)
+    assert many == few
+    assert html.count('class="game-row game-row--open"') == LOBBY_PAGE
+    assert "Page 1 of 3" in html and "?page=2" in html
+    last = client.get("/?page=3").content.decode()
+    assert last.count('class="game-row game-row--open"') == 3
+    assert client.get("/?page=zzz").status_code == 200  # a bad page number: the first page
+
+
+def test_scenario_tables_are_not_listed_and_are_marked(client, dora, alice):
+    scenario = game_create(
+        creator=dora, players=3, seats=[{"open": True}, {"open": True}], deck=scenario_deck("lux5")
+    )
+    client.force_login(alice)
+    assert f"/games/{scenario.pk}/" not in client.get("/").content.decode()
+    board = client.get(f"/games/{scenario.pk}/").content.decode()
+    assert "Scenario · unrated" in board
