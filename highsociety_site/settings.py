@@ -76,6 +76,8 @@ MIDDLEWARE = [
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     "csp.middleware.CSPMiddleware",
+    # Every form post of the site's pages, per user and per address (FORM_POST_RATES).
+    "ops.limits.FormPostLimitMiddleware",
     # Database or Redis down during a view: a clear 503 with Retry-After, never a 500.
     "ops.outages.ServiceUnavailableMiddleware",
 ]
@@ -346,6 +348,13 @@ REST_FRAMEWORK = {
     # The client's address, for every request limit: see TRUSTED_PROXY_COUNT.
     "NUM_PROXIES": TRUSTED_PROXY_COUNT,
 }
+# The site's form posts (joining, bidding, resigning, profile changes …; the API has
+# its own limits below), per signed-in user and per client address.
+FORM_POST_RATES = {
+    "user": _throttle_rate("FORM_POST_RATE_USER", "60/min"),
+    "ip": _throttle_rate("FORM_POST_RATE_IP", "120/min"),
+}
+
 # Token lifetime for POST /api/v1/auth/token/ (tokens made on the profile page choose).
 API_TOKEN_DAYS = env_int("API_TOKEN_DAYS", 30, minimum=1, maximum=365)
 # bench/http_bench.py only: serve the "floor" view (one read, one write) for comparison.
