@@ -25,7 +25,7 @@ class User(AbstractUser):
         DIGEST = "digest", "One e-mail a day listing the games waiting for me"
         NONE = "none", "No e-mails about games"
 
-    # Async play (README, "Async play"): how the player hears about their turns, and
+    # Async play (docs/architecture.md, "Async play"): how the player hears about their turns, and
     # their vacation, which pauses their move deadlines (games.deadlines).
     turn_emails = models.CharField(
         max_length=6,
@@ -59,7 +59,7 @@ class User(AbstractUser):
 # --------------------------------------------------------------------------- records
 # Written once per finished game by ``games.ratings.record_finished_game``, in the
 # transaction that finishes the game, so that profiles and the leaderboard are reads of
-# a few rows whatever the number of games (README, "Profiles, ratings and replays").
+# a few rows whatever the number of games (docs/api.md).
 
 # A rating as shown: a conservative estimate (mu − 3 sigma, OpenSkill's "ordinal"),
 # scaled so that a newcomer starts at 1000.

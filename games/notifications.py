@@ -1,5 +1,5 @@
 """E-mails of async play: your turn, a deadline reminder, a bot moved for you, and the
-daily digest (README, "Async play").
+daily digest (docs/architecture.md, "Async play").
 
 Every e-mail is owed through a ``Notification`` row (the outbox).  Creating the row is
 the claim (unique per user, kind and reason); ``notification_send`` then decides, at the

@@ -1,7 +1,7 @@
 """Settings for High Society online, read from the environment.
 
 Every variable is optional for a quick start on one machine (SQLite, in-process tasks,
-e-mail printed to the console); README.md, "Configuration", lists them all with their
+e-mail printed to the console); docs/operations.md, "Configuration", lists them all with their
 defaults.  Bad values stop the process with ImproperlyConfigured (see env.py).
 """
 
@@ -100,7 +100,7 @@ TEMPLATES = [
     },
 ]
 
-# --- HTTPS and browser protections (README, "Security") ------------------------
+# --- HTTPS and browser protections (docs/operations.md, "HTTPS") ------------------------
 # On by default whenever DEBUG is off; each can be turned off from the environment, e.g.
 # for a local plain-http run (docker-compose.yml does so).  Behind a TLS proxy, set
 # SECURE_PROXY_SSL_HEADER so Django knows which requests came in over HTTPS.
@@ -226,7 +226,7 @@ CELERY_BEAT_SCHEDULE["worker_heartbeat"] = {
 # A heartbeat older than this many seconds means no worker (or no beat) is running.
 HEALTH_WORKER_MAX_AGE = env_int("HEALTH_WORKER_MAX_AGE", 120, minimum=30)
 
-# --- async play: e-mails, deadlines, vacations (README, "Async play") ---------
+# --- async play: e-mails, deadlines, vacations (docs/architecture.md, "Async play") ---------
 
 # Rated games a player needs to appear on the leaderboard.
 LEADERBOARD_MIN_GAMES = env_int("LEADERBOARD_MIN_GAMES", 5, minimum=1)

@@ -17,7 +17,8 @@ _ERRORS = {
     409: (
         "Conflict with the game's state: `version_conflict` when `version` is not the "
         "current one (stale or repeated; the answer's `version` is the current one), "
-        "`not_allowed` for a table that is full, started or over."
+        "`not_allowed` for a table that is full, started or over, or when your account "
+        "holds as many tables, games or invitations as it may (the answer says which)."
     ),
     413: "The request body is too large (`too_large`).",
     415: "The body is not JSON (or a form): send `Content-Type: application/json` (`unsupported_media_type`).",

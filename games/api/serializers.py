@@ -715,7 +715,7 @@ class UserProfileSerializer(serializers.Serializer):
         "null before the first rated game.",
         allow_null=True,
     )
-    rated_games = _out(serializers.IntegerField, "Rated games finished (see the README's rule).")
+    rated_games = _out(serializers.IntegerField, "Rated games finished (unrated: a resignation, a deadline move, a scenario deck).")
     games_resigned = _out(serializers.IntegerField, "Finished games the player resigned from.")
     rating_mu = _out(
         serializers.FloatField, "OpenSkill mu (skill estimate), or null.", allow_null=True

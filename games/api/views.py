@@ -203,7 +203,7 @@ class GamesView(APIView):
         tags=["games"],
         request=GameCreateInputSerializer,
         examples=CREATE_EXAMPLES,
-        responses={201: GameViewSerializer, **error_responses(400, 401, 403, 429)},
+        responses={201: GameViewSerializer, **error_responses(400, 401, 403, 409, 429)},
     )
     def post(self, request: Request) -> Response:
         body = GameCreateInputSerializer(data=request.data)

@@ -18,7 +18,7 @@ Personas (one user each, all with verified e-mail addresses):
 - staff: ``is_staff``, at none of the tables;
 - creator: who opened the tables (seat 0).
 
-The policy the code and the README state, checked here:
+The policy the code and docs/api.md state, checked here:
 
 - Open, running and finished games are public: anyone (a visitor too) sees the board as
   a spectator (``player_view(state, None)``).  Abandoned tables exist only for the

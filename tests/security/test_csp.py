@@ -1,5 +1,5 @@
 """The Content-Security-Policy (django-csp) and pages that keep to it: no inline
-scripts, no <style> blocks, no style="" attributes (README, "Security")."""
+scripts, no <style> blocks, no style="" attributes (docs/operations.md, "HTTPS")."""
 
 import re
 

@@ -1,5 +1,5 @@
 """``manage.py check --deploy`` is clean with production settings, and the security
-settings follow the environment (README, "Security")."""
+settings follow the environment (docs/operations.md, "HTTPS")."""
 
 import os
 import runpy

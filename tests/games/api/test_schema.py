@@ -48,6 +48,7 @@ def test_the_served_schema_validates_for_strict_clients(document):
     validate(document)  # raises on any error, for the document's own OpenAPI version
     moves = document["paths"]["/api/v1/games/{game_id}/moves/"]["post"]["responses"]
     assert {"413", "415"} <= set(moves)
+    assert "409" in document["paths"]["/api/v1/games/"]["post"]["responses"]  # the limits
     error = document["components"]["schemas"]["Error"]["properties"]
     assert error["version"]["type"] == "integer"
 
