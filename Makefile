@@ -51,7 +51,7 @@ test: export REDIS_URL ?= redis://127.0.0.1:6379/15
 test: install browser
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
-	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) manage.py makemigrations --check --dry-run --settings=tests.settings
 	$(PY) -m pytest $(PYTEST_ARGS)
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u HIGHSOCIETY_TEST_RUN \
 	  $(PY) -m pytest -m embedded $(PYTEST_ARGS)
@@ -64,7 +64,7 @@ lint: install
 	$(VENV)/bin/lint-imports
 
 migrations-check: install
-	$(PY) manage.py makemigrations --check --dry-run
+	$(PY) manage.py makemigrations --check --dry-run --settings=tests.settings
 
 format: install
 	$(VENV)/bin/ruff format .
