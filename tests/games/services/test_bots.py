@@ -173,13 +173,19 @@ def test_a_table_of_bots_plays_to_the_end_in_captured_commits(alice, run_commits
 
 
 @pytest.mark.django_db(transaction=True)
-def test_three_bots_play_a_whole_game_in_eager_mode_without_deep_recursion(alice, bot_spy):
-    """Real commits: each bot move commits and queues the next; the chain must run as a
-    loop, at a constant stack depth, computed outside any transaction."""
-    game = GameFactory(creator=alice, seats=[{"ai": "medium"}, {"ai": "easy"}])
-    # The bots have played up to alice's first turn; her resigning leaves three bots.
+def test_three_bots_play_a_whole_game_in_eager_mode_without_deep_recursion(dora, bot_spy):
+    """Real commits: each bot move commits, and the bot task plays on as a loop, at a
+    constant stack depth, computed outside any transaction.  (The ten luxuries come
+    first, so the game lasts at least ten auctions: with a shuffled deck the four
+    game-end cards could end it after a dozen bot decisions.)"""
+    game = GameFactory(
+        creator=dora,
+        seats=[{"ai": "medium"}, {"ai": "easy"}],
+        deck=scenario_deck(" ".join(f"lux{n}" for n in range(1, 11))),
+        first_player=0,
+    )
     assert 0 in seats_to_act(game.engine_state())
-    game = game_resign(game=game, user=alice)
+    game = game_resign(game=game, user=dora)  # three bots play on
     assert game.status == Game.Status.FINISHED
     assert len(bot_spy) >= 20
     assert not any(call["in_transaction"] for call in bot_spy)
