@@ -5,6 +5,7 @@ from datetime import datetime
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.utils.crypto import salted_hmac
 
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH, validate_display_name
 
@@ -51,6 +52,30 @@ class User(AbstractUser):
     def vacation_days_left(self, now: datetime) -> int:
         """Days of vacation still to take this calendar year."""
         return max(0, settings.VACATION_DAYS_PER_YEAR - self.vacation_days_taken(now.year))
+
+    # "Sign out everywhere": raising it ends every session signed in before (the session
+    # hash below changes), like a new password does.
+    session_generation = models.PositiveIntegerField(default=0)
+
+    def get_session_auth_hash(self) -> str:
+        return self._session_hash()
+
+    def get_session_auth_fallback_hash(self):
+        for secret in settings.SECRET_KEY_FALLBACKS:
+            yield self._session_hash(secret=secret)
+
+    def _session_hash(self, secret: str | None = None) -> str:
+        """Django's hash of the password, and the session generation once raised (so
+        the sessions of users who never signed out everywhere are left as they were)."""
+        value = self.password
+        if self.session_generation:
+            value = f"{value}:{self.session_generation}"
+        return salted_hmac(
+            "django.contrib.auth.models.AbstractBaseUser.get_session_auth_hash",
+            value,
+            secret=secret,
+            algorithm="sha256",
+        ).hexdigest()
 
     def __str__(self) -> str:
         return self.public_name

@@ -1,13 +1,16 @@
 """Pages of the accounts app."""
 
 from django.contrib import messages
+from django.contrib.auth import update_session_auth_hash
 from django.contrib.auth.decorators import login_required
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ProfileForm
 from accounts.models import User
+from accounts.tokens.services import tokens_revoke_all
 
 
 @login_required
@@ -25,3 +28,18 @@ def profile(request: HttpRequest) -> HttpResponse:
         messages.success(request, "Your display name is saved.")
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form}, status=400)
+
+
+@login_required
+@require_POST
+def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
+    """End every other session of the player and revoke their API tokens; this browser
+    stays signed in."""
+    user = User.objects.get(pk=request.user.pk)
+    user.session_generation = F("session_generation") + 1
+    user.save(update_fields=["session_generation"])
+    user.refresh_from_db(fields=["session_generation"])
+    tokens_revoke_all(user=user)
+    update_session_auth_hash(request, user)
+    messages.success(request, "You are signed out everywhere else, and your API tokens are revoked.")
+    return redirect("profile")

@@ -139,3 +139,30 @@ def test_a_display_name_may_keep_ones_own_name_in_another_case(client, alice, bo
     client.force_login(alice)
     assert client.post(PROFILE, {"display_name": "ALICE"}).status_code == 302
     assert client.post(PROFILE, {"display_name": "Robotnik"}).status_code == 302  # "bot" inside
+
+
+def test_sign_out_everywhere_ends_every_other_session_and_token(client, alice):
+    from django.test import Client
+
+    from accounts.tokens.services import token_create
+
+    _, secret = token_create(user=alice, name="my bot")
+    phone = Client()
+    phone.force_login(alice)
+    assert phone.get(PROFILE).status_code == 200
+    client.force_login(alice)
+    page = client.get(PROFILE).content.decode()
+    assert "Sign out everywhere else" in page
+    answer = client.post("/accounts/profile/sign-out-everywhere/", follow=True)
+    assert answer.redirect_chain == [(PROFILE, 302)]
+    assert "signed out everywhere else" in answer.content.decode()
+    assert phone.get(PROFILE).status_code == 302  # that session is over
+    assert client.get(PROFILE).status_code == 200  # this one goes on
+    assert not alice.api_tokens.exists()
+    assert Client().get("/api/v1/games/", HTTP_AUTHORIZATION=f"Token {secret}").status_code == 401
+
+
+def test_sign_out_everywhere_is_a_post_of_a_signed_in_player(client, alice):
+    assert client.post("/accounts/profile/sign-out-everywhere/").status_code == 302  # log-in
+    client.force_login(alice)
+    assert client.get("/accounts/profile/sign-out-everywhere/").status_code == 405

@@ -604,6 +604,24 @@ add(
     "GET",
     by(405, anonymous=LOGIN),
 )
+add(
+    "sign_out_everywhere",
+    "sign-out-everywhere",
+    "/accounts/profile/sign-out-everywhere/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    effects={
+        p: user_changed(p, "session_generation", 1, also=frozenset({"tokens.apitoken"}))
+        for p in PERSONAS[1:]
+    },
+)
+add(
+    "sign_out_everywhere",
+    "sign-out-everywhere",
+    "/accounts/profile/sign-out-everywhere/",
+    "GET",
+    by(405, anonymous=LOGIN),
+)
 # The signed link is the credential (no log-in, no CSRF: RFC 8058 one-click), and it
 # only ever switches off the e-mails of the account it was made for.
 add("unsubscribe", "unsubscribe", "/accounts/unsubscribe/{unsub}/", "GET", 200)
