@@ -169,6 +169,26 @@ class Seat(models.Model):
         return "Open seat"
 
 
+class InvitationBlock(models.Model):
+    """``user`` takes no invitations from ``blocked`` (set when declining one)."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="invitation_blocks"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "blocked"], name="games_block_once"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} blocks invitations from {self.blocked_id}"
+
+
 class Move(models.Model):
     """One action of the game log, append-only.  ``number`` is the game's version when
     the move was made (0-based), so a game's moves are numbered 0 … version-1."""

@@ -98,7 +98,7 @@ def games_for_user(*, user: User | None) -> list[Game]:
         return []
     games = games_with_turn_fields(
         Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
-    )
+    ).select_related("created_by")
     live = list(games.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]))
     finished = list(
         games.filter(status=Game.Status.FINISHED).order_by("-finished_at", "-id")[:RECENT_FINISHED]

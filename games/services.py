@@ -44,7 +44,16 @@ from games.engine import (
 )
 from games.engine.state import NOT_BIDDING, OVER, SEALED
 from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
-from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move, Seat
+from games.models import (
+    AI_LEVELS,
+    DEADLINE_HOURS,
+    MAX_PLAYERS,
+    MIN_PLAYERS,
+    Game,
+    InvitationBlock,
+    Move,
+    Seat,
+)
 from ops.logcontext import game_logged
 
 if TYPE_CHECKING:
@@ -149,10 +158,11 @@ def game_join(*, game: Game, user: User) -> Seat:
 
 
 @game_logged
-def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
-    """Accept (take the reserved seat) or decline (the seat becomes open)."""
+def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool = False) -> Game:
+    """Accept (take the reserved seat) or decline (the seat becomes open); ``block``
+    with a decline: take no more invitations from the table's creator."""
     _user_require(user, NotAllowed("Log in to answer an invitation."))
-    if not isinstance(accept, bool):
+    if not isinstance(accept, bool) or not isinstance(block, bool) or (accept and block):
         raise GameError("Answer the invitation with accept or decline.")
     now = timezone.now()
     with transaction.atomic():
@@ -166,8 +176,27 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool) -> Game:
         else:
             seat.user = None
         seat.save(update_fields=["user", "accepted", "joined_at"])
+        if block and locked.created_by_id != user.pk:
+            InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
         _table_touch_or_start(locked, seats, now)
     return _game_sync(game, locked)
+
+
+def invitations_decline_all(*, user: User) -> int:
+    """Decline every invitation ``user`` has not answered (each table's seat opens, one
+    table at a time, each under its own lock).  Returns how many were declined."""
+    _user_require(user, NotAllowed("Log in to answer your invitations."))
+    waiting = Game.objects.filter(
+        status=Game.Status.OPEN, seats__user=user, seats__accepted=False
+    ).values_list("pk", flat=True)
+    declined = 0
+    for game_id in list(waiting):
+        try:
+            game_invitation_respond(game=Game(pk=game_id), user=user, accept=False)
+        except (NotAllowed, GameError):
+            continue  # answered, started or abandoned meanwhile
+        declined += 1
+    return declined
 
 
 @game_logged
@@ -848,6 +877,8 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
         user = users.get(value.casefold())
         if user is None:
             raise GameError(f"There is no player called {_shown(value)}.")
+        if InvitationBlock.objects.filter(user=user, blocked=creator).exists():
+            raise GameError(f"{_shown(value)} does not take invitations from you.")
         specs.append(("creator", None) if user.pk == creator.pk else ("user", user))
     creator_seats = sum(1 for kind, _ in specs if kind == "creator")
     if len(seats) == players - 1:

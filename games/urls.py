@@ -16,6 +16,7 @@ urlpatterns = [
     path("<int:game_id>/leave/", views.game_leave, name="leave"),
     path("<int:game_id>/resign/", views.game_resign, name="resign"),
     path("<int:game_id>/invitation/", views.game_invitation, name="invitation"),
+    path("invitations/decline-all/", views.invitations_decline_all, name="invitations_decline_all"),
     path("<int:game_id>/seat-to-bot/", views.game_seat_to_bot, name="seat_to_bot"),
     path("history/", views_records.game_history, name="history"),
     path("<int:game_id>/replay/", views_records.game_replay, name="replay"),

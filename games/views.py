@@ -66,9 +66,11 @@ def game_or_404(request: HttpRequest, game_id: int) -> Game:
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables to join; for a signed-in player also their games, their turn first."""
     user = request.user if request.user.is_authenticated else None
+    my_games = selectors.games_for_user(user=user) if user else []
     context = {
         "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
-        "my_games": selectors.games_for_user(user=user) if user else [],
+        "my_games": my_games,
+        "has_invitations": any(g.status == "open" and g.your_seat.invited for g in my_games),
     }
     return render(request, "games/lobby.html", context)
 
@@ -186,14 +188,20 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
     """Accept (``accept=yes``) or decline (``accept=no``) an invitation to a seat."""
     answer = request.POST.get("accept")
-    if answer not in ("yes", "no"):
+    if answer not in ("yes", "no", "block"):
         game = game_or_404(request, game_id)
         return _board_response(request, game, error="Choose to accept or to decline.")
 
     def respond(*, game: Game, user: Any) -> Any:
-        return services.game_invitation_respond(game=game, user=user, accept=answer == "yes")
+        return services.game_invitation_respond(
+            game=game, user=user, accept=answer == "yes", block=answer == "block"
+        )
 
-    done = "You have taken your seat." if answer == "yes" else "You declined the invitation."
+    done = {
+        "yes": "You have taken your seat.",
+        "no": "You declined the invitation.",
+        "block": "You declined the invitation and will get no more from this player.",
+    }[answer]
     return _table_post(request, game_id, respond, done)
 
 
@@ -247,6 +255,7 @@ def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:
         "memory_aid": game.memory_aid,
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
+        "creator_name": game.created_by.public_name,
         "scenario": game.scenario_deck is not None or game.scenario_first_player is not None,
         "stamp": _stamp(game.updated_at) if live else "",
     }
@@ -328,6 +337,16 @@ def _players(view: TableView) -> list[dict[str, Any]]:
             }
         )
     return players
+
+
+@never_cache
+@require_POST
+@login_required
+def invitations_decline_all(request: HttpRequest) -> HttpResponse:
+    """The lobby's "Decline all invitations"."""
+    count = services.invitations_decline_all(user=request.user)
+    messages.success(request, f"You declined {count} invitation{'s' if count != 1 else ''}.")
+    return redirect("lobby")
 
 
 @login_required

@@ -550,6 +550,23 @@ add(
     by(400, anonymous=LOGIN),
     data={**NEW_TABLE, "players": "9"},
 )
+# Declines the caller's own unanswered invitations only ("other" is invited to the
+# open table); everyone else's answer changes nothing.
+add(
+    "games:invitations_decline_all",
+    "invitations-decline-all",
+    "/games/invitations/decline-all/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    effects={"other": left("other")},
+)
+add(
+    "games:invitations_decline_all",
+    "invitations-decline-all",
+    "/games/invitations/decline-all/",
+    "GET",
+    by(405),
+)
 add("games:history", "game-history", "/games/history/", "GET", by(200, anonymous=LOGIN))
 add("games:history", "game-history", "/games/history/", "POST", by(405, anonymous=LOGIN))
 add("player_profile", "player-profile", "/players/sam/", "GET", 200)
