@@ -8,6 +8,10 @@ that moved on.  It plays on by itself after its own moves (those announce nothin
 the bots, ``games.events``), so one task plays a whole run of bot turns, the same with
 a worker or in-process without a broker.
 
+One bot task per game at a time: whoever queues one claims the game first
+(``bot_turn_claim``, a cache key), and the task hands the claim back when it is done
+and then looks once more, so that a move made meanwhile is not left waiting.
+
 ``bot_action`` is the bots' choice with a safety net: a random legal action if a bot
 fails or answers nonsense, so the game always goes on.  The deadline sweep uses it too.
 """
@@ -17,6 +21,8 @@ from __future__ import annotations
 import logging
 import random
 from typing import Any
+
+from django.core.cache import cache
 
 from games import services
 from games.engine import State, legal_actions, seats_to_act
@@ -28,6 +34,31 @@ logger = logging.getLogger(__name__)
 
 # How a move is named in the logs: its kind only (a sealed choice is secret).
 MOVE_KINDS = services.MOVE_KINDS
+
+
+CLAIM_SECONDS = 15 * 60  # longer than a whole game of bots; a lost claim expires
+
+
+def _claim_key(game_id: int) -> str:
+    return f"games:bot-task:{game_id}"
+
+
+def bot_turn_claim(game_id: int) -> bool:
+    """Claim the game for one bot task; False when a task holds it already."""
+    return bool(cache.add(_claim_key(game_id), 1, CLAIM_SECONDS))
+
+
+def bot_turn_release(game_id: int) -> None:
+    cache.delete(_claim_key(game_id))
+
+
+def bot_version_to_act(game_id: int) -> int | None:
+    """The game's version when it is running and a bot is to act, else None."""
+    game = Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE).first()
+    if game is None:
+        return None
+    bots = {seat.position for seat in game.seats.all() if seat.is_bot}
+    return game.version if bots & set(seats_to_act(game.engine_state())) else None
 
 
 def bot_action(state: State, seat: int, level: str) -> dict[str, Any]:

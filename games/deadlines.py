@@ -191,6 +191,8 @@ def stalled_sweep(*, now: datetime) -> int:
     )
     for game_id, version in stuck:
         logger.warning("game %s: a bot has waited since version %s; queueing it", game_id, version)
-        events.announce_now(events.bots_to_act, game_id=game_id, version=version, by_bot=False)
+        events.announce_now(
+            events.bots_to_act, game_id=game_id, version=version, by_bot=False, stalled=True
+        )
     made = notifications.missed_turns_sweep(now=now, stalled_after=STALLED_AFTER)
     return len(stuck) + made

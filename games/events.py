@@ -6,7 +6,8 @@ ready: ``games.apps``):
 
 - ``bots_to_act`` — after the commit: a bot is to act at ``version``.  ``by_bot`` is
   True when a bot's own move made it so: the bot task that made that move plays on by
-  itself, so nothing more is queued.  Listener: ``games.tasks`` queues ``bot_move``.
+  itself, so nothing more is queued; ``stalled`` when the stalled sweep found the game
+  waiting.  Listener: ``games.tasks`` queues ``bot_move``, one task per game at a time.
 - ``turn_started`` — after the commit: a new turn began in which the people
   ``user_ids`` are to act.  Listener: ``games.tasks`` owes them a turn e-mail unless
   they have the game open.
@@ -27,7 +28,7 @@ from typing import Any
 from django.db import transaction
 from django.dispatch import Signal
 
-bots_to_act = Signal()  # game_id, version, by_bot
+bots_to_act = Signal()  # game_id, version, by_bot, stalled (optional)
 turn_started = Signal()  # game_id, turn (the turn's key), user_ids
 notices_owed = Signal()  # ids
 game_finished = Signal()  # game, seats (inside the transaction)

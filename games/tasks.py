@@ -25,11 +25,32 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games import deadlines, events, notifications
-from games.bots import bots_play
+from games.bots import bot_turn_claim, bot_turn_release, bot_version_to_act, bots_play
 from ops.logcontext import log_context
-from ops.outages import DATABASE_ERRORS, database_unreachable
+from ops.outages import CACHE_ERRORS, DATABASE_ERRORS, database_unreachable
 
 logger = logging.getLogger(__name__)
+
+# Which queue each task goes to (settings.CELERY_QUEUES names the queues).
+TASK_KINDS = {
+    "games.tasks.bot_move": "bots",
+    "games.tasks.turn_emails": "email",
+    "games.tasks.notification_send": "email",
+    "games.tasks.deadlines_sweep": "sweeps",
+    "games.tasks.reminders_sweep": "sweeps",
+    "games.tasks.stalled_sweep": "sweeps",
+    "games.tasks.outbox_sweep": "sweeps",
+    "games.tasks.digests_sweep": "sweeps",
+    "games.tasks.worker_heartbeat": "sweeps",
+}
+
+
+def route_task(name, args, kwargs, options, task=None, **extra):
+    """Celery's router (settings.CELERY_TASK_ROUTES): the queue of the task's kind."""
+    from django.conf import settings
+
+    queue = settings.CELERY_QUEUES.get(TASK_KINDS.get(name, ""), "")
+    return {"queue": queue} if queue else None
 
 # Every task here: acknowledged when done, requeued if its worker dies meanwhile.
 DURABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
@@ -48,12 +69,25 @@ def bot_move(self, game_id: int, version: int) -> bool:
     does nothing.  Any other database error is a bug: it fails at once, logged."""
     with log_context(task="bot_move"):
         try:
-            return bots_play(game_id=game_id, expected_version=version)
+            moved = bots_play(game_id=game_id, expected_version=version)
         except DATABASE_ERRORS as error:
             if not database_unreachable(error):
+                _release_safely(game_id)
                 raise
             delay = min(60, 2 ** (self.request.retries + 1))
+            # The game stays claimed by this task: its retry comes back to it.
             raise self.retry(exc=error, countdown=random.uniform(delay / 2, delay)) from None
+        except Exception:
+            _release_safely(game_id)
+            raise
+        # Hand the game back, then look once more: a person who moved while the claim
+        # was held was not given a task of their own.
+        while True:
+            _release_safely(game_id)
+            later = bot_version_to_act(game_id)
+            if later is None or not _claim_safely(game_id):
+                return moved
+            moved = bots_play(game_id=game_id, expected_version=later) or moved
 
 
 @shared_task(**DURABLE)
@@ -122,22 +156,45 @@ def worker_heartbeat() -> None:
 # --------------------------------------------------------------------------- listeners
 
 
-def queue_safely(task, *args) -> None:
+def queue_safely(task, *args) -> bool:
     """``task.delay(*args)``, logging instead of raising: a broker outage must never turn
     a stored move into an error.  What was not queued is found later by a sweep
-    (``stalled_sweep``, ``outbox_sweep``)."""
+    (``stalled_sweep``, ``outbox_sweep``).  Whether it was queued."""
     try:
         task.delay(*args)
     except Exception:
         if task.app.conf.task_always_eager and task.app.conf.task_eager_propagates:
             raise  # the tests' in-process tasks: let a failure show
         logger.exception("could not queue %s%r; a sweep will catch up", task.name, args)
+        return False
+    return True
+
+
+def _claim_safely(game_id: int) -> bool:
+    try:
+        return bot_turn_claim(game_id)
+    except CACHE_ERRORS:  # the cache down: rather a second task than a stuck game
+        return True
+
+
+def _release_safely(game_id: int) -> None:
+    try:
+        bot_turn_release(game_id)
+    except CACHE_ERRORS:
+        logger.warning("game %s: the bot task's claim was not released (cache down)", game_id)
 
 
 @receiver(events.bots_to_act)
-def _bots_to_act(*, game_id: int, version: int, by_bot: bool, **_) -> None:
-    if not by_bot:  # after a bot's own move, its task plays on by itself
-        queue_safely(bot_move, game_id, version)
+def _bots_to_act(*, game_id: int, version: int, by_bot: bool, stalled: bool = False, **_) -> None:
+    """One bot task per game: queued only by whoever claims the game.  After a bot's own
+    move its task plays on by itself; a game the stalled sweep found waiting is queued
+    whatever its claim says (the task holding it was lost)."""
+    if by_bot:
+        return
+    if not _claim_safely(game_id) and not stalled:
+        return  # a task has the game: it looks again before it lets go
+    if not queue_safely(bot_move, game_id, version):
+        _release_safely(game_id)
 
 
 @receiver(events.turn_started)

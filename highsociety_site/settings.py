@@ -210,6 +210,16 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)
 }
 CELERY_TIMEZONE = "UTC"
+# Three kinds of work on queues of their own, so that bots thinking never hold up an
+# e-mail or a sweep (docker-compose runs a worker for the bots and one for the rest):
+# games.tasks.route_task sends each task to the queue named here for its kind; a kind
+# without a name goes to the default queue ("celery").
+CELERY_QUEUES = {
+    "bots": env_str("CELERY_QUEUE_BOTS", "bots"),
+    "email": env_str("CELERY_QUEUE_EMAIL", "email"),
+    "sweeps": env_str("CELERY_QUEUE_SWEEPS", "sweeps"),
+}
+CELERY_TASK_ROUTES = ("games.tasks.route_task",)
 # Beat's periodic sweeps (games/tasks.py).  Each finds what is due in the database and
 # claims it once, so a late or repeated run does no harm; still, run exactly ONE beat.
 # A sweep not started within 55 seconds is dropped: the next one does its work.

@@ -34,6 +34,9 @@ from highsociety_site.settings import *  # noqa: E402, F403
 from highsociety_site.settings import BASE_DIR, CACHES, DATABASES  # noqa: E402
 
 CELERY_TASK_ALWAYS_EAGER = True
+# One queue per test that starts a worker (it sets the default queue): no kind of task
+# goes to a queue of its own here.
+CELERY_QUEUES: dict[str, str] = {}
 CELERY_TASK_EAGER_PROPAGATES = True
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -167,3 +167,9 @@ def test_one_setting_says_how_many_proxies_stand_in_front(load_settings):
     assert s["ALLAUTH_TRUSTED_PROXY_COUNT"] == 0 and s["REST_FRAMEWORK"]["NUM_PROXIES"] == 0
     s = load_settings(TRUSTED_PROXY_COUNT="1")
     assert s["ALLAUTH_TRUSTED_PROXY_COUNT"] == 1 and s["REST_FRAMEWORK"]["NUM_PROXIES"] == 1
+
+
+def test_three_queues_by_default(load_settings):
+    s = load_settings()
+    assert s["CELERY_QUEUES"] == {"bots": "bots", "email": "email", "sweeps": "sweeps"}
+    assert s["CELERY_TASK_ROUTES"] == ("games.tasks.route_task",)

@@ -67,7 +67,9 @@ def test_beat_sweeps_every_minute():
         )
     }
     # The sweeps, plus the worker heartbeat of /health/ready/ (tests/site).
-    assert {entry["task"] for entry in schedule.values()} == sweeps | {"games.tasks.worker_heartbeat"}
+    assert {entry["task"] for entry in schedule.values()} == sweeps | {
+        "games.tasks.worker_heartbeat"
+    }
     for entry in schedule.values():
         if entry["task"] in sweeps:
             assert entry["schedule"] == 60.0
@@ -220,3 +222,39 @@ def test_no_digest_without_a_game_waiting(dora, bob, run_commits):
     assert mail.outbox == []
     notice = Notification.objects.get(user=bob, kind="digest")
     assert (notice.status, notice.note) == ("skipped", "No game is waiting for the player.")
+
+
+def test_a_game_holds_one_bot_task_at_a_time(dora, monkeypatch, django_capture_on_commit_callbacks):
+    """However often a bot's turn is announced, one task is queued while it is pending;
+    when it ends it lets go, and the next announcement queues again.  The stalled sweep
+    queues even so (the task holding the game was lost)."""
+    from games import events
+
+    with django_capture_on_commit_callbacks(execute=False):
+        game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
+    queued = []
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: queued.append(args))
+    for _ in range(3):
+        events.announce_now(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False)
+    assert queued == [(game.pk, game.version)]
+    events.announce_now(
+        events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False, stalled=True
+    )
+    assert len(queued) == 2
+    assert tasks.bot_move.apply(args=[game.pk, game.version]).get() is True  # it ran
+    events.announce_now(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False)
+    assert len(queued) == 3  # let go: a new turn gets its task
+
+
+def test_bots_e_mails_and_sweeps_go_to_queues_of_their_own(settings):
+    """Bots thinking never hold up an e-mail or a sweep: each kind has its own queue
+    (docker-compose runs one worker for the bots and one for the rest)."""
+    settings.CELERY_QUEUES = {"bots": "bots", "email": "email", "sweeps": "sweeps"}
+    assert tasks.route_task("games.tasks.bot_move", (), {}, {}) == {"queue": "bots"}
+    assert tasks.route_task("games.tasks.notification_send", (), {}, {}) == {"queue": "email"}
+    assert tasks.route_task("games.tasks.turn_emails", (), {}, {}) == {"queue": "email"}
+    for sweep in ("deadlines_sweep", "stalled_sweep", "outbox_sweep", "worker_heartbeat"):
+        assert tasks.route_task(f"games.tasks.{sweep}", (), {}, {}) == {"queue": "sweeps"}
+    assert tasks.route_task("something.else", (), {}, {}) is None  # the default queue
+    settings.CELERY_QUEUES = {}
+    assert tasks.route_task("games.tasks.bot_move", (), {}, {}) is None

@@ -79,15 +79,18 @@ def _queueing(callbacks):
 
 @pytest.mark.django_db
 def test_the_task_does_nothing_when_the_game_moved_on(dora, alice):
+    """A task that finds its game moved on makes no move for the version it was queued
+    for; it only plays a bot turn that is due now (one task holds a game at a time, so
+    nobody else would), and when none is due it does nothing."""
     game = GameFactory(creator=dora, deck=scenario_deck("lux5"), first_player=1)
-    assert bot_move.delay(game.id, game.version + 1).get() is False  # a stale task
     assert bot_move.delay(game.id + 1000, 0).get() is False  # a deleted game
     assert Move.objects.filter(game=game).count() == 0
     assert bot_move.delay(game.id, game.version).get() is True
     moved = Move.objects.filter(game=game).count()
     assert moved >= 1
-    # Delivered twice: the second run finds the game at another version and does nothing.
+    # Delivered twice: the second run finds the game at a person's turn and does nothing.
     assert bot_move.delay(game.id, 0).get() is False
+    assert bot_move.delay(game.id, moved + 5).get() is False  # a version never reached
     assert Move.objects.filter(game=game).count() == moved
 
 
