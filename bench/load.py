@@ -80,7 +80,7 @@ SETTINGS_MODULE = """
 import os
 from highsociety_site.settings import *  # noqa: F403
 CELERY_TASK_DEFAULT_QUEUE = os.environ["HS_LOAD_QUEUE"]
-CELERY_QUEUES = {}  # every task on the bench's one queue
+TASK_QUEUES = {}  # every task on the bench's one queue
 """
 LOG_PROBLEM = re.compile(r"\b(ERROR|CRITICAL)\b|Traceback")
 

@@ -61,12 +61,46 @@ def bot_version_to_act(game_id: int) -> int | None:
     return game.version if bots & set(seats_to_act(game.engine_state())) else None
 
 
-def bot_action(state: State, seat: int, level: str) -> dict[str, Any]:
-    """The bot's choice; a random legal move if the bot fails (the game must go on)."""
+MIN_BUDGET = 0.2  # seconds: the hard bot never thinks less than this
+BACKLOG_STEP = 4  # bot tasks waiting that cut the hard bot's time to a half, a third …
+
+
+def bot_time_budget(backlog: int) -> float:
+    """The hard bot's seconds per move while ``backlog`` bot tasks wait for a worker:
+    the full budget with none waiting, less the longer the queue, never below
+    ``MIN_BUDGET``.  Everybody's bots answer sooner when many games want them."""
+    from games.ai import DEFAULT_BUDGET
+
+    return max(MIN_BUDGET, DEFAULT_BUDGET / (1 + max(backlog, 0) / BACKLOG_STEP))
+
+
+def bots_backlog() -> int:
+    """How many bot tasks wait in the bots' queue: 0 without a broker, or when the
+    broker cannot be asked (the bots then think as long as usual)."""
+    from celery import current_app
+    from django.conf import settings
+
+    if current_app.conf.task_always_eager:
+        return 0
+    queue = settings.TASK_QUEUES.get("bots") or current_app.conf.task_default_queue
+    try:
+        with current_app.connection_for_read() as connection:
+            return connection.default_channel.queue_declare(queue=queue, passive=True).message_count
+    except Exception:  # the broker is down or the queue is not there yet
+        logger.warning("the length of the bots' queue could not be read")
+        return 0
+
+
+def bot_action(
+    state: State, seat: int, level: str, *, time_budget: float | None = None
+) -> dict[str, Any]:
+    """The bot's choice; a random legal move if the bot fails (the game must go on).
+    ``time_budget``: the hard bot's seconds for this move (its default otherwise)."""
     try:
         from games.ai import choose_action
 
-        action = choose_action(state, seat, level)
+        extra = {"time_budget": time_budget} if time_budget is not None and level == "hard" else {}
+        action = choose_action(state, seat, level, **extra)
     except Exception:
         logger.exception("the %s bot failed on seat %s; playing a random legal move", level, seat)
         return fallback_action(state, seat)
@@ -97,10 +131,12 @@ def bots_play(*, game_id: int, expected_version: int) -> bool:
             return moved
         state = game.engine_state()
         seats = {seat.position: seat for seat in game.seats.all()}
+        to_play = [p for p in seats_to_act(state) if seats[p].is_bot]
+        budget = None
+        if any(seats[p].ai_level == "hard" for p in to_play):
+            budget = bot_time_budget(bots_backlog())
         planned = [
-            (p, bot_action(state, p, seats[p].ai_level))
-            for p in seats_to_act(state)
-            if seats[p].is_bot
+            (p, bot_action(state, p, seats[p].ai_level, time_budget=budget)) for p in to_play
         ]
         if not planned:
             return moved

@@ -31,7 +31,7 @@ from ops.outages import CACHE_ERRORS, DATABASE_ERRORS, database_unreachable
 
 logger = logging.getLogger(__name__)
 
-# Which queue each task goes to (settings.CELERY_QUEUES names the queues).
+# Which queue each task goes to (settings.TASK_QUEUES names the queues).
 TASK_KINDS = {
     "games.tasks.bot_move": "bots",
     "games.tasks.turn_emails": "email",
@@ -49,7 +49,7 @@ def route_task(name, args, kwargs, options, task=None, **extra):
     """Celery's router (settings.CELERY_TASK_ROUTES): the queue of the task's kind."""
     from django.conf import settings
 
-    queue = settings.CELERY_QUEUES.get(TASK_KINDS.get(name, ""), "")
+    queue = settings.TASK_QUEUES.get(TASK_KINDS.get(name, ""), "")
     return {"queue": queue} if queue else None
 
 # Every task here: acknowledged when done, requeued if its worker dies meanwhile.

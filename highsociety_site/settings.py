@@ -214,7 +214,8 @@ CELERY_TIMEZONE = "UTC"
 # e-mail or a sweep (docker-compose runs a worker for the bots and one for the rest):
 # games.tasks.route_task sends each task to the queue named here for its kind; a kind
 # without a name goes to the default queue ("celery").
-CELERY_QUEUES = {
+# (Not CELERY_QUEUES: that name is Celery's own setting for declaring queues.)
+TASK_QUEUES = {
     "bots": env_str("CELERY_QUEUE_BOTS", "bots"),
     "email": env_str("CELERY_QUEUE_EMAIL", "email"),
     "sweeps": env_str("CELERY_QUEUE_SWEEPS", "sweeps"),

@@ -36,7 +36,7 @@ from highsociety_site.settings import BASE_DIR, CACHES, DATABASES  # noqa: E402
 CELERY_TASK_ALWAYS_EAGER = True
 # One queue per test that starts a worker (it sets the default queue): no kind of task
 # goes to a queue of its own here.
-CELERY_QUEUES: dict[str, str] = {}
+TASK_QUEUES: dict[str, str] = {}
 CELERY_TASK_EAGER_PROPAGATES = True
 
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -17,7 +17,7 @@ import os
 from highsociety_site.settings import *  # noqa: F403
 from tests.worker_hooks import bots_slow_down, broker_transport_options
 
-CELERY_QUEUES: dict[str, str] = {}  # every task on this stack's one queue
+TASK_QUEUES: dict[str, str] = {}  # every task on this stack's one queue
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},

@@ -171,5 +171,8 @@ def test_one_setting_says_how_many_proxies_stand_in_front(load_settings):
 
 def test_three_queues_by_default(load_settings):
     s = load_settings()
-    assert s["CELERY_QUEUES"] == {"bots": "bots", "email": "email", "sweeps": "sweeps"}
+    assert s["TASK_QUEUES"] == {"bots": "bots", "email": "email", "sweeps": "sweeps"}
+    # Celery reads every CELERY_* setting: CELERY_QUEUES would be its own queue
+    # declarations, and sending any task would fail.
+    assert "CELERY_QUEUES" not in s
     assert s["CELERY_TASK_ROUTES"] == ("games.tasks.route_task",)

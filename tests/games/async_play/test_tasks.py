@@ -249,12 +249,41 @@ def test_a_game_holds_one_bot_task_at_a_time(dora, monkeypatch, django_capture_o
 def test_bots_e_mails_and_sweeps_go_to_queues_of_their_own(settings):
     """Bots thinking never hold up an e-mail or a sweep: each kind has its own queue
     (docker-compose runs one worker for the bots and one for the rest)."""
-    settings.CELERY_QUEUES = {"bots": "bots", "email": "email", "sweeps": "sweeps"}
+    settings.TASK_QUEUES = {"bots": "bots", "email": "email", "sweeps": "sweeps"}
     assert tasks.route_task("games.tasks.bot_move", (), {}, {}) == {"queue": "bots"}
     assert tasks.route_task("games.tasks.notification_send", (), {}, {}) == {"queue": "email"}
     assert tasks.route_task("games.tasks.turn_emails", (), {}, {}) == {"queue": "email"}
     for sweep in ("deadlines_sweep", "stalled_sweep", "outbox_sweep", "worker_heartbeat"):
         assert tasks.route_task(f"games.tasks.{sweep}", (), {}, {}) == {"queue": "sweeps"}
     assert tasks.route_task("something.else", (), {}, {}) is None  # the default queue
-    settings.CELERY_QUEUES = {}
+    settings.TASK_QUEUES = {}
     assert tasks.route_task("games.tasks.bot_move", (), {}, {}) is None
+
+
+def test_bot_tasks_reach_the_bots_queue_and_its_length_is_read(settings):
+    """Through the real broker: a bot task lands in the bots' queue, and the hard bot's
+    budget reads that queue's length (0 with tasks in-process)."""
+    import secrets
+
+    import redis
+
+    from games.bots import bots_backlog
+    from highsociety_site.celery import app as celery_app
+
+    if not (settings.REDIS_URL or "").startswith("redis"):
+        pytest.skip("needs Redis (REDIS_URL): `make test` sets it")
+    assert bots_backlog() == 0  # in-process: nothing waits
+    queue = f"test-bots-{secrets.token_hex(4)}"
+    settings.TASK_QUEUES = {"bots": queue}
+    saved = {key: celery_app.conf[key] for key in ("task_always_eager", "broker_url")}
+    celery_app.conf.update(task_always_eager=False, broker_url=settings.REDIS_URL)
+    client = redis.Redis.from_url(settings.REDIS_URL)
+    try:
+        for _ in range(3):
+            tasks.bot_move.delay(0, 0)
+        assert client.llen(queue) == 3
+        assert bots_backlog() == 3
+    finally:
+        celery_app.conf.update(saved)
+        client.delete(queue, f"_kombu.binding.{queue}")
+        client.close()

@@ -212,3 +212,38 @@ def test_a_persons_move_returns_the_game_after_the_bots_replied(dora, alice):
     stored = Game.objects.get(pk=game.pk)
     assert game.version == stored.version > 1
     assert game.status == Game.Status.FINISHED or 0 in seats_to_act(game.engine_state())
+
+
+def test_the_hard_bot_thinks_less_while_many_bot_tasks_wait():
+    from games.ai import DEFAULT_BUDGET
+    from games.bots import MIN_BUDGET, bot_time_budget
+
+    assert bot_time_budget(0) == DEFAULT_BUDGET
+    assert bot_time_budget(4) == DEFAULT_BUDGET / 2
+    assert bot_time_budget(8) == pytest.approx(DEFAULT_BUDGET / 3)
+    assert bot_time_budget(1000) == MIN_BUDGET
+
+
+@pytest.mark.django_db
+def test_bots_play_passes_the_shorter_budget_to_the_hard_bot(dora, monkeypatch, run_commits):
+    from games import bots
+
+    budgets = []
+    real = games.ai.choose_action
+
+    def spy(state, seat, level, rng=None, **options):
+        budgets.append((level, options.get("time_budget")))
+        return real(state, seat, level, rng=rng, iterations=20)
+
+    monkeypatch.setattr(games.ai, "choose_action", spy)
+    monkeypatch.setattr(bots, "bots_backlog", lambda: 12)  # twelve bot tasks waiting
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "hard"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5"),
+            first_player=1,
+        )
+    assert ("hard", 0.25) in budgets  # 1 s / (1 + 12/4)
+    assert all(budget is None for level, budget in budgets if level == "easy")
+    assert game.pk
