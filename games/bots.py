@@ -119,13 +119,15 @@ def fallback_action(state: State, seat: int) -> dict[str, Any]:
 
 
 @game_logged
-def bots_play(*, game_id: int, expected_version: int) -> bool:
+def bots_play(*, game_id: int, expected_version: int, limit: int | None = None) -> bool:
     """Play the bots' turns of game ``game_id`` from ``expected_version`` on, for as long
-    as bots are to act.  Returns whether any bot moved: False when the game is gone, over,
-    has moved on, or no bot is to act.  A conflict (somebody moved meanwhile) ends the
-    run quietly: whoever moved announced the next bot turn."""
-    version, moved = expected_version, False
-    while True:
+    as bots are to act, or until ``limit`` rounds of bot decisions were made (the task
+    then goes to the back of the bots' queue, so other games' bots get their turn).
+    Returns whether any bot moved: False when the game is gone, over, has moved on, or
+    no bot is to act.  A conflict (somebody moved meanwhile) ends the run quietly."""
+    version, moved, rounds = expected_version, False, 0
+    while limit is None or rounds < limit:
+        rounds += 1
         game = Game.objects.filter(pk=game_id).first()
         if game is None or game.status != Game.Status.ACTIVE or game.version != version:
             return moved
@@ -153,6 +155,7 @@ def bots_play(*, game_id: int, expected_version: int) -> bool:
                 MOVE_KINDS.get(str(action.get("type")), "other"),
                 extra={"seat": position, "bot_level": seats[position].ai_level},
             )
+    return moved
 
 
 def _submit(game: Game, state: State, position: int, action: dict, version: int, level: str):

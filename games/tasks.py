@@ -57,6 +57,10 @@ DURABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": Tr
 
 
 BOT_MOVE_RETRIES = 6  # then the stalled sweep queues the bots again
+# With a worker, a bot task plays this many rounds of one game's bot decisions, then
+# goes to the back of the bots' queue: the games waiting for bots take turns, so one
+# player's long game of bots cannot hold a worker for minutes while others wait.
+BOT_ROUNDS_PER_TASK = 4
 
 
 @shared_task(bind=True, **DURABLE, max_retries=BOT_MOVE_RETRIES)
@@ -68,8 +72,10 @@ def bot_move(self, game_id: int, version: int) -> bool:
     A retry of a move that was made after all finds the game at another version and
     does nothing.  Any other database error is a bug: it fails at once, logged."""
     with log_context(task="bot_move"):
+        in_process = self.app.conf.task_always_eager
+        limit = None if in_process else BOT_ROUNDS_PER_TASK
         try:
-            moved = bots_play(game_id=game_id, expected_version=version)
+            moved = bots_play(game_id=game_id, expected_version=version, limit=limit)
         except DATABASE_ERRORS as error:
             if not database_unreachable(error):
                 _release_safely(game_id)
@@ -80,14 +86,18 @@ def bot_move(self, game_id: int, version: int) -> bool:
         except Exception:
             _release_safely(game_id)
             raise
-        # Hand the game back, then look once more: a person who moved while the claim
-        # was held was not given a task of their own.
         while True:
+            if not in_process:
+                later = bot_version_to_act(game_id)
+                if later is not None and queue_safely(bot_move, game_id, later):
+                    return moved  # to the back of the queue, still holding the game
+            # Hand the game back, then look once more: a person who moved while the
+            # claim was held was not given a task of their own.
             _release_safely(game_id)
             later = bot_version_to_act(game_id)
             if later is None or not _claim_safely(game_id):
                 return moved
-            moved = bots_play(game_id=game_id, expected_version=later) or moved
+            moved = bots_play(game_id=game_id, expected_version=later, limit=limit) or moved
 
 
 @shared_task(**DURABLE)

@@ -287,3 +287,39 @@ def test_bot_tasks_reach_the_bots_queue_and_its_length_is_read(settings):
         celery_app.conf.update(saved)
         client.delete(queue, f"_kombu.binding.{queue}")
         client.close()
+
+
+def test_with_a_worker_a_bot_task_plays_a_few_rounds_then_queues_behind_the_others(
+    dora, monkeypatch, django_capture_on_commit_callbacks
+):
+    """A game of bots only does not hold a worker until it ends: the task plays
+    BOT_ROUNDS_PER_TASK rounds of bot decisions, then queues the game again at the back
+    of the bots' queue (keeping the game's claim), so other games' bots get their turn."""
+    from django.core.cache import cache
+
+    from games.models import Game
+    from games.services import game_resign
+    from highsociety_site.celery import app as celery_app
+
+    with django_capture_on_commit_callbacks(execute=False):
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "easy"}, {"ai": "easy"}],
+            deck=scenario_deck(" ".join(f"lux{n}" for n in range(1, 11))),
+            first_player=0,
+        )
+        game = game_resign(game=game, user=dora)  # three bots now
+    queued = []
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: queued.append(args))
+    assert cache.add(f"games:bot-task:{game.pk}", 1)  # claimed, as the queueing did
+    celery_app.conf.task_always_eager = False  # as in a worker
+    try:
+        assert tasks.bot_move.run(game.pk, game.version) is True
+    finally:
+        celery_app.conf.task_always_eager = True
+    game.refresh_from_db()
+    bot_moves = Move.objects.filter(game=game, actor=Move.Actor.BOT).count()
+    assert 1 <= bot_moves <= tasks.BOT_ROUNDS_PER_TASK * 3
+    assert game.status == Game.Status.ACTIVE
+    assert queued == [(game.pk, game.version)]  # queued again, at the new version
+    assert cache.get(f"games:bot-task:{game.pk}") is not None  # still holding the game
