@@ -9,7 +9,6 @@ log comes from the public events inside the state, not from the Move rows.
 
 from __future__ import annotations
 
-import json
 import math
 from collections import Counter
 from dataclasses import replace
@@ -27,7 +26,6 @@ from django.db.models import (
     When,
     prefetch_related_objects,
 )
-from django.db.models.fields.json import KT
 from django.utils import timezone
 
 from accounts.charts import rating_chart
@@ -39,9 +37,9 @@ from games.engine import (
     State,
     player_view,
     score_details,
+    seats_to_act,
     status_steps,
 )
-from games.engine.state import AUCTION, SEALED, THEFT_CHOICE, WAITING
 from games.models import Game, Seat
 from games.presenter import event_text
 from games.read_model import ScoreRow, TableOptions, TableSeat, TableView
@@ -93,7 +91,7 @@ def games_for_user(*, user: User | None) -> list[Game]:
     recently finished ones.  Each game gets ``your_seat`` (Seat) and ``your_turn``
     (bool); active games where it is the user's turn come first (nearest deadline
     first), then other active games, open tables (invitations first), finished games.
-    Three queries; the states themselves are not loaded."""
+    Three queries, whatever the number of games (the per-account limits bound it)."""
     if not _user_known(user):
         return []
     games = games_with_turn_fields(
@@ -119,26 +117,17 @@ def games_for_user(*, user: User | None) -> list[Game]:
 
 
 def games_with_turn_fields(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Games without their (large) state, annotated with just the state's fields that
-    say who is to act, for ``game_seat_is_to_act`` on lists of games."""
-    return games.defer("state", "scenario_deck", "result").annotate(
-        state_phase=KT("state__phase"),
-        state_turn=KT("state__turn"),
-        state_sealed=KT("state__sealed"),
-    )
+    """Games for a list that says whose turn it is (``game_seat_is_to_act``): with their
+    state (the engine decides who is to act), without the scenario deck."""
+    return games.defer("scenario_deck")
 
 
 def game_seat_is_to_act(game: Game, position: int) -> bool:
-    """Whether ``position`` is to act, from a game of ``games_with_turn_fields``."""
-    if game.status != Game.Status.ACTIVE:
+    """Whether ``position`` is to act in a running game: the engine's ``seats_to_act``
+    on the stored state, the one place that knows."""
+    if game.status != Game.Status.ACTIVE or game.state is None:
         return False
-    phase = game.state_phase
-    if phase in (AUCTION, THEFT_CHOICE):
-        return game.state_turn is not None and int(game.state_turn) == position
-    if phase == SEALED and game.state_sealed:
-        sealed = json.loads(game.state_sealed)
-        return sealed[position] == WAITING
-    return False
+    return position in seats_to_act(game.engine_state())
 
 
 def _ts(moment) -> float:
