@@ -508,7 +508,7 @@ def game_summary(view: TableView, now: datetime) -> dict[str, Any]:
         "headline": presenter.headline(view).text,
         "facts": presenter.game_facts(view),
         "away": presenter.away_lines(view),
-        "log": view.log_lines()[-presenter.LOG_LINES :],
+        "log": list(view.log_text[-presenter.LOG_LINES :]),
         "deadline_at": deadline,
         "due_in": presenter.due_in(deadline, now) if deadline else "",
         "deadline_text": deadline.strftime("%a %d %b %Y, %H:%M UTC") if deadline else "",

@@ -181,8 +181,6 @@ def headline(view: TableView) -> Headline:
 
     if phase == "over":
         winners = [names[row.seat] for row in view.score or () if row.details["winner"]]
-        if not winners and view.result:
-            winners = [names[r["seat"]] for r in view.result["players"] if r["winner"]]
         if not winners:
             return done("The game is over: everyone tied for the least money, so nobody wins.", "over")
         if len(winners) == 1:

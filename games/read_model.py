@@ -129,9 +129,6 @@ class TableView:
     def finished(self) -> bool:
         return self.status == FINISHED
 
-    def log_lines(self) -> list[str]:
-        return list(self.log_text)
-
     def to_json(self) -> dict[str, Any]:
         """The JSON-ready form (the API's game view; ``deadline_at`` stays a datetime)."""
         table = {

@@ -50,10 +50,6 @@ if TYPE_CHECKING:
 RECENT_FINISHED = 10
 
 
-def _seats_prefetch() -> Prefetch:
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
-
-
 def _user_known(user) -> bool:
     return user is not None and getattr(user, "is_authenticated", False)
 
@@ -71,7 +67,7 @@ def games_open(*, user: User | None = None) -> QuerySet[Game]:
         games = games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
     return (
         games.select_related("created_by")
-        .prefetch_related(_seats_prefetch())
+        .prefetch_related(seats_prefetch())
         .defer("state", "scenario_deck", "result")
         .order_by("-created_at", "-id")
     )
@@ -102,7 +98,7 @@ def games_for_user(*, user: User | None) -> list[Game]:
         games.filter(status=Game.Status.FINISHED).order_by("-finished_at", "-id")[:RECENT_FINISHED]
     )
     result = live + finished
-    prefetch_related_objects(result, _seats_prefetch())
+    prefetch_related_objects(result, seats_prefetch())
     for game in result:
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         game.your_seat = seat

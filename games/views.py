@@ -255,7 +255,6 @@ def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:
         "memory_aid": game.memory_aid,
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
-        "creator_name": game.created_by.public_name,
         "scenario": game.scenario_deck is not None or game.scenario_first_player is not None,
         "stamp": _stamp(game.updated_at) if live else "",
     }
@@ -295,6 +294,10 @@ def board_context(
         "legal": view.legal,
         "my_turn": view.my_turn,
         "my_info": view.you,
+        "creator_name": next(
+            (s.display_name for s in view.seats_info if s.user_id == view.options.created_by_id),
+            None,
+        ),
     }
     if view.state is None:
         context["open_seats"] = [
@@ -315,7 +318,7 @@ def board_context(
     )
     if view.score is not None:
         context["scores"] = presenter.score_lines(view)
-    context["log_lines"] = list(reversed(view.log_lines()))
+    context["log_lines"] = list(reversed(view.log_text))
     return context
 
 

@@ -23,6 +23,7 @@ from django.conf import settings
 from django.core.cache import caches
 from django.http import HttpRequest, HttpResponse
 from django.template.loader import render_to_string
+from rest_framework.throttling import BaseThrottle
 
 from ops.outages import CACHE_ERRORS
 
@@ -62,15 +63,10 @@ def counters_check(scopes: list[tuple[str, str]], *, now: float | None = None) -
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address: REMOTE_ADDR, or with ``settings.TRUSTED_PROXY_COUNT``
-    proxies in front, that many entries from the right of X-Forwarded-For (as the API's
-    throttles and the log-in limits read it)."""
-    count = getattr(settings, "TRUSTED_PROXY_COUNT", 0)
-    forwarded = request.META.get("HTTP_X_FORWARDED_FOR", "")
-    if count and forwarded:
-        addresses = [a.strip() for a in forwarded.split(",")]
-        return addresses[-min(count, len(addresses))]
-    return request.META.get("REMOTE_ADDR", "")
+    """The client's address as every per-address limit reads it: DRF's, which follows
+    ``settings.TRUSTED_PROXY_COUNT`` (its ``NUM_PROXIES``), as allauth's log-in limits
+    do."""
+    return BaseThrottle().get_ident(request)
 
 
 class FormPostLimitMiddleware:

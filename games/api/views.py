@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Prefetch, Subquery, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Subquery, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.urls import reverse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -36,6 +36,7 @@ from games.read_model import TableView
 from games.selectors import (
     game_seat_is_to_act,
     games_with_turn_fields,
+    seats_prefetch,
     table_view,
 )
 
@@ -54,7 +55,7 @@ def _game_get(game_id: int, user, *, full: bool = False) -> Game:
     if 0 < game_id <= MAX_ID:
         games = Game.objects.filter(pk=game_id).order_by()
         if full:
-            games = games.prefetch_related(_seats_prefetch())
+            games = games.prefetch_related(seats_prefetch())
         else:
             games = games.only("id", "status", "version")
         game = games.first()
@@ -64,10 +65,6 @@ def _game_get(game_id: int, user, *, full: bool = False) -> Game:
     if game is None:
         raise exceptions.NotFound(f"There is no game {game_id}.")
     return game
-
-
-def _seats_prefetch() -> Prefetch:
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
 
 
 _ENGINE_DEFAULTS: dict[str, Any] = {
@@ -187,7 +184,7 @@ class GamesView(APIView):
         )
         paginator = PagePagination()
         page = paginator.paginate_queryset(games, request, view=self)
-        prefetch_related_objects(page, _seats_prefetch())
+        prefetch_related_objects(page, seats_prefetch())
         return paginator.get_paginated_response(
             [GameSummarySerializer(_summary(game, request.user)).data for game in page]
         )
