@@ -10,7 +10,9 @@ a worker or in-process without a broker.
 
 One bot task per game at a time: whoever queues one claims the game first
 (``bot_turn_claim``, a cache key), and the task hands the claim back when it is done
-and then looks once more, so that a move made meanwhile is not left waiting.
+and then looks once more, so that a move made meanwhile is not left waiting.  A
+player's solo tables share one task between them (``owner_slot_claim``): see
+``OWNER_SLOT_SECONDS``.
 
 ``bot_action`` is the bots' choice with a safety net: a random legal action if a bot
 fails or answers nonsense, so the game always goes on.  The deadline sweep uses it too.
@@ -24,7 +26,7 @@ from typing import Any
 
 from django.core.cache import cache
 
-from games import services
+from games import selectors, services
 from games.engine import State, legal_actions, seats_to_act
 from games.errors import IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import Game, Move
@@ -50,6 +52,39 @@ def bot_turn_claim(game_id: int) -> bool:
 
 def bot_turn_release(game_id: int) -> None:
     cache.delete(_claim_key(game_id))
+
+
+# A creator's solo tables (``selectors.solo_owner``) share ONE bot task at a time: it
+# plays a few rounds of one of them, then moves on to the creator's next such table
+# waiting for its bots (by id, round the circle).  However many tables of bots one
+# account runs, they hold one place in the bots' queue, beside everybody else's.  The
+# slot outlives a lost task by at most this long; the stalled sweep then takes over.
+OWNER_SLOT_SECONDS = 5 * 60
+
+
+def _owner_key(owner_id: int) -> str:
+    return f"games:bot-owner:{owner_id}"
+
+
+def owner_slot_claim(owner_id: int) -> bool:
+    """Claim the one bot task of ``owner_id``'s solo tables; False when a task has it."""
+    return bool(cache.add(_owner_key(owner_id), 1, OWNER_SLOT_SECONDS))
+
+
+def owner_slot_keep(owner_id: int) -> None:
+    """The task holding the slot goes on: the slot's expiry starts again."""
+    cache.touch(_owner_key(owner_id), OWNER_SLOT_SECONDS)
+
+
+def owner_slot_release(owner_id: int) -> None:
+    cache.delete(_owner_key(owner_id))
+
+
+def owner_next_game(owner_id: int, *, after: int) -> tuple[int, int] | None:
+    """(id, version) of ``owner_id``'s next solo table waiting for its bots after table
+    ``after`` (round the circle, ``after`` itself last), or None when none waits."""
+    waiting = selectors.solo_games_waiting_for_bots(owner_id).values_list("pk", "version")
+    return waiting.filter(pk__gt=after).first() or waiting.first()
 
 
 def bot_version_to_act(game_id: int) -> int | None:
@@ -85,8 +120,12 @@ def bots_backlog() -> int:
     queue = settings.TASK_QUEUES.get("bots") or current_app.conf.task_default_queue
     try:
         with current_app.connection_for_read() as connection:
-            return connection.default_channel.queue_declare(queue=queue, passive=True).message_count
-    except Exception:  # the broker is down or the queue is not there yet
+            try:
+                channel = connection.default_channel
+                return channel.queue_declare(queue=queue, passive=True).message_count
+            except connection.channel_errors:
+                return 0  # no such queue: nothing waits (Redis drops an empty queue)
+    except Exception:  # the broker is down
         logger.warning("the length of the bots' queue could not be read")
         return 0
 

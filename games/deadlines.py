@@ -33,10 +33,9 @@ from django.db.models import Exists, F, OuterRef, Q
 from games import events, notifications
 from games.bots import bot_action, fallback_action
 from games.clock import deadline_compute
-from games.engine import AUCTION, SEALED, THEFT_CHOICE
-from games.engine.state import WAITING
 from games.errors import IllegalMove, NotAllowed, NotYourSeat, VersionConflict
-from games.models import DEADLINE_HOURS, MAX_PLAYERS, Game, Move, Seat
+from games.models import DEADLINE_HOURS, Game, Move, Seat
+from games.selectors import bot_is_to_act
 from games.services import game_deadline_refresh, game_submit_action, people_to_act
 from ops.logcontext import game_logged
 
@@ -167,25 +166,12 @@ def reminders_sweep(*, now: datetime) -> int:
 # --------------------------------------------------------------------------- stalled games
 
 
-def _bot_to_act() -> Q:
-    """In SQL: a bot seat is to act (its turn in an auction or Theft, or its Yacht Club
-    choice still missing)."""
-    condition = Q()
-    for position in range(MAX_PLAYERS):
-        bot = Exists(
-            Seat.objects.filter(game=OuterRef("pk"), position=position).exclude(ai_level="")
-        )
-        condition |= Q(bot, state__phase__in=[AUCTION, THEFT_CHOICE], state__turn=position)
-        condition |= Q(bot, **{"state__phase": SEALED, f"state__sealed__{position}": WAITING})
-    return condition
-
-
 def stalled_sweep(*, now: datetime) -> int:
     """Catch up on work a lost task left undone: queue the bots' turns of games that
     have waited for a bot for ``STALLED_AFTER``, and make the turn e-mails of turns that
     never had theirs.  Returns the number of bot tasks and e-mails queued."""
     stuck = list(
-        Game.objects.filter(_bot_to_act(), status=Game.Status.ACTIVE)
+        Game.objects.filter(bot_is_to_act(), status=Game.Status.ACTIVE)
         .filter(updated_at__lte=now - STALLED_AFTER)
         .values_list("pk", "version")[:SWEEP_BATCH]
     )

@@ -22,6 +22,7 @@ from django.db.models import (
     F,
     OuterRef,
     Prefetch,
+    Q,
     QuerySet,
     When,
     prefetch_related_objects,
@@ -32,7 +33,10 @@ from accounts.charts import rating_chart
 from accounts.models import PlayerResult
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from games.engine import (
+    AUCTION,
     OVER,
+    SEALED,
+    THEFT_CHOICE,
     PlayerView,
     State,
     player_view,
@@ -40,7 +44,8 @@ from games.engine import (
     seats_to_act,
     status_steps,
 )
-from games.models import Game, Seat
+from games.engine.state import WAITING
+from games.models import MAX_PLAYERS, Game, Seat
 from games.presenter import event_text
 from games.read_model import ScoreRow, TableOptions, TableSeat, TableView
 
@@ -124,6 +129,50 @@ def game_seat_is_to_act(game: Game, position: int) -> bool:
     if game.status != Game.Status.ACTIVE or game.state is None:
         return False
     return position in seats_to_act(game.engine_state())
+
+
+def bot_is_to_act() -> Q:
+    """In SQL: a bot seat is to act (its turn in an auction or Theft, or its Yacht Club
+    choice still missing)."""
+    condition = Q()
+    for position in range(MAX_PLAYERS):
+        bot = Exists(
+            Seat.objects.filter(game=OuterRef("pk"), position=position).exclude(ai_level="")
+        )
+        condition |= Q(bot, state__phase__in=[AUCTION, THEFT_CHOICE], state__turn=position)
+        condition |= Q(bot, **{"state__phase": SEALED, f"state__sealed__{position}": WAITING})
+    return condition
+
+
+def _other_people(owner_field: str) -> Exists:
+    """A person other than the table's creator plays a seat (resigned seats are bots)."""
+    return Exists(
+        Seat.objects.filter(game=OuterRef("pk"), ai_level="").exclude(
+            user_id=OuterRef(owner_field)
+        )
+    )
+
+
+def solo_owner(game_id: int) -> int | None:
+    """The creator of a table at which no other person plays (one person against bots,
+    or bots only after a resignation), else None.  Such tables' bot work is the
+    creator's alone, and is served one task at a time per creator (``games.tasks``)."""
+    row = (
+        Game.objects.filter(pk=game_id)
+        .annotate(shared=_other_people("created_by_id"))
+        .values_list("created_by_id", "shared")
+        .first()
+    )
+    return None if row is None or row[1] else row[0]
+
+
+def solo_games_waiting_for_bots(owner_id: int) -> QuerySet[Game]:
+    """``owner_id``'s running solo tables where a bot is to act, by id."""
+    return (
+        Game.objects.filter(bot_is_to_act(), created_by_id=owner_id, status=Game.Status.ACTIVE)
+        .exclude(_other_people("created_by_id"))
+        .order_by("pk")
+    )
 
 
 def _ts(moment) -> float:

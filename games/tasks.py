@@ -25,7 +25,17 @@ from django.dispatch import receiver
 from django.utils import timezone
 
 from games import deadlines, events, notifications
-from games.bots import bot_turn_claim, bot_turn_release, bot_version_to_act, bots_play
+from games.bots import (
+    bot_turn_claim,
+    bot_turn_release,
+    bot_version_to_act,
+    bots_play,
+    owner_next_game,
+    owner_slot_claim,
+    owner_slot_keep,
+    owner_slot_release,
+)
+from games.selectors import solo_owner
 from ops.logcontext import log_context
 from ops.outages import CACHE_ERRORS, DATABASE_ERRORS, database_unreachable
 
@@ -64,8 +74,12 @@ BOT_ROUNDS_PER_TASK = 4
 
 
 @shared_task(bind=True, **DURABLE, max_retries=BOT_MOVE_RETRIES)
-def bot_move(self, game_id: int, version: int) -> bool:
+def bot_move(self, game_id: int, version: int, owner: int | None = None) -> bool:
     """Play the bots' turn of game ``game_id`` if it is still at ``version``.
+
+    ``owner``: the task holds the one bot slot of that creator's solo tables
+    (``_bots_to_act``); after its rounds it goes on with the creator's next such table
+    waiting for its bots, so one account's tables of bots take turns with each other.
 
     The database unreachable (restarting, failing over): try again soon, 2 s, 4 s, 8 s
     … (with jitter, at most a minute), rather than leave the bots to the stalled sweep.
@@ -74,19 +88,20 @@ def bot_move(self, game_id: int, version: int) -> bool:
     with log_context(task="bot_move"):
         in_process = self.app.conf.task_always_eager
         limit = None if in_process else BOT_ROUNDS_PER_TASK
-        try:
-            moved = bots_play(game_id=game_id, expected_version=version, limit=limit)
-        except DATABASE_ERRORS as error:
-            if not database_unreachable(error):
-                _release_safely(game_id)
-                raise
-            delay = min(60, 2 ** (self.request.retries + 1))
-            # The game stays claimed by this task: its retry comes back to it.
-            raise self.retry(exc=error, countdown=random.uniform(delay / 2, delay)) from None
-        except Exception:
-            _release_safely(game_id)
-            raise
+        moved = _bots_play_or_retry(self, game_id, version, limit, owner)
         while True:
+            if owner is not None:
+                later = _owner_next_safely(owner, game_id)
+                if later is not None and queue_safely(bot_move, *later, owner):
+                    _owner_keep_safely(owner)
+                    return moved  # to the back of the queue with the next table
+                _owner_release_safely(owner)
+                later = _owner_next_safely(owner, game_id)
+                if later is None or not _owner_claim_safely(owner):
+                    return moved
+                game_id = later[0]
+                moved = _bots_play_or_retry(self, game_id, later[1], limit, owner) or moved
+                continue
             if not in_process:
                 later = bot_version_to_act(game_id)
                 if later is not None and queue_safely(bot_move, game_id, later):
@@ -97,7 +112,32 @@ def bot_move(self, game_id: int, version: int) -> bool:
             later = bot_version_to_act(game_id)
             if later is None or not _claim_safely(game_id):
                 return moved
-            moved = bots_play(game_id=game_id, expected_version=later, limit=limit) or moved
+            moved = _bots_play_or_retry(self, game_id, later, limit, owner) or moved
+
+
+def _bots_play_or_retry(task, game_id: int, version: int, limit, owner: int | None) -> bool:
+    """``bots_play``; the database unreachable: retry the task (keeping its claim)."""
+    try:
+        return bots_play(game_id=game_id, expected_version=version, limit=limit)
+    except DATABASE_ERRORS as error:
+        if not database_unreachable(error):
+            _claims_release(game_id, owner)
+            raise
+        delay = min(60, 2 ** (task.request.retries + 1))
+        # The claim stays with this task: its retry comes back to it.
+        raise task.retry(
+            args=[game_id, version, owner], exc=error, countdown=random.uniform(delay / 2, delay)
+        ) from None
+    except Exception:
+        _claims_release(game_id, owner)
+        raise
+
+
+def _claims_release(game_id: int, owner: int | None) -> None:
+    if owner is None:
+        _release_safely(game_id)
+    else:
+        _owner_release_safely(owner)
 
 
 @shared_task(**DURABLE)
@@ -194,12 +234,61 @@ def _release_safely(game_id: int) -> None:
         logger.warning("game %s: the bot task's claim was not released (cache down)", game_id)
 
 
+def _owner_of_solo_table(game_id: int) -> int | None:
+    """The creator whose solo table this is, with a broker only (in-process, a move's
+    bots are played at once and no table waits for another)."""
+    if bot_move.app.conf.task_always_eager:
+        return None
+    try:
+        return solo_owner(game_id)
+    except DATABASE_ERRORS:
+        return None  # the game's own claim then serves it
+
+
+def _owner_claim_safely(owner: int) -> bool:
+    try:
+        return owner_slot_claim(owner)
+    except CACHE_ERRORS:
+        return True
+
+
+def _owner_keep_safely(owner: int) -> None:
+    try:
+        owner_slot_keep(owner)
+    except CACHE_ERRORS:
+        logger.warning("the bot slot of user %s was not renewed (cache down)", owner)
+
+
+def _owner_release_safely(owner: int) -> None:
+    try:
+        owner_slot_release(owner)
+    except CACHE_ERRORS:
+        logger.warning("the bot slot of user %s was not released (cache down)", owner)
+
+
+def _owner_next_safely(owner: int, after: int) -> tuple[int, int] | None:
+    try:
+        return owner_next_game(owner, after=after)
+    except DATABASE_ERRORS:
+        logger.warning("user %s: the next table of bots could not be read", owner)
+        return None  # the stalled sweep finds what waits
+
+
 @receiver(events.bots_to_act)
 def _bots_to_act(*, game_id: int, version: int, by_bot: bool, stalled: bool = False, **_) -> None:
     """One bot task per game: queued only by whoever claims the game.  After a bot's own
     move its task plays on by itself; a game the stalled sweep found waiting is queued
-    whatever its claim says (the task holding it was lost)."""
+    whatever its claim says (the task holding it was lost).
+
+    A solo table (its creator the only person at it) is served by its creator's one
+    bot slot instead: queued when the slot is free, else left to the task holding it,
+    which comes round to every table of that creator waiting for its bots."""
     if by_bot:
+        return
+    owner = _owner_of_solo_table(game_id)
+    if owner is not None:
+        if _owner_claim_safely(owner) and not queue_safely(bot_move, game_id, version, owner):
+            _owner_release_safely(owner)
         return
     if not _claim_safely(game_id) and not stalled:
         return  # a task has the game: it looks again before it lets go

@@ -20,7 +20,7 @@ from games import tasks
 from games.deadlines import stalled_sweep
 from games.models import Move, Notification
 from games.notifications import digests_sweep, turn_key
-from games.services import game_submit_action
+from games.services import game_invitation_respond, game_submit_action
 from highsociety_site import celery_app
 from tests.games.factories import GameFactory, scenario_deck
 
@@ -260,7 +260,7 @@ def test_bots_e_mails_and_sweeps_go_to_queues_of_their_own(settings):
     assert tasks.route_task("games.tasks.bot_move", (), {}, {}) is None
 
 
-def test_bot_tasks_reach_the_bots_queue_and_its_length_is_read(settings):
+def test_bot_tasks_reach_the_bots_queue_and_its_length_is_read(settings, caplog):
     """Through the real broker: a bot task lands in the bots' queue, and the hard bot's
     budget reads that queue's length (0 with tasks in-process)."""
     import secrets
@@ -279,6 +279,9 @@ def test_bot_tasks_reach_the_bots_queue_and_its_length_is_read(settings):
     celery_app.conf.update(task_always_eager=False, broker_url=settings.REDIS_URL)
     client = redis.Redis.from_url(settings.REDIS_URL)
     try:
+        with caplog.at_level("WARNING", logger="games.bots"):
+            assert bots_backlog() == 0  # an empty queue (Redis has no such key): 0, quietly
+        assert not caplog.records
         for _ in range(3):
             tasks.bot_move.delay(0, 0)
         assert client.llen(queue) == 3
@@ -323,3 +326,125 @@ def test_with_a_worker_a_bot_task_plays_a_few_rounds_then_queues_behind_the_othe
     assert game.status == Game.Status.ACTIVE
     assert queued == [(game.pk, game.version)]  # queued again, at the new version
     assert cache.get(f"games:bot-task:{game.pk}") is not None  # still holding the game
+
+
+@pytest.fixture
+def as_in_a_worker():
+    """Tasks queued to a broker, not run at once (``delay`` is replaced by the test)."""
+    from highsociety_site.celery import app as celery_app
+
+    celery_app.conf.task_always_eager = False
+    yield
+    celery_app.conf.task_always_eager = True
+
+
+def _bots_only_table(creator, django_capture_on_commit_callbacks):
+    """A started table of ``creator`` and two easy bots, resigned at once: bots only."""
+    from games.services import game_resign
+
+    with django_capture_on_commit_callbacks(execute=False):
+        game = GameFactory(creator=creator, seats=[{"ai": "easy"}, {"ai": "easy"}])
+        return game_resign(game=game, user=creator)
+
+
+def test_one_accounts_tables_of_bots_share_one_place_in_the_bots_queue(
+    dora, bob, monkeypatch, django_capture_on_commit_callbacks, as_in_a_worker
+):
+    """Bot work is shared fairly between players: however many solo tables one account
+    runs, one task serves them, in turn.  It plays a few rounds of one table, then
+    queues itself for the account's next table waiting for its bots (round the circle);
+    a table where other people play, and another account's tables, queue on their own."""
+    from django.core.cache import cache
+
+    from games import events
+    from games.models import Game
+
+    first, second, third = (
+        _bots_only_table(dora, django_capture_on_commit_callbacks) for _ in range(3)
+    )
+    others = _bots_only_table(bob, django_capture_on_commit_callbacks)
+    with django_capture_on_commit_callbacks(execute=False):
+        shared = people_game_with_bots(dora, bob)
+    queued = []
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: queued.append(args))
+    for game in (first, second, third, others, shared):
+        events.announce_now(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False)
+    assert queued == [
+        (first.pk, first.version, dora.pk),  # dora's slot: her first table only
+        (others.pk, others.version, bob.pk),  # bob's tables have their own
+        (shared.pk, shared.version),  # a table of two people: a task of its own
+    ]
+    # The stalled sweep does not add a second task while the slot is held.
+    events.announce_now(
+        events.bots_to_act, game_id=second.pk, version=second.version, by_bot=False, stalled=True
+    )
+    assert len(queued) == 3
+
+    del queued[1:]  # dora's task only, from here on
+    served = []
+    for _ in range(4):  # each run: a few rounds, then the next table of dora's
+        game_id, version, owner = queued.pop()
+        assert tasks.bot_move.run(game_id, version, owner) is True
+        served.append(game_id)
+        assert len(queued) == 1 and queued[0][2] == dora.pk  # handed on, one task still
+    assert served == [first.pk, second.pk, third.pk, first.pk]
+    rounds = Move.objects.filter(game=first, actor=Move.Actor.BOT).count()
+    assert rounds <= 2 * tasks.BOT_ROUNDS_PER_TASK * 3
+    assert Game.objects.get(pk=first.pk).status == Game.Status.ACTIVE
+    assert cache.get(f"games:bot-owner:{dora.pk}") is not None  # still the one slot
+
+
+def test_the_slot_is_let_go_when_no_table_of_bots_waits(
+    dora, monkeypatch, django_capture_on_commit_callbacks, as_in_a_worker
+):
+    """The last table done, the slot is free again and the next announcement queues."""
+    from django.core.cache import cache
+
+    from games import events
+    from games.models import Game
+
+    game = _bots_only_table(dora, django_capture_on_commit_callbacks)
+    queued = []
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: queued.append(args))
+    events.announce_now(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False)
+    while queued:
+        assert tasks.bot_move.run(*queued.pop()) is True
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert cache.get(f"games:bot-owner:{dora.pk}") is None
+    again = _bots_only_table(dora, django_capture_on_commit_callbacks)
+    events.announce_now(events.bots_to_act, game_id=again.pk, version=again.version, by_bot=False)
+    assert queued == [(again.pk, again.version, dora.pk)]
+
+
+def test_a_lost_slot_expires_and_the_stalled_sweep_takes_over(
+    dora, monkeypatch, django_capture_on_commit_callbacks, as_in_a_worker
+):
+    """A slot whose task was lost lasts OWNER_SLOT_SECONDS at most; then the stalled
+    sweep's announcement claims it again."""
+    from django.core.cache import cache
+
+    from games import events
+    from games.bots import OWNER_SLOT_SECONDS
+
+    assert 60 <= OWNER_SLOT_SECONDS < 10 * 60
+    game = _bots_only_table(dora, django_capture_on_commit_callbacks)
+    queued = []
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: queued.append(args))
+    events.announce_now(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False)
+    queued.clear()  # that task is lost
+    cache.delete(f"games:bot-owner:{dora.pk}")  # … and its slot has expired
+    events.announce_now(
+        events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False, stalled=True
+    )
+    assert queued == [(game.pk, game.version, dora.pk)]
+
+
+def people_game_with_bots(creator, other):
+    """A started table of two people and a bot, the bot to act first."""
+    game = GameFactory(
+        creator=creator,
+        players=3,
+        seats=[{"ai": "easy"}, {"user": other.username}],
+        deck=None,
+    )
+    return game_invitation_respond(game=game, user=other, accept=True)
