@@ -44,7 +44,8 @@ CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
 SITE_URL = env_url("SITE_URL", "http://127.0.0.1:8000").rstrip("/")
 
 INSTALLED_APPS = [
-    "django.contrib.admin",
+    # The admin: staff only, with a second factor (highsociety_site/admin_site.py).
+    "highsociety_site.admin_site.StaffAdminConfig",
     "django.contrib.auth",
     "django.contrib.contenttypes",
     "django.contrib.sessions",
@@ -53,6 +54,7 @@ INSTALLED_APPS = [
     "django.contrib.staticfiles",
     "allauth",
     "allauth.account",
+    "allauth.mfa",
     "rest_framework",
     "drf_spectacular",
     "drf_spectacular_sidecar",
@@ -308,6 +310,11 @@ ACCOUNT_RATE_LIMITS = {
     # key: the address the reset is sent to: three e-mails an hour, no mail bombing.
     "reset_password": "20/m/ip,3/h/key",
 }
+
+# A second factor (an authenticator app, with recovery codes), optional for players
+# and required of staff before the admin opens (highsociety_site/admin_site.py).
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "High Society"
 
 # The client's address, one setting for every limit that counts per address (the
 # site's log-in, sign-up and password reset through allauth; the API's throttles):

@@ -4,15 +4,18 @@ import logging
 import time
 
 from django.conf import settings
+from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.cache import cache
+from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
+from accounts.second_factor import staff_admin_refusal
 from highsociety_site.celery import app as celery_app
 from ops.outages import database_unreachable
 
@@ -108,9 +111,19 @@ def too_many_requests(request: HttpRequest) -> HttpResponse:
 @never_cache
 def admin_login(request: HttpRequest) -> HttpResponse:
     """The admin's log-in page sends people to the site's log-in, with its rate limits
-    and its per-account lockout, and back to the admin afterwards (the admin itself
-    then refuses accounts that are not staff).  It never checks a password itself."""
+    and its per-account lockout, and back to the admin afterwards.  It never checks a
+    password itself.  Signed in already: staff without a second factor in this session
+    are sent to set one up or to confirm a code; anybody else is refused."""
     next_url = request.GET.get("next") or "/admin/"
     if not next_url.startswith("/admin/"):
         next_url = "/admin/"
-    return redirect_to_login(next_url, login_url=reverse("account_login"))
+    if not request.user.is_authenticated:
+        return redirect_to_login(next_url, login_url=reverse("account_login"))
+    if not (request.user.is_active and request.user.is_staff):
+        raise PermissionDenied("The admin is for the site's staff.")
+    refusal = staff_admin_refusal(request, next_url)
+    if refusal is None:
+        return redirect(next_url)
+    where, why = refusal
+    messages.info(request, why)
+    return redirect(where)

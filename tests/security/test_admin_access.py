@@ -1,9 +1,11 @@
 """The admin is for staff only (Django's default, kept): everyone else is sent to the
-admin's log-in page, which refuses accounts that are not staff."""
+admin's log-in page, which refuses accounts that are not staff.  Staff also need a
+second factor (tests/security/test_admin_second_factor.py)."""
 
 import pytest
 
 from tests.factories import PASSWORD, UserFactory
+from tests.second_factor import staff_admin_session
 
 pytestmark = pytest.mark.django_db
 
@@ -34,10 +36,13 @@ def test_the_admin_refuses_a_member_who_is_not_staff(client, alice):
     assert client.get("/admin/").status_code == 302
 
 
-def test_staff_get_in(client, alice):
+def test_staff_get_in_with_both_factors(client, alice):
     alice.is_staff = True
     alice.save(update_fields=["is_staff"])
     client.force_login(alice)
+    assert client.get("/admin/").status_code == 302  # a password-only session: not yet
+    client.logout()
+    staff_admin_session(client, alice)
     assert client.get("/admin/").status_code == 200
 
 
@@ -72,7 +77,7 @@ def test_the_admin_refuses_lookups_on_hidden_information(client, staff_viewer, b
     from tests.games.factories import people_game, scenario_deck
 
     game = people_game(staff_viewer, bob, UserFactory(), deck=scenario_deck("lux10"))
-    client.force_login(staff_viewer)
+    staff_admin_session(client, staff_viewer)
     answer = client.get(url.format(id=game.pk))
     assert answer.status_code == 400
     assert b"1 game" not in answer.content and b"0 games" not in answer.content

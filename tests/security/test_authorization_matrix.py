@@ -29,7 +29,9 @@ The policy the code and docs/api.md state, checked here:
 - API (docs/api.md, the REST API): anonymous 401; a seat that is not the caller's 403 (their own
   seat out of turn: 400 ``not_your_turn``); a game unknown to the caller 404; a table
   full, not started or over 409; staff-only fields 403 for others.
-- The admin is staff-only: everybody else is sent to its log-in page.
+- The admin is staff-only, and for staff only in a session confirmed with a second
+  factor: everybody else is sent to its log-in page, which sends visitors to the
+  site's log-in and refuses (403) signed-in people who are not staff.
 
 The tables are made once per module inside a transaction rolled back at the end; every
 test runs in a savepoint of it (pytest-django's ``db``), so whatever a test changes is
@@ -50,7 +52,7 @@ from django.conf import settings
 from django.contrib.contenttypes.models import ContentType
 from django.db import transaction
 from django.middleware.csrf import _get_new_csrf_string
-from django.test import Client
+from django.test import Client, override_settings
 from django.urls import resolve
 from rest_framework.test import APIClient
 
@@ -69,6 +71,7 @@ from tests.games.factories import (
     scenario_deck,
 )
 from tests.moves import action_pick
+from tests.second_factor import staff_admin_session
 from tests.security.conftest import Route, db_changes, db_fingerprint, db_snapshot, routes_all
 
 pytestmark = pytest.mark.django_db
@@ -184,9 +187,21 @@ def _world_build() -> World:
     sessions = {}
     for persona, user in users.items():
         client = Client()
-        client.force_login(user)
+        if persona == "staff":
+            staff_admin_session(client, user)  # both factors: the admin opens
+        else:
+            client.force_login(user)
         sessions[persona] = client.cookies[settings.SESSION_COOKIE_NAME].value
     return World(users=users, ids=ids, tokens=tokens, sessions=sessions)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _confirmations_stay_recent():
+    """The staff persona confirmed its password and a code while the world was made;
+    for this module that stays "recent" (allauth's five minutes could run out half-way
+    through a slow run and change the answers of its second-factor pages)."""
+    with override_settings(ACCOUNT_REAUTHENTICATION_TIMEOUT=24 * 3600):
+        yield
 
 
 @pytest.fixture(scope="module")
@@ -835,6 +850,71 @@ add(
     200,
 )
 
+# ---- allauth's second factor (an authenticator app): the staff persona has one, set
+# up through these pages, and a session confirmed with a code; the others have none.
+# allauth asks for the password again (302 to /accounts/reauthenticate/) before a factor
+# is set up or removed, unless the session confirmed it recently (the staff's did).
+
+REAUTH = 302  # to /accounts/reauthenticate/ (or, for staff, on to the next step)
+M = "/accounts/2fa"
+add("mfa_index", "mfa-index", f"{M}/", "GET", by(200, anonymous=LOGIN))
+add("mfa_index", "mfa-index", f"{M}/", "POST", by(405, anonymous=LOGIN))
+# A step of a log-in in progress: with none pending, everybody is sent back.
+for method in ("GET", "POST"):
+    add(
+        "mfa_authenticate",
+        "mfa-authenticate",
+        f"{M}/authenticate/",
+        method,
+        302,
+        data={"code": "123456"} if method == "POST" else None,
+    )
+add(
+    "mfa_reauthenticate",
+    "mfa-reauthenticate",
+    f"{M}/reauthenticate/",
+    "GET",
+    by(REAUTH, anonymous=LOGIN, staff=200),
+)
+add(
+    "mfa_reauthenticate",
+    "mfa-reauthenticate-wrong-code",
+    f"{M}/reauthenticate/",
+    "POST",
+    by(REAUTH, anonymous=LOGIN, staff=200),
+    data={"code": "000000"},
+)
+add(
+    "mfa_activate_totp",
+    "mfa-activate-totp",
+    f"{M}/totp/activate/",
+    "GET",
+    by(REAUTH, anonymous=LOGIN),
+)
+add(
+    "mfa_activate_totp",
+    "mfa-activate-totp-wrong-code",
+    f"{M}/totp/activate/",
+    "POST",
+    by(REAUTH, anonymous=LOGIN),
+    data={"code": "000000"},
+)
+# Without an app there is nothing to remove and no recovery codes: 404.
+NO_APP = 404
+add(
+    "mfa_deactivate_totp",
+    "mfa-deactivate-totp",
+    f"{M}/totp/deactivate/",
+    "GET",
+    by(NO_APP, anonymous=LOGIN, staff=200),
+)
+for name, path, others in (
+    ("mfa_view_recovery_codes", f"{M}/recovery-codes/", NO_APP),
+    ("mfa_generate_recovery_codes", f"{M}/recovery-codes/generate/", REAUTH),
+    ("mfa_download_recovery_codes", f"{M}/recovery-codes/download/", NO_APP),
+):
+    add(name, name.replace("_", "-"), path, "GET", by(others, anonymous=LOGIN, staff=200))
+
 # ---- the API (token authentication; personas without a token are anonymous)
 
 A = "/api/v1"
@@ -1025,7 +1105,9 @@ def _admin_expect(route: Route, persona: str) -> int | str:
     if persona == "staff":
         return STAFF_OK
     if route.name in ("admin:login", "admin_login"):
-        return LOGIN  # the site's log-in (its limits and lockout); the admin has none
+        # The site's log-in (its limits and lockout); the admin has none.  Signed in
+        # already and not staff: refused there and then.
+        return LOGIN if persona == "anonymous" else 403
     if route.name == "admin:logout":
         return 302  # to the admin's index, which sends them to its log-in page
     return ADMIN_LOGIN

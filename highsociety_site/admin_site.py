@@ -1,0 +1,20 @@
+"""The admin site: staff only, and only in a session confirmed with a second factor
+(``accounts.second_factor``).  Its log-in page is the site's (``views.admin_login``)."""
+
+from django.contrib import admin
+from django.contrib.admin.apps import AdminConfig
+
+
+class StaffAdminSite(admin.AdminSite):
+    site_header = "High Society administration"
+    site_title = "High Society admin"
+
+    def has_permission(self, request) -> bool:
+        # Imported here: this module is read while the apps load, before the models.
+        from accounts.second_factor import staff_admin_refusal
+
+        return super().has_permission(request) and staff_admin_refusal(request) is None
+
+
+class StaffAdminConfig(AdminConfig):
+    default_site = "highsociety_site.admin_site.StaffAdminSite"
