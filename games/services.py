@@ -343,16 +343,18 @@ def game_submit_action(
             raise NotAllowed("The game has not started yet.")
         if locked.status == Game.Status.ABANDONED:
             raise NotAllowed("This table was abandoned.")
-        if expected_version != locked.version:
+        state = locked.engine_state() if locked.status == Game.Status.ACTIVE else None
+        if expected_version != locked.version and not _sealed_choice_stands(
+            locked, state, action, expected_version
+        ):
             raise VersionConflict(
                 "The game has moved on since you loaded it: "
                 f"it is at move {locked.version}, you saw move {expected_version}. "
                 "Look at the board again before you act.",
                 version=locked.version,
             )
-        if locked.status != Game.Status.ACTIVE:
+        if state is None:
             raise NotAllowed("The game is over.")
-        state = locked.engine_state()
         if seat.position not in seats_to_act(state):
             raise NotYourSeat(_not_your_turn_text(state, seat.position))
         act = {**action, "seat": seat.position}
@@ -370,6 +372,21 @@ def game_submit_action(
 
 
 # --------------------------------------------------------------------------- deadlines
+
+
+def _sealed_choice_stands(
+    game: Game, state: State | None, action: dict[str, Any], seen: int
+) -> bool:
+    """A Yacht Club choice does not depend on the others' (they are sealed): it is
+    taken although the game moved on since ``seen``, as long as the sealed phase the
+    player saw is still open, i.e. every move since then was another seat's sealed
+    choice.  Whether this seat may still choose is checked next, as for any move."""
+    if state is None or state.phase != SEALED or action.get("type") != "sealed_bid":
+        return False
+    if not 0 <= seen < game.version:
+        return False
+    since = Move.objects.filter(game=game, number__gte=seen)
+    return not since.exclude(action__type="sealed_bid").exists()
 
 
 def people_to_act(game: Game, seats: list[Seat]) -> list[Seat]:

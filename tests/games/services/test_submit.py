@@ -479,3 +479,63 @@ def test_legal_actions_listed_by_the_engine_are_accepted(dora, alice, bob, step)
     action = legal_actions(game.engine_state())[step]
     game = game_submit_action(game=game, user=dora, action=action, expected_version=0)
     assert Move.objects.get(game=game, number=0).action == action
+
+
+def test_a_sealed_choice_is_taken_though_others_chose_meanwhile(dora, alice, bob):
+    """Yacht Club choices are independent: a player who loaded the board before the
+    others (bots or people) chose still has theirs taken, while the sealed phase is
+    open and they have not chosen.  Once the phase has moved on, a stale choice is
+    refused as any stale move is, and a second choice by the same seat too."""
+    game = people_game(
+        dora,
+        alice,
+        bob,
+        advanced=["yacht"],
+        deck=scenario_deck("yacht lux1 lux2", ["yacht"]),
+        first_player=0,
+    )
+    assert game.version == 0
+    game = game_submit_action(
+        game=game, user=bob, action={"type": "sealed_bid", "card": 2000}, expected_version=0
+    )
+    game = game_submit_action(
+        game=game, user=alice, action={"type": "sealed_bid", "card": 3000}, expected_version=0
+    )  # alice saw move 0; bob chose meanwhile: taken
+    assert game.version == 2
+    with pytest.raises(NotYourSeat, match="made your Yacht Club choice"):
+        game_submit_action(
+            game=game, user=alice, action={"type": "sealed_bid", "card": 4000}, expected_version=0
+        )
+    with pytest.raises(VersionConflict):  # not a sealed choice: the usual check
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    game = game_submit_action(
+        game=game, user=dora, action={"type": "sealed_bid", "card": 1000}, expected_version=1
+    )
+    state = game.engine_state()
+    assert state.phase != "sealed" and state.owned[1] == ("yacht",)  # alice: highest
+    assert replayed_state(game) == state
+
+
+def test_a_stale_sealed_choice_after_the_phase_is_refused(dora, alice, bob):
+    """Seen in an auction, sent once a later Yacht Club phase is open: moves other
+    than sealed choices happened since, so it is refused as moved on."""
+    game = people_game(
+        dora,
+        alice,
+        bob,
+        advanced=["yacht"],
+        deck=scenario_deck("lux1 yacht lux2", ["yacht"]),
+        first_player=0,
+    )
+    for user in (dora, alice, bob):
+        state = game.engine_state()
+        if state.phase == "sealed":
+            break
+        game = game_submit_action(
+            game=game, user=user, action={"type": "pass"}, expected_version=game.version
+        )
+    assert game.engine_state().phase == "sealed"
+    with pytest.raises(VersionConflict):
+        game_submit_action(
+            game=game, user=dora, action={"type": "sealed_bid", "card": 1000}, expected_version=0
+        )
