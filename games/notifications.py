@@ -13,10 +13,13 @@ Texts come from the player's own read model (``selectors.table_view``) through t
 presenter (``games.presenter``): never the deck order, never someone else's sealed
 choice.
 
-"Has the game open": the board's poll and the API's game view, move log and moves call
-``seat_seen`` (a cache key per game and user, no database write); a player seen in the
-last ``ONLINE_SECONDS`` is at the table.  A turn that begins with every person to act at
-the table queues no e-mail task at all: the missed-turn sweep (``missed_turns_sweep``)
+"Has the game open": the board (loaded, polled, or answering the player's own form
+posts) and the API's game view, move log and moves call ``seat_seen`` (a cache key per
+game and user, no database write); a player seen in the last ``ONLINE_SECONDS`` is at
+the table.  A turn e-mail also waits ``settings.TURN_EMAIL_GRACE_SECONDS`` after the
+turn began, so a player whose page is still loading (a bot answered first) is not
+mailed.  A turn that begins with every person to act at the table queues no e-mail
+task at all: the missed-turn sweep (``missed_turns_sweep``)
 looks at it again once it has lasted ``deadlines.STALLED_AFTER``.
 """
 
@@ -221,7 +224,8 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         _finish(notice, Status.SKIPPED, detail)
         return "skipped"
     if outcome == "defer":
-        notice.due_at, notice.claimed_until, notice.note = now + DEFER_WHILE_ONLINE, None, detail
+        why, until = detail
+        notice.due_at, notice.claimed_until, notice.note = until, None, why
         notice.save(update_fields=["due_at", "claimed_until", "note"])
         return "deferred"
     notice.attempts += 1
@@ -271,7 +275,7 @@ def _verified_address(user: Any) -> str | None:
 
 
 def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
-    """("send", message), ("skip", why) or ("defer", why)."""
+    """("send", message), ("skip", why) or ("defer", (why, until when))."""
     user = notice.user
     prefs = user.TurnEmails
     if not user.is_active:
@@ -301,7 +305,13 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
     if notice.kind == Kind.REMINDER and (game.deadline_at is None or game.deadline_at <= now):
         return "skip", "The deadline has passed."
     if seat_online(game_id=game.pk, user_id=user.pk, now=now):
-        return "defer", "The player has the game open."
+        return "defer", ("The player has the game open.", now + DEFER_WHILE_ONLINE)
+    grace = timedelta(seconds=settings.TURN_EMAIL_GRACE_SECONDS)
+    if notice.kind == Kind.TURN and now < notice.turn_started_at + grace:
+        return "defer", (
+            "The turn has just begun: the player may be at the board.",
+            notice.turn_started_at + grace,
+        )
     if notice.kind == Kind.REMINDER:
         return "send", _message_reminder(user, address, game, now)
     return "send", _message_turn(user, address, game, now)

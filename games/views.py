@@ -142,6 +142,7 @@ def game_bid_preview(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     """Bid, pass, Theft's discard or the sealed Yacht Club choice, at the page's version."""
     game = game_or_404(request, game_id)
+    notifications.seat_seen(game_id=game.pk, user=request.user)  # at the board, moving
     form = ActionForm(request.POST)
     if not form.is_valid():
         return _board_response(
@@ -215,6 +216,7 @@ def _user(request: HttpRequest) -> Any:
 def _table_post(request: HttpRequest, game_id: int, service: Any, done: str) -> HttpResponse:
     """Join, leave, resign, answer an invitation: one service call, then the board."""
     game = game_or_404(request, game_id)
+    notifications.seat_seen(game_id=game.pk, user=request.user)
     try:
         service(game=game, user=request.user)
     except GameError as error:
@@ -239,7 +241,9 @@ def _board_response(
     error: str | None = None,
     selected: set[int] | None = None,
 ) -> HttpResponse:
-    view = selectors.table_view(game=game, user=_user(request))
+    user = _user(request)
+    notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
+    view = selectors.table_view(game=game, user=user)
     context = board_context(view, options=table_options(game), error=error, selected=selected)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if error and not request.htmx else 200

@@ -261,6 +261,11 @@ TABLE_LIMITS = {
 
 # --- e-mail ------------------------------------------------------------------
 
+# A turn e-mail waits this many seconds after the turn began, to see whether the player
+# is at the board (a bot may answer within a second, before the page has loaded); then
+# the outbox sweep (every minute) sends it if they are away: one to two minutes in all.
+TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60, minimum=0, maximum=3600)
+
 # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
 # EMAIL_USE_TLS, EMAIL_USE_SSL, EMAIL_TIMEOUT or EMAIL_FILE_PATH, as the URL says.
 globals().update(parse_email_url(env_str("EMAIL_URL", "console:")))

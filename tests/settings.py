@@ -47,6 +47,9 @@ TABLE_LIMITS = {"open": 10_000, "running": 10_000, "bot_only": 10_000, "invitati
 # Likewise the form posts (every test client posts from 127.0.0.1); the tests of the
 # limit (tests/ops/test_limits.py) set them low again.
 FORM_POST_RATES = {"user": "100000/min", "ip": "100000/min"}
+# Turn e-mails go out at once here, so the tests of their content and of the outbox need
+# no clock; the tests of the wait (tests/games/async_play/test_presence.py) set it again.
+TURN_EMAIL_GRACE_SECONDS = 0
 
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
