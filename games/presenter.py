@@ -180,9 +180,14 @@ def headline(view: TableView) -> Headline:
         return Headline(text, tone, tray, title, help_text, high_text)
 
     if phase == "over":
-        winners = [names[row.seat] for row in view.score or () if row.details["winner"]]
-        if not winners:
+        resigned = {seat.position for seat in view.seats_info if seat.resigned}
+        first = [row.seat for row in view.score or () if row.details["winner"]]
+        winners = [names[seat] for seat in first if seat not in resigned]
+        bots = [f"the bot playing for {names[seat]}" for seat in first if seat in resigned]
+        if not first:
             return done("The game is over: everyone tied for the least money, so nobody wins.", "over")
+        if not winners:  # a bot in a resigned player's seat: no player wins
+            return done(f"The game is over: {join_names(bots)} finishes first.", "over")
         if len(winners) == 1:
             return done(f"The game is over: {winners[0]} wins.", "over")
         return done(f"The game is over: {join_names(winners)} share the win.", "over")
@@ -251,6 +256,7 @@ def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
 def score_lines(view: TableView) -> list[dict[str, Any]]:
     """The final scores as the board shows them: winners first, then by status."""
     names = view.names
+    resigned = {seat.position for seat in view.seats_info if seat.resigned}
     rows = []
     for row in view.score or ():
         details = row.details
@@ -268,6 +274,8 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
                 ],
                 "decided": DECIDED_BY.get(details.get("decided_by") or "", ""),
                 "is_you": row.seat == view.your_seat,
+                # A resigned player's seat that finished first: the bot's result, not theirs.
+                "bot_first": bool(details.get("winner")) and row.seat in resigned,
             }
         )
     rows.sort(key=lambda r: (not r.get("winner"), bool(r.get("cast_out")), -r["status"], -r["money"]))

@@ -210,8 +210,11 @@ def seats_prefetch() -> Prefetch:
 
 def seat_names(seats: list[Seat]) -> list[str]:
     """Display names, with the seat number added where two seats would read the same
-    (two medium bots, two players called Alex)."""
-    names = [seat.display_name for seat in seats]
+    (two medium bots, two players called Alex).  A player who resigned reads
+    "Alex (resigned)": the bot that took the seat plays under that name, never as them."""
+    names = [
+        f"{seat.display_name} (resigned)" if seat.resigned else seat.display_name for seat in seats
+    ]
     counts = Counter(names)
     return [
         f"{name} #{seat.position + 1}" if counts[name] > 1 else name

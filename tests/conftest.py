@@ -104,3 +104,20 @@ def run_commits(django_capture_on_commit_callbacks):
         return django_capture_on_commit_callbacks(execute=True)
 
     return runner
+
+
+@pytest.fixture
+def admin_client(db, admin_user):
+    """pytest-django's admin client, signed in as a browser would be: the password,
+    then a code of an authenticator app (the admin opens only with a second factor)."""
+    from allauth.account.models import EmailAddress
+    from django.test import Client
+
+    from tests.second_factor import staff_admin_session
+
+    EmailAddress.objects.update_or_create(
+        user=admin_user, email=admin_user.email, defaults={"verified": True, "primary": True}
+    )
+    client = Client()
+    staff_admin_session(client, admin_user, password="password")
+    return client

@@ -91,7 +91,7 @@ def test_resign_hands_the_seat_to_a_bot(client, table, bob):
     seat = Seat.objects.get(game=table, user=bob)
     assert seat.resigned and seat.ai_level == "medium"
     html = client.get(f"/games/{table.pk}/").content.decode()
-    assert "Resigned · bot plays" in html and "Resign from this game" not in html
+    assert "Resigned — played by a bot" in html and "Resign from this game" not in html
     again = client.post(f"/games/{table.pk}/resign/")
     assert again.status_code == 400 and "already resigned" in again.content.decode()
 

@@ -269,3 +269,30 @@ def test_backfill_records_unrecorded_games_once(alice, bob, carol):
     assert _stats(alice).games_played == 3
     call_command("stats_backfill", stdout=StringIO())
     assert _stats(alice).games_played == 3
+
+
+def test_a_resigned_player_is_never_shown_as_the_winner(client, alice, bob, carol):
+    """The bot that took a resigned player's seat finishes first: the board says so,
+    with no crown and no "Alice wins", and names the seat "Alice (resigned)"."""
+    from games.presenter import headline, score_lines
+    from games.selectors import table_view
+
+    game = scored_game(
+        [("resigned", alice), bob, carol],
+        [
+            {"cards": ["lux10"], "money": [20000]},  # the bot in alice's seat is first
+            {"cards": ["lux2"], "money": [8000]},
+            {"cards": ["debt"], "money": [2000]},
+        ],
+    )
+    for viewer in (alice, bob, None):
+        view = table_view(game=game, user=viewer)
+        text = headline(view).text
+        assert text == "The game is over: the bot playing for Alice (resigned) finishes first."
+        first = next(row for row in score_lines(view) if row["winner"])
+        assert first["bot_first"] and first["name"] == "Alice (resigned)"
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Alice wins" not in html and "is-winner" not in html
+    assert "First — played by a bot" in html
+    assert "Resigned — played by a bot" in html
