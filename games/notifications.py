@@ -43,7 +43,7 @@ from games.clock import turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
-from games.selectors import table_view
+from games.selectors import chat_lines, table_view
 from ops.logcontext import game_logged
 from ops.outages import CACHE_ERRORS
 
@@ -458,13 +458,32 @@ def _view(game: Game, user: Any) -> TableView:
     return table_view(game=game, user=user)
 
 
+CHAT_IN_EMAIL = 5  # the latest messages of the others since the player's last move
+
+
+def _chat_since_last_move(game: Game, user: Any) -> list[Any]:
+    """The table chat's messages by the others since ``user``'s last move there (all of
+    them before their first), the latest ``CHAT_IN_EMAIL``; none for a muted author."""
+    last = (
+        Move.objects.filter(game=game, user=user)
+        .order_by("-number")
+        .values_list("created_at", flat=True)
+        .first()
+    )
+    lines = chat_lines(game=game, user=user, since=last, limit=CHAT_IN_EMAIL + 1)
+    return [line for line in lines if not line.is_you][-CHAT_IN_EMAIL:]
+
+
 def _message_turn(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
     return _message(
         user=user,
         address=address,
         subject=presenter.email_subject("turn", game_id=game.pk),
         template="turn",
-        context={"game": game_summary(_view(game, user), now)},
+        context={
+            "game": game_summary(_view(game, user), now),
+            "chat": _chat_since_last_move(game, user),
+        },
     )
 
 

@@ -158,3 +158,24 @@ class TableView:
             "result": self.result,
             "score_details": [row.details for row in self.score] if self.score else None,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class ChatLine:
+    """One chat message as a player at the table sees it (``selectors.chat_lines``)."""
+
+    id: int
+    author: str  # the author's public name
+    username: str
+    text: str
+    at: datetime
+    is_you: bool
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "author": self.author,
+            "username": self.username,
+            "text": self.text,
+            "at": self.at,
+        }

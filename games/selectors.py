@@ -45,9 +45,9 @@ from games.engine import (
     status_steps,
 )
 from games.engine.state import WAITING
-from games.models import MAX_PLAYERS, Game, Seat
+from games.models import MAX_PLAYERS, ChatMessage, ChatMute, Game, Seat
 from games.presenter import event_text
-from games.read_model import ScoreRow, TableOptions, TableSeat, TableView
+from games.read_model import ChatLine, ScoreRow, TableOptions, TableSeat, TableView
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -263,6 +263,49 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         score=_score(state) if finished else None,
         result=game.result if finished else None,
         log_text=_log_text(view, seats),
+    )
+
+
+CHAT_LINES = 50  # the most recent messages a board shows
+
+
+def chat_readers(game: Game) -> QuerySet[Seat]:
+    """The seats whose players may read and write the table's chat."""
+    return Seat.objects.filter(game=game, accepted=True).exclude(user=None)
+
+
+def chat_open_to(game: Game, user: User | None) -> bool:
+    """Whether ``user`` plays at ``game``'s table (the chat is theirs, not spectators')."""
+    if not _user_known(user) or game.status == Game.Status.ABANDONED:
+        return False
+    return chat_readers(game).filter(user=user).exists()
+
+
+def chat_lines(
+    *, game: Game, user: User, since: datetime | None = None, limit: int = CHAT_LINES
+) -> tuple[ChatLine, ...]:
+    """The table's latest ``limit`` messages (after ``since``), oldest first, without
+    those of players ``user`` has muted.  One query.  For a player at the table only:
+    the caller checks ``chat_open_to``."""
+    muted = ChatMute.objects.filter(user=user, muted=OuterRef("user"))
+    messages = (
+        ChatMessage.objects.filter(game=game)
+        .exclude(Exists(muted))
+        .select_related("user")
+        .order_by("-id")
+    )
+    if since is not None:
+        messages = messages.filter(created_at__gt=since)
+    return tuple(
+        ChatLine(
+            id=message.pk,
+            author=message.user.public_name,
+            username=message.user.username,
+            text=message.text,
+            at=message.created_at,
+            is_you=message.user_id == user.pk,
+        )
+        for message in reversed(messages[:limit])
     )
 
 

@@ -21,7 +21,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import notifications, presenter, selectors, services
+from games import chat, notifications, presenter, selectors, services
 from games.errors import GameError
 from games.forms import ActionForm, GameCreateForm, parse_cards
 from games.models import Game
@@ -108,15 +108,22 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     changed (seats and resignations change no version).  The check reads three columns
     of one row; only a changed table is loaded and drawn.
     """
-    row = Game.objects.filter(pk=game_id).values_list("version", "updated_at", "status").first()
+    row = (
+        Game.objects.filter(pk=game_id)
+        .values_list("version", "updated_at", "chat_at", "status")
+        .first()
+    )
     if row is None:
         raise Http404("No such table.")
-    version, updated_at, status = row
+    version, updated_at, chat_at, status = row
     if status == Game.Status.ABANDONED:
         game_or_404(request, game_id)  # 404 unless the caller sat there
     notifications.seat_seen_from_request(request, game_id=game_id)  # no turn e-mail meanwhile
     seen_t = request.GET.get("t")
-    if request.GET.get("version") == str(version) and seen_t in (None, _stamp(updated_at)):
+    if request.GET.get("version") == str(version) and seen_t in (
+        None,
+        _stamp(_changed_at(updated_at, chat_at)),
+    ):
         return HttpResponse(status=204)
     return _board_response(request, game_or_404(request, game_id))
 
@@ -209,6 +216,37 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
 # --------------------------------------------------------------------------- helpers
 
 
+@never_cache
+@require_POST
+@login_required
+def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Post a chat message at the table; the board (with the chat) answers."""
+    game = game_or_404(request, game_id)
+    notifications.seat_seen(game_id=game.pk, user=request.user)
+    try:
+        chat.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
+    except GameError as error:
+        return _board_response(request, game, error=str(error))
+    return _after_post(request, game_id)
+
+
+@never_cache
+@require_POST
+@login_required
+def game_chat_mute(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Mute (or show again) a player's chat messages, at every table."""
+    game = game_or_404(request, game_id)
+    mute = request.POST.get("mute") != "0"
+    try:
+        other = chat.chat_mute(user=request.user, username=request.POST.get("username"), mute=mute)
+    except GameError as error:
+        return _board_response(request, game, error=str(error))
+    if not request.htmx:
+        done = "muted: you no longer see their messages" if mute else "no longer muted"
+        messages.success(request, f"{other.public_name} {done}.")
+    return _after_post(request, game_id)
+
+
 def _user(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
 
@@ -245,6 +283,8 @@ def _board_response(
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
     context = board_context(view, options=table_options(game), error=error, selected=selected)
+    if selectors.chat_open_to(game, user):
+        context["chat"] = selectors.chat_lines(game=game, user=user)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if error and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)
@@ -260,8 +300,13 @@ def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
         "scenario": game.scenario_deck is not None or game.scenario_first_player is not None,
-        "stamp": _stamp(game.updated_at) if live else "",
+        "stamp": _stamp(_changed_at(game.updated_at, game.chat_at)) if live else "",
     }
+
+
+def _changed_at(updated_at: datetime | None, chat_at: datetime | None) -> datetime | None:
+    """When the board last changed: the table itself, or its chat."""
+    return max((m for m in (updated_at, chat_at) if m is not None), default=None)
 
 
 def _stamp(moment: datetime | None) -> str:

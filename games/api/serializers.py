@@ -715,7 +715,10 @@ class UserProfileSerializer(serializers.Serializer):
         "null before the first rated game.",
         allow_null=True,
     )
-    rated_games = _out(serializers.IntegerField, "Rated games finished (unrated: a resignation, a deadline move, a scenario deck).")
+    rated_games = _out(
+        serializers.IntegerField,
+        "Rated games finished (unrated: a resignation, a deadline move, a scenario deck).",
+    )
     games_resigned = _out(serializers.IntegerField, "Finished games the player resigned from.")
     rating_mu = _out(
         serializers.FloatField, "OpenSkill mu (skill estimate), or null.", allow_null=True
@@ -743,3 +746,55 @@ class GamePageSerializer(serializers.Serializer):
     next = _out(serializers.URLField, "The next page's address, or null.", allow_null=True)
     previous = _out(serializers.URLField, "The previous page's address, or null.", allow_null=True)
     results = GameSummarySerializer(many=True, help_text="The games of this page, newest first.")
+
+
+# --------------------------------------------------------------------------- chat
+
+
+class JsonStringField(serializers.CharField):
+    """A JSON string and nothing else (DRF's CharField would take 0.0 as "0.0")."""
+
+    default_error_messages = {"invalid": "Text is required (a JSON string)."}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
+class ChatInputSerializer(StrictSerializer):
+    text = JsonStringField(
+        max_length=2000,
+        trim_whitespace=False,
+        help_text=(
+            "The message: one line, at most 300 characters once line breaks are made "
+            "spaces and the ends trimmed."
+        ),
+    )
+
+    def validate_text(self, value: str) -> str:
+        from games.chat import chat_text_clean
+        from games.errors import NotAllowed
+
+        try:
+            return chat_text_clean(value)
+        except NotAllowed as error:
+            raise serializers.ValidationError(str(error)) from None
+
+
+class ChatLineSerializer(serializers.Serializer):
+    id = _out(serializers.IntegerField, "The message's id (increasing).")
+    author = _out(serializers.CharField, "The author's public name.")
+    username = _out(serializers.CharField, "The author's username.")
+    text = _out(serializers.CharField, "The message.")
+    at = _out(serializers.DateTimeField, "When it was sent.")
+
+
+class ChatSerializer(serializers.Serializer):
+    game = _out(serializers.IntegerField, "The game's id.")
+    messages = ChatLineSerializer(
+        many=True,
+        help_text=(
+            "The latest 50 messages, oldest first, without those of players you have muted."
+        ),
+    )

@@ -15,11 +15,13 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from games import notifications, services
+from games import chat, notifications, services
 from games.api.errors import NotYourTurn
 from games.api.pagination import PagePagination
 from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, error_responses
 from games.api.serializers import (
+    ChatInputSerializer,
+    ChatSerializer,
     GameCreateInputSerializer,
     GameListQuerySerializer,
     GamePageSerializer,
@@ -34,6 +36,8 @@ from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
+    chat_lines,
+    chat_open_to,
     game_seat_is_to_act,
     games_with_turn_fields,
     seats_prefetch,
@@ -134,7 +138,10 @@ def _summary(game: Game, user) -> dict[str, Any]:
         "open_seats": sum(1 for s in seats if s.is_open),
         "your_seat": you,
         "your_turn": (
-            mine is not None and mine.accepted and not mine.is_bot and game_seat_is_to_act(game, you)
+            mine is not None
+            and mine.accepted
+            and not mine.is_bot
+            and game_seat_is_to_act(game, you)
         ),
         "seats_info": [
             {
@@ -375,3 +382,56 @@ def _not_your_seat_explain(game: Game, user, action: dict[str, Any], error: NotY
     if own:
         raise NotYourTurn(str(error)) from None
     raise error
+
+
+class GameChatView(APIView):
+    """The table's chat: for the players seated at it (accepted), not for spectators."""
+
+    def _chat(self, game: Game, user) -> dict[str, Any]:
+        lines = chat_lines(game=game, user=user)
+        return {"game": game.pk, "messages": [line.to_json() for line in lines]}
+
+    def _game(self, request: Request, game_id: int) -> Game:
+        game = _game_get(game_id, request.user)
+        if not chat_open_to(game, request.user):
+            raise NotYourSeat("Only the players at this table can read and write its chat.")
+        return game
+
+    @extend_schema(
+        operation_id="games_chat_list",
+        summary="The table's chat",
+        description=(
+            "The latest messages of the players at this table, oldest first, without "
+            "those of players you muted on the board. 403 unless you have a seat here."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        responses={200: ChatSerializer, **error_responses(401, 403, 404, 429)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        game = self._game(request, game_id)
+        notifications.seat_seen(game_id=game.pk, user=request.user)  # at the table
+        return Response(ChatSerializer(self._chat(game, request.user)).data)
+
+    @extend_schema(
+        operation_id="games_chat_create",
+        summary="Send a chat message",
+        description=(
+            "One line to the other players at the table (at most 300 characters; five "
+            "messages per 30 seconds). Answers 201 with the chat; 400 for an empty or "
+            "long message; 403 unless you have a seat here; 409 when you are sending too "
+            "fast or the table was abandoned."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=ChatInputSerializer,
+        responses={201: ChatSerializer, **error_responses(400, 401, 403, 404, 409, 413, 415, 429)},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        body = ChatInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = self._game(request, game_id)
+        chat.chat_post(game=game, user=request.user, text=body.validated_data["text"])
+        return Response(
+            ChatSerializer(self._chat(game, request.user)).data, status=status.HTTP_201_CREATED
+        )

@@ -286,6 +286,26 @@ def seat_handed_to_bot(table: str = "active") -> Effect:
     return Effect(frozenset({"games.game", "games.seat"}), check, "seat-to-bot")
 
 
+def chat_posted(persona: str) -> Effect:
+    def check(world, changes):
+        from games.models import ChatMessage
+
+        new = ChatMessage.objects.filter(pk__in=changes["games.chatmessage"])
+        assert new.count() == 1 and new.get().user == world.user(persona)
+
+    return Effect(frozenset({"games.chatmessage", "games.game"}), check, "chat-posted")
+
+
+def chat_muted(persona: str) -> Effect:
+    def check(world, changes):
+        from games.models import ChatMute
+
+        mute = ChatMute.objects.get(pk__in=changes["games.chatmute"])
+        assert mute.user == world.user(persona) and mute.muted == world.user("seated")
+
+    return Effect(frozenset({"games.chatmute"}), check, "chat-muted")
+
+
 def game_created(persona: str) -> Effect:
     def check(world, changes):
         new = Game.objects.filter(pk__in=changes["games.game"])
@@ -515,6 +535,35 @@ for t in TABLES:
             data={"position": "1"},
         )
 
+# The table chat: the players with an accepted seat write (at the open table Otto is
+# only invited); nobody else, and nobody at an abandoned table.
+CHAT_PLAYERS = {
+    "open": ("seated", "creator"),
+    "active": ("seated", "other", "creator"),
+    "finished": ("seated", "other", "creator"),
+}
+for t in TABLES:
+    players = CHAT_PLAYERS.get(t, ())
+    add(
+        "games:chat",
+        f"game-chat:{t}",
+        f"/games/{{{t}}}/chat/",
+        "POST",
+        refused(t, 400, LOGIN, **{p: 302 for p in players}),
+        data={"text": "Good luck, all"},
+        effects={p: chat_posted(p) for p in players},
+    )
+# Muting: anyone signed in may mute a player (here Sam), except Sam himself.
+add(
+    "games:chat_mute",
+    "game-chat-mute:active",
+    "/games/{active}/chat/mute/",
+    "POST",
+    by(302, anonymous=LOGIN, seated=400),
+    data={"username": "sam"},
+    effects={p: chat_muted(p) for p in ("outsider", "other", "staff", "creator")},
+)
+
 # Reading pages answer only GET/HEAD; the forms' targets only POST.
 for route, label, path in (
     ("games:detail", "game-detail:active", "/games/{active}/"),
@@ -535,6 +584,8 @@ for route, label, path in (
     ("games:leave", "game-leave:open", "/games/{open}/leave/"),
     ("games:resign", "game-resign:active", "/games/{active}/resign/"),
     ("games:invitation", "game-invitation:open", "/games/{open}/invitation/"),
+    ("games:chat", "game-chat:active", "/games/{active}/chat/"),
+    ("games:chat_mute", "game-chat-mute:active", "/games/{active}/chat/mute/"),
 ):
     add(route, label, path, "GET", 405)
 add(
@@ -1018,6 +1069,29 @@ for t in TABLES:
         effects=move_effects,
         api=True,
     )
+# The chat in the API: the players of the table (accepted seats) only.
+for t in TABLES:
+    players = CHAT_PLAYERS.get(t, ())
+    g = f"{A}/games/{{{t}}}"
+    if t == "missing":
+        read = write = by(404, anonymous=401)
+    elif t == "abandoned":  # exists only for those who sat there, and has no chat
+        read = write = by(403, anonymous=401, outsider=404, staff=404)
+    else:
+        read = by(403, anonymous=401, **{p: 200 for p in players})
+        write = by(403, anonymous=401, **{p: 201 for p in players})
+    add("api:game-chat", f"api-game-chat:{t}", f"{g}/chat/", "GET", read, api=True)
+    add(
+        "api:game-chat",
+        f"api-game-chat:{t}",
+        f"{g}/chat/",
+        "POST",
+        write,
+        data={"text": "Good luck, all"},
+        effects={p: chat_posted(p) for p in players},
+        api=True,
+    )
+
 # Naming a seat: only your own (Sam's is to act; Otto's is not).
 add(
     "api:game-moves",

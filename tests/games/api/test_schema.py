@@ -24,6 +24,8 @@ OPERATIONS = {
     ("/api/v1/games/{game_id}/join/", "post"),
     ("/api/v1/games/{game_id}/moves/", "get"),
     ("/api/v1/games/{game_id}/moves/", "post"),
+    ("/api/v1/games/{game_id}/chat/", "get"),
+    ("/api/v1/games/{game_id}/chat/", "post"),
     ("/api/v1/users/{username}/", "get"),
 }
 

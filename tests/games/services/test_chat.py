@@ -1,0 +1,187 @@
+"""Table chat (issue #14): who may write, what is stored, the limits, muting, and
+where the messages show: the board (refreshed with it), the API and the turn e-mail."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+
+from games.chat import CHAT_BURST, chat_mute, chat_post
+from games.errors import NotAllowed, NotYourSeat
+from games.models import ChatMessage, Game
+from games.selectors import chat_lines, chat_open_to
+from games.services import game_leave
+from tests.games.factories import GameFactory, people_game, scenario_deck
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(dora, alice, bob):
+    """Dora (staff: the deck is fixed), Alice and Bob at a running table."""
+    return people_game(dora, alice, bob, deck=scenario_deck("lux5 lux3"), first_player=0)
+
+
+def test_players_chat_and_the_text_is_stored_as_one_clean_line(game, alice, bob):
+    chat_post(game=game, user=alice, text="  Good luck,\r\n\tall!\x00 ")
+    chat_post(game=game, user=bob, text="<b>Thanks</b> & you")
+    lines = chat_lines(game=game, user=bob)
+    assert [(line.author, line.text, line.is_you) for line in lines] == [
+        ("Alice", "Good luck, all!", False),
+        ("Bob", "<b>Thanks</b> & you", True),
+    ]
+    assert Game.objects.get(pk=game.pk).chat_at == ChatMessage.objects.last().created_at
+
+
+@pytest.mark.parametrize(
+    "text, phrase",
+    [
+        ("", "Write a message first."),
+        ("   \n ", "Write a message first."),
+        ("x" * 301, "at most 300"),
+        (None, "must be text"),
+    ],
+)
+def test_an_empty_or_long_message_is_refused_and_nothing_stored(game, alice, text, phrase):
+    with pytest.raises(NotAllowed, match=phrase):
+        chat_post(game=game, user=alice, text=text)
+    assert not ChatMessage.objects.exists()
+    assert Game.objects.get(pk=game.pk).chat_at is None
+
+
+def test_only_the_players_at_the_table_chat(game, dave, alice):
+    with pytest.raises(NotYourSeat, match="Only the players at this table"):
+        chat_post(game=game, user=dave, text="hi")
+    assert not chat_open_to(game, dave) and chat_open_to(game, alice)
+    assert not chat_open_to(game, None)
+
+
+def test_an_invited_player_who_has_not_accepted_cannot_chat(alice, bob, carol):
+    table = GameFactory(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    with pytest.raises(NotYourSeat):
+        chat_post(game=table, user=bob, text="hi")
+    chat_post(game=table, user=alice, text="waiting for one more")
+
+
+def test_an_abandoned_table_has_no_chat(alice):
+    table = GameFactory(creator=alice, players=3, seats=[{"open": True}, {"open": True}])
+    table = game_leave(game=table, user=alice)
+    assert table.status == Game.Status.ABANDONED
+    with pytest.raises(NotAllowed, match="abandoned"):
+        chat_post(game=table, user=alice, text="anyone?")
+
+
+def test_a_burst_of_messages_is_limited(game, alice, bob):
+    for n in range(CHAT_BURST):
+        chat_post(game=game, user=alice, text=f"message {n}")
+    with pytest.raises(NotAllowed, match="wait a moment"):
+        chat_post(game=game, user=alice, text="one more")
+    chat_post(game=game, user=bob, text="others may still write")
+    assert ChatMessage.objects.filter(user=alice).count() == CHAT_BURST
+
+
+def test_muting_hides_a_players_messages_everywhere_for_the_muter_only(game, alice, bob, dora):
+    chat_post(game=game, user=bob, text="spam")
+    chat_post(game=game, user=dora, text="hello")
+    chat_mute(user=alice, username="bob")
+    assert [line.text for line in chat_lines(game=game, user=alice)] == ["hello"]
+    assert [line.text for line in chat_lines(game=game, user=dora)] == ["spam", "hello"]
+    chat_mute(user=alice, username="bob", mute=False)
+    assert [line.text for line in chat_lines(game=game, user=alice)] == ["spam", "hello"]
+    with pytest.raises(NotAllowed, match="yourself"):
+        chat_mute(user=alice, username="alice")
+    with pytest.raises(NotAllowed, match="no such player"):
+        chat_mute(user=alice, username="nobody-here")
+
+
+def test_the_board_shows_the_chat_to_players_and_refreshes_with_it(client, game, alice, dave):
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/")
+    html = page.content.decode()
+    assert "Table chat" in html and 'name="text"' in html
+    stamp = page.context["stamp"]
+    # Nothing new: the poll answers 204.
+    poll = f"/games/{game.pk}/board/?version={game.version}&t={stamp}"
+    assert client.get(poll).status_code == 204
+    response = client.post(f"/games/{game.pk}/chat/", {"text": "<script>alert(1)</script>"})
+    assert response.status_code == 302
+    assert client.get(poll).status_code == 200  # the chat changed the board
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "&lt;script&gt;alert(1)&lt;/script&gt;" in html and "<script>alert(1)" not in html
+    client.force_login(dave)  # a spectator sees no chat
+    assert "Table chat" not in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_refused_message_shows_its_sentence_on_the_board(client, game, alice):
+    client.force_login(alice)
+    response = client.post(f"/games/{game.pk}/chat/", {"text": "x" * 400})
+    assert response.status_code == 400
+    assert "at most 300 characters; yours has 400" in response.content.decode()
+    assert not ChatMessage.objects.exists()
+
+
+def test_mute_from_the_board(client, game, alice, bob):
+    chat_post(game=game, user=bob, text="noise")
+    client.force_login(alice)
+    response = client.post(f"/games/{game.pk}/chat/mute/", {"username": "bob"}, follow=True)
+    assert "Bob muted" in response.content.decode()
+    assert "noise" not in response.content.decode()
+    client.post(f"/games/{game.pk}/chat/mute/", {"username": "bob", "mute": "0"})
+    assert "noise" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_chat_in_the_api(game, alice, bob, dave):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(alice)
+    created = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "gl hf"}, format="json")
+    assert created.status_code == 201
+    assert [m["text"] for m in created.json()["messages"]] == ["gl hf"]
+    assert set(created.json()["messages"][0]) == {"id", "author", "username", "text", "at"}
+    bad = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "  "}, format="json")
+    assert bad.status_code == 400 and "Write a message first." in str(bad.json())
+    unknown = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "x", "to": 1}, format="json")
+    assert unknown.status_code == 400
+    api.force_authenticate(dave)
+    assert api.get(f"/api/v1/games/{game.pk}/chat/").status_code == 403
+    assert (
+        api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "hi"}, format="json").status_code == 403
+    )
+    api.force_authenticate(bob)
+    listed = api.get(f"/api/v1/games/{game.pk}/chat/")
+    assert listed.status_code == 200 and listed.json()["messages"][0]["author"] == "Alice"
+    assert ChatMessage.objects.count() == 1
+
+
+def test_the_next_turn_email_mentions_the_chat(dora, alice, bob, run_commits):
+    """Alice's turn e-mail lists what the others wrote since her last move (not her own
+    messages, not a muted player's)."""
+    from games.services import game_submit_action
+
+    with run_commits():
+        game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux3"), first_player=0)
+    chat_post(game=game, user=bob, text="Your move next, Alice!")
+    chat_post(game=game, user=alice, text="coming")
+    chat_post(game=game, user=dora, text="zzz")
+    chat_mute(user=alice, username="dora")
+    mail.outbox.clear()
+    with run_commits():
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    to_alice = [m for m in mail.outbox if m.to == [alice.email]]
+    assert len(to_alice) == 1
+    body, html = to_alice[0].body, to_alice[0].alternatives[0][0]
+    assert "New in the table's chat:" in body and "Bob: Your move next, Alice!" in body
+    assert "coming" not in body and "zzz" not in body
+    assert "<strong>Bob</strong>: Your move next, Alice!" in html
+
+
+@pytest.mark.parametrize("text", [0.0, 12, True, ["hi"], {"a": 1}, None])
+def test_the_api_takes_a_message_only_as_a_json_string(game, alice, text):
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(alice)
+    answer = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": text}, format="json")
+    assert answer.status_code == 400
+    assert not ChatMessage.objects.exists()
