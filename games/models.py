@@ -66,6 +66,10 @@ class Game(models.Model):
     # The table's last chat message: open boards poll it with the rest (it leaves
     # ``updated_at``, which the sweeps read, alone).
     chat_at = models.DateTimeField(null=True, blank=True)
+    # The finished game this table is the rematch of (at most one rematch per game).
+    rematch_of = models.OneToOneField(
+        "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
+    )
 
     class Meta:
         ordering = ["-created_at", "-id"]

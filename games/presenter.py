@@ -99,7 +99,9 @@ def event_text(event: dict[str, Any], names: list[str] | tuple[str, ...] | None 
         paid = f"for {cash_text(event['paid'])}" if event["paid"] else "for free"
         return f"{who(event['seat'])} wins {card_name(event['card'])} {paid}."
     if kind == "take":
-        paid = "; ".join(f"{who(p['seat'])} pays {cash_text(p['cards'])}" for p in event["payments"])
+        paid = "; ".join(
+            f"{who(p['seat'])} pays {cash_text(p['cards'])}" for p in event["payments"]
+        )
         text = f"{who(event['seat'])} takes {card_name(event['card'])} and keeps their money."
         return f"{text} {paid}." if paid else text
     if kind == "return":
@@ -174,7 +176,9 @@ def headline(view: TableView) -> Headline:
         help_text = AUCTION_HELP.get(kind or "", "")
     high = state.high_bid
     leaders = [row.seat for row in state.seats if high and row.bid_total == high]
-    high_text = f"Highest bid {money_text(high)} · {names[leaders[0]]}" if leaders else "No bids yet"
+    high_text = (
+        f"Highest bid {money_text(high)} · {names[leaders[0]]}" if leaders else "No bids yet"
+    )
 
     def done(text: str, tone: str, tray: str | None = None) -> Headline:
         return Headline(text, tone, tray, title, help_text, high_text)
@@ -185,7 +189,9 @@ def headline(view: TableView) -> Headline:
         winners = [names[seat] for seat in first if seat not in resigned]
         bots = [f"the bot playing for {names[seat]}" for seat in first if seat in resigned]
         if not first:
-            return done("The game is over: everyone tied for the least money, so nobody wins.", "over")
+            return done(
+                "The game is over: everyone tied for the least money, so nobody wins.", "over"
+            )
         if not winners:  # a bot in a resigned player's seat: no player wins
             return done(f"The game is over: {join_names(bots)} finishes first.", "over")
         if len(winners) == 1:
@@ -194,14 +200,18 @@ def headline(view: TableView) -> Headline:
     if phase == "theft":
         owner = names[to_act[0]] if to_act else "Theft's owner"
         title = f"Theft — {owner} discards a luxury"
-        help_text = "Theft's new owner chooses one of their luxury cards; it leaves the game with Theft."
+        help_text = (
+            "Theft's new owner chooses one of their luxury cards; it leaves the game with Theft."
+        )
     if view.my_turn:
         if phase == "theft":
             return done("Theft: choose one of your luxuries to discard.", "you", "theft")
         if phase == "sealed":
             return done("Yacht Club: choose one money card in secret.", "you", "sealed")
         if kind == "misfortune":
-            return done(f"Your turn: bid to avoid {card_name(card)}, or pass and take it.", "you", "bid")
+            return done(
+                f"Your turn: bid to avoid {card_name(card)}, or pass and take it.", "you", "bid"
+            )
         beat = f" more than {money_text(view.legal.to_beat)}" if view.legal.to_beat else ""
         return done(f"Your turn: bid{beat} for {card_name(card)}, or pass.", "you", "bid")
     seated = view.your_seat is not None
@@ -217,7 +227,9 @@ def headline(view: TableView) -> Headline:
             "wait",
             "watch" if seated else None,
         )
-    return done(f"Waiting for {waiting}." if waiting else "Waiting.", "wait", "watch" if seated else None)
+    return done(
+        f"Waiting for {waiting}." if waiting else "Waiting.", "wait", "watch" if seated else None
+    )
 
 
 def bid_preview(legal: LegalSummary | None, cards: list[int]) -> tuple[bool, str]:
@@ -263,6 +275,7 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
         rows.append(
             {
                 **details,
+                "seat": row.seat,
                 "name": names[row.seat] if row.seat < len(names) else f"Seat {row.seat + 1}",
                 "steps": steps_text(row.steps),
                 "cards": [
@@ -278,14 +291,23 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
                 "bot_first": bool(details.get("winner")) and row.seat in resigned,
             }
         )
-    rows.sort(key=lambda r: (not r.get("winner"), bool(r.get("cast_out")), -r["status"], -r["money"]))
+
+    def order(r: dict[str, Any]) -> tuple:
+        return (not r.get("winner"), bool(r.get("cast_out")), -r["status"], -r["money"])
+
+    rows.sort(key=order)
+    for index, row in enumerate(rows):  # places 1 … n; a tie shares the place above
+        tied = index and order(rows[index - 1]) == order(row)
+        row["place"] = rows[index - 1]["place"] if tied else index + 1
     return rows
 
 
 # --------------------------------------------------------------------------- e-mails
 
 
-def email_subject(kind: str, *, game_id: int | None = None, due_in: str = "", count: int = 0) -> str:
+def email_subject(
+    kind: str, *, game_id: int | None = None, due_in: str = "", count: int = 0
+) -> str:
     if kind == "turn":
         return f"Your turn at table {game_id}"
     if kind == "reminder":
@@ -322,7 +344,9 @@ def game_facts(view: TableView) -> list[str]:
     if phase == "auction":
         leaders = [row.seat for row in state.seats if high and row.bid_total == high]
         facts.append(
-            f"Highest bid: {money_text(high)} by {names[leaders[0]]}." if leaders else "No bids yet."
+            f"Highest bid: {money_text(high)} by {names[leaders[0]]}."
+            if leaders
+            else "No bids yet."
         )
     if you is not None:
         hand = state.hand or ()

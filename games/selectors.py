@@ -147,9 +147,7 @@ def bot_is_to_act() -> Q:
 def _other_people(owner_field: str) -> Exists:
     """A person other than the table's creator plays a seat (resigned seats are bots)."""
     return Exists(
-        Seat.objects.filter(game=OuterRef("pk"), ai_level="").exclude(
-            user_id=OuterRef(owner_field)
-        )
+        Seat.objects.filter(game=OuterRef("pk"), ai_level="").exclude(user_id=OuterRef(owner_field))
     )
 
 
@@ -254,7 +252,9 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         version=game.version,
         status=game.status,
         options=_options(game),
-        seats_info=tuple(_table_seat(seat, name, is_you=seat is me) for seat, name in _named(seats)),
+        seats_info=tuple(
+            _table_seat(seat, name, is_you=seat is me) for seat, name in _named(seats)
+        ),
         your_seat=position,
         deadline_at=game.deadline_at,
         updated_at=game.updated_at,
@@ -264,6 +264,19 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         result=game.result if finished else None,
         log_text=_log_text(view, seats),
     )
+
+
+def game_ending(*, game: Game, user: User | None) -> dict[str, Any]:
+    """What the end screen adds to a finished board: each seat's rating change (None:
+    unrated, or a bot) and the rematch table if one was opened.  Two queries."""
+    results = PlayerResult.objects.filter(game=game).only(
+        "seat", "rated", "rating_before", "rating_after"
+    )
+    rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+    return {
+        "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},
+        "rematch_id": rematch,
+    }
 
 
 CHAT_LINES = 50  # the most recent messages a board shows
@@ -503,7 +516,9 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
                 "game": game,
                 "result": mine,
                 "players": [
-                    _seat_label(seat, name) for seat, name in _named(seats) if seat.user_id != user.pk
+                    _seat_label(seat, name)
+                    for seat, name in _named(seats)
+                    if seat.user_id != user.pk
                 ],
             }
         )

@@ -133,6 +133,39 @@ def game_create(
 
 
 @game_logged
+def game_rematch(*, game: Game, user: User) -> Game:
+    """A new table like the finished ``game``: the same seats in the same order (its
+    people invited again, the requester seated, its bots again), the same options, a
+    new shuffle.  One rematch per game: asked again (by anyone) it is the same table."""
+    _user_require(user, NotYourSeat("Log in to ask for a rematch."))
+    with transaction.atomic():
+        locked, seats = _game_lock_with_seats(game)
+        seat = _seat_of_user(seats, user)
+        if seat is None or not seat.accepted:
+            raise NotYourSeat("Only the players of this game can ask for a rematch.")
+        if locked.status != Game.Status.FINISHED:
+            raise NotAllowed("The game is not over yet: a rematch comes after the end.")
+        existing = Game.objects.filter(rematch_of=locked).first()
+        if existing is not None:
+            return existing
+        specs = [
+            {"user": s.user.username} if s.user_id is not None else {"ai": s.ai_level}
+            for s in seats
+        ]
+        rematch = game_create(
+            creator=user,
+            players=locked.players,
+            seats=specs,
+            advanced=locked.advanced or (),
+            move_deadline_hours=locked.move_deadline_hours,
+            memory_aid=locked.memory_aid,
+        )
+        Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
+        rematch.rematch_of = locked
+    return rematch
+
+
+@game_logged
 def game_join(*, game: Game, user: User) -> Seat:
     """Take a seat: an invited user accepts their invitation, anyone else takes the
     lowest open seat.  The game starts when this fills the last seat."""
@@ -546,9 +579,13 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
             )
     invited = sum(1 for kind, _ in specs if kind == "user")
     if invited:
-        waiting = Seat.objects.filter(
-            game__created_by=user, game__status=Game.Status.OPEN, accepted=False
-        ).exclude(user=None).count()
+        waiting = (
+            Seat.objects.filter(
+                game__created_by=user, game__status=Game.Status.OPEN, accepted=False
+            )
+            .exclude(user=None)
+            .count()
+        )
         if waiting + invited > limits["invitations"]:
             raise NotAllowed(
                 f"You have {waiting} invitations waiting for an answer; one account may have "
@@ -612,9 +649,7 @@ def _open_require(game: Game) -> None:
         raise NotAllowed("This table was abandoned by its creator.")
 
 
-def _table_touch_or_start(
-    game: Game, seats: list[Seat], now: datetime
-) -> None:
+def _table_touch_or_start(game: Game, seats: list[Seat], now: datetime) -> None:
     if all(seat.is_filled for seat in seats):
         _game_start(game, seats, now)
     else:
@@ -715,14 +750,11 @@ def _game_advance(
         _bots_announce(game, by_bot=actor == Move.Actor.BOT)
     people = [seats[p].user_id for p in to_act if not seats[p].is_bot and seats[p].user_id]
     if people and game.turn_started_at == now:  # a new turn (not the next sealed choice)
-        events.announce(
-            events.turn_started, game_id=game.pk, turn=turn_key(now), user_ids=people
-        )
+        events.announce(events.turn_started, game_id=game.pk, turn=turn_key(now), user_ids=people)
 
 
 def _bots_announce(game: Game, *, by_bot: bool = False) -> None:
     events.announce(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=by_bot)
-
 
 
 # How a move is named in the logs: its kind only, never its cards (a sealed choice is

@@ -19,6 +19,7 @@ urlpatterns = [
     path("invitations/decline-all/", views.invitations_decline_all, name="invitations_decline_all"),
     path("<int:game_id>/seat-to-bot/", views.game_seat_to_bot, name="seat_to_bot"),
     path("<int:game_id>/chat/", views.game_chat, name="chat"),
+    path("<int:game_id>/rematch/", views.game_rematch, name="rematch"),
     path("<int:game_id>/chat/mute/", views.game_chat_mute, name="chat_mute"),
     path("history/", views_records.game_history, name="history"),
     path("<int:game_id>/replay/", views_records.game_replay, name="replay"),

@@ -219,6 +219,28 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache
 @require_POST
 @login_required
+def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The same players and options at a new table (or the rematch already opened)."""
+    game = game_or_404(request, game_id)
+    try:
+        rematch = services.game_rematch(game=game, user=request.user)
+    except GameError as error:
+        return _board_response(request, game, error=str(error))
+    messages.success(
+        request,
+        f"Rematch: table {rematch.pk}. The other players are invited; it starts when "
+        "everyone has accepted.",
+    )
+    if request.htmx:
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = reverse("games:detail", args=[rematch.pk])
+        return response
+    return redirect("games:detail", game_id=rematch.pk)
+
+
+@never_cache
+@require_POST
+@login_required
 def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
     """Post a chat message at the table; the board (with the chat) answers."""
     game = game_or_404(request, game_id)
@@ -285,6 +307,11 @@ def _board_response(
     context = board_context(view, options=table_options(game), error=error, selected=selected)
     if selectors.chat_open_to(game, user):
         context["chat"] = selectors.chat_lines(game=game, user=user)
+    if view.finished:
+        ending = selectors.game_ending(game=game, user=user)
+        context.update(ending)
+        for row in context.get("scores", ()):
+            row["rating_change"] = ending["rating_changes"].get(row["seat"])
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if error and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)

@@ -286,6 +286,15 @@ def seat_handed_to_bot(table: str = "active") -> Effect:
     return Effect(frozenset({"games.game", "games.seat"}), check, "seat-to-bot")
 
 
+def rematch_opened(persona: str) -> Effect:
+    def check(world, changes):
+        new = Game.objects.get(pk__in=changes["games.game"])
+        assert new.rematch_of_id == world.ids["finished"]
+        assert new.created_by == world.user(persona) and new.status == Game.Status.OPEN
+
+    return Effect(frozenset({"games.game", "games.seat"}), check, "rematch-opened")
+
+
 def chat_posted(persona: str) -> Effect:
     def check(world, changes):
         from games.models import ChatMessage
@@ -553,6 +562,17 @@ for t in TABLES:
         data={"text": "Good luck, all"},
         effects={p: chat_posted(p) for p in players},
     )
+# A rematch: for the players of a finished game (once over; anyone else is refused).
+for t in TABLES:
+    finished_players = ("seated", "other", "creator") if t == "finished" else ()
+    add(
+        "games:rematch",
+        f"game-rematch:{t}",
+        f"/games/{{{t}}}/rematch/",
+        "POST",
+        refused(t, 400, LOGIN, **{p: 302 for p in finished_players}),
+        effects={p: rematch_opened(p) for p in finished_players},
+    )
 # Muting: anyone signed in may mute a player (here Sam), except Sam himself.
 add(
     "games:chat_mute",
@@ -585,6 +605,7 @@ for route, label, path in (
     ("games:resign", "game-resign:active", "/games/{active}/resign/"),
     ("games:invitation", "game-invitation:open", "/games/{open}/invitation/"),
     ("games:chat", "game-chat:active", "/games/{active}/chat/"),
+    ("games:rematch", "game-rematch:finished", "/games/{finished}/rematch/"),
     ("games:chat_mute", "game-chat-mute:active", "/games/{active}/chat/mute/"),
 ):
     add(route, label, path, "GET", 405)

@@ -1,0 +1,122 @@
+"""The end of a game (issue #14): places, rating changes, the replay and record links,
+and a one-click rematch with the same seats and options."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from games.errors import NotAllowed, NotYourSeat
+from games.models import Game, Seat
+from games.services import game_rematch, game_resign
+from tests.games.factories import people_game, people_play
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def finished(alice, bob, carol, run_commits):
+    """Alice, Bob, an easy bot and Carol, with options, played to the end."""
+    from games.services import game_create, game_invitation_respond
+
+    with run_commits():
+        game = game_create(
+            creator=alice,
+            players=4,
+            seats=[{"user": "bob"}, {"ai": "easy"}, {"user": "carol"}],
+            advanced=["yacht"],
+            move_deadline_hours=48,
+            memory_aid=True,
+        )
+        for user in (bob, carol):
+            game = game_invitation_respond(game=game, user=user, accept=True)
+    game = _play_out(game, random.Random(5), run_commits)
+    assert game.status == Game.Status.FINISHED
+    return game
+
+
+def _play_out(game, rng, run_commits):
+    """People move at random; the bots answer as each block's commit runs."""
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        with run_commits():
+            game = people_play(game, rng)
+        game.refresh_from_db()
+    return game
+
+
+def test_a_rematch_seats_the_same_players_and_options_at_a_new_table(finished, bob, alice, carol):
+    rematch = game_rematch(game=finished, user=bob)
+    assert rematch.pk != finished.pk and rematch.rematch_of == finished
+    assert rematch.status == Game.Status.OPEN and rematch.created_by == bob
+    assert (rematch.players, rematch.advanced, rematch.move_deadline_hours, rematch.memory_aid) == (
+        4,
+        ["yacht"],
+        48,
+        True,
+    )
+    seats = list(Seat.objects.filter(game=rematch).order_by("position"))
+    assert [(s.user_id, s.ai_level, s.accepted) for s in seats] == [
+        (alice.pk, "", False),  # invited
+        (bob.pk, "", True),  # who asked: seated
+        (None, "easy", True),
+        (carol.pk, "", False),
+    ]
+    # Asked again, by anyone at the table: the same table, not a second one.
+    assert game_rematch(game=finished, user=carol).pk == rematch.pk
+    assert Game.objects.filter(rematch_of=finished).count() == 1
+
+
+def test_a_resigned_player_is_invited_again_as_a_person(alice, bob, carol, run_commits):
+    with run_commits():
+        game = people_game(alice, bob, carol)
+        game = game_resign(game=game, user=carol)
+    game = _play_out(game, random.Random(2), run_commits)
+    rematch = game_rematch(game=game, user=alice)
+    carol_seat = Seat.objects.get(game=rematch, position=2)
+    assert carol_seat.user == carol and not carol_seat.ai_level and not carol_seat.accepted
+
+
+def test_only_the_players_and_only_after_the_end(finished, dave, alice, bob, carol):
+    with pytest.raises(NotYourSeat, match="Only the players"):
+        game_rematch(game=finished, user=dave)
+    running = people_game(alice, bob, carol)
+    with pytest.raises(NotAllowed, match="not over yet"):
+        game_rematch(game=running, user=alice)
+    assert not Game.objects.filter(rematch_of__isnull=False).exists()
+
+
+def test_the_end_screen(client, finished, alice, dave):
+    client.force_login(alice)
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    assert "Final scores" in html and '<th scope="col">Place</th>' in html
+    assert f'href="/games/{finished.pk}/replay/"' in html
+    assert f'href="/games/{finished.pk}/record.json"' in html
+    assert 'href="/"' in html and "Back to the lobby" in html
+    assert f'action="/games/{finished.pk}/rematch/"' in html
+    response = client.post(f"/games/{finished.pk}/rematch/")
+    rematch = Game.objects.get(rematch_of=finished)
+    assert response.status_code == 302 and response.url == f"/games/{rematch.pk}/"
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    assert f"Rematch: table {rematch.pk}" in html and "rematch/" not in html.split("Final")[0]
+    client.force_login(dave)  # a spectator: no rematch button
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    assert f'action="/games/{finished.pk}/rematch/"' not in html
+
+
+def test_places_and_rating_changes_on_the_end_screen(client, alice, bob, carol):
+    """A rated game of three people: places 1 to 3 and each one's rating change."""
+    from accounts.models import PlayerResult
+    from games.presenter import score_lines
+    from games.selectors import table_view
+
+    game = people_play(people_game(alice, bob, carol), random.Random(9))
+    rows = score_lines(table_view(game=game, user=alice))
+    assert sorted(r["place"] for r in rows)[0] == 1 and max(r["place"] for r in rows) <= 3
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    for result in PlayerResult.objects.filter(game=game):
+        assert result.rated
+        delta = result.rating_delta
+        assert f"{'+' if delta >= 0 else ''}{delta:.1f}" in html
