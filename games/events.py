@@ -14,8 +14,11 @@ ready: ``games.apps``):
 - ``notices_owed`` — after the commit: e-mails (``Notification`` rows ``ids``) wait to
   be sent.  Listener: ``games.tasks`` sends them.
 - ``game_finished`` — inside the transaction that ends the game, so that a result is
-  never stored without its consequences.  Listener: ``games.ratings`` records the
-  statistics and ratings.
+  never stored without its consequences.  Listeners: ``games.ratings`` records the
+  statistics and ratings; ``games.tasks`` owes the people at the table a game-over
+  e-mail (sent after the commit, unless they watched the end at the board).
+- ``invited`` — after the commit: ``by_user_id`` invited the people ``user_ids`` to
+  the table ``game_id``.  Listener: ``games.tasks`` owes each an invitation e-mail.
 
 After the commit nothing can undo the change: a listener that cannot do its work
 (the broker is down) logs it, and the sweeps (``games.deadlines``) catch up.
@@ -32,6 +35,7 @@ bots_to_act = Signal()  # game_id, version, by_bot, stalled (optional)
 turn_started = Signal()  # game_id, turn (the turn's key), user_ids
 notices_owed = Signal()  # ids
 game_finished = Signal()  # game, seats (inside the transaction)
+invited = Signal()  # game_id, user_ids, by_user_id
 
 
 def announce(signal: Signal, **fields: Any) -> None:

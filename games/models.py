@@ -254,6 +254,8 @@ class Notification(models.Model):
         REMINDER = "reminder", "Deadline reminder"
         DEADLINE = "deadline", "A bot moved for you"
         DIGEST = "digest", "Daily digest"
+        INVITATION = "invitation", "Invitation to a table"
+        GAME_OVER = "game_over", "Game over"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

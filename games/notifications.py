@@ -198,6 +198,40 @@ def deadline_notice_create(*, game: Game, seat: Seat, move_number: int, now: dat
     events.announce(events.notices_owed, ids=[notice.pk])  # once the move is committed
 
 
+def invitation_notices_create(*, game_id: int, user_ids: list[int], now: datetime) -> list[int]:
+    """An INVITATION row for each invited person (once per table), then their sends."""
+    created = []
+    for user_id in user_ids:
+        notice = _claim(
+            user_id=user_id, game_id=game_id, kind=Kind.INVITATION, key=str(game_id), due_at=now
+        )
+        if notice is not None:
+            created.append(notice.pk)
+    _send_queue(created)
+    return created
+
+
+def game_over_notices_create(*, game: Game, seats: list[Seat], now: datetime) -> None:
+    """Inside the transaction that ends the game: a GAME_OVER row for every person who
+    played at the table (resigned players too), sent after the commit."""
+    rows = Notification.objects.bulk_create(
+        [
+            Notification(
+                user_id=seat.user_id,
+                game=game,
+                kind=Kind.GAME_OVER,
+                key=str(game.pk),
+                due_at=now + OUTBOX_GRACE,
+            )
+            for seat in seats
+            if seat.user_id is not None and seat.accepted
+        ]
+    )
+    ids = [row.pk for row in rows]
+    if ids:
+        events.announce(events.notices_owed, ids=ids)  # once the end is committed
+
+
 # --------------------------------------------------------------------------- sending
 
 
@@ -296,6 +330,15 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
     game = notice.game
     if notice.kind == Kind.DEADLINE:
         return "send", _message_deadline(user, address, game, notice.move_number, now)
+    if notice.kind == Kind.INVITATION:
+        seat = game.seats.filter(user=user).first() if game else None
+        if game is None or game.status != Game.Status.OPEN or seat is None or seat.accepted:
+            return "skip", "The invitation was answered, or the table has gone."
+        return "send", _message_invitation(user, address, game, now)
+    if notice.kind == Kind.GAME_OVER:
+        if seat_online(game_id=game.pk, user_id=user.pk, now=now):
+            return "skip", "The player saw the end at the board."
+        return "send", _message_game_over(user, address, game, now)
 
     # A turn e-mail or a reminder: only while it is still that turn and theirs to play.
     if notice.kind == Kind.TURN and user.turn_emails != prefs.EVERY:
@@ -510,6 +553,51 @@ def _message_deadline(
         context={
             "game": game_summary(_view(game, user), now),
             "move_text": presenter.action_text(move.action) if move else "",
+        },
+    )
+
+
+def _message_invitation(
+    user: Any, address: str, game: Game, now: datetime
+) -> EmailMultiAlternatives:
+    view = _view(game, user)
+    inviter = game.created_by.public_name
+    others = [seat.display_name for seat in view.seats_info if not seat.is_you]
+    return _message(
+        user=user,
+        address=address,
+        subject=presenter.email_subject("invitation", game_id=game.pk, who=inviter),
+        template="invitation",
+        context={
+            "inviter": inviter,
+            "game": {"id": game.pk, "url": game_url(game.pk)},
+            "players": game.players,
+            "others": others,
+            "options": presenter.table_option_words(view.options),
+        },
+    )
+
+
+def _message_game_over(
+    user: Any, address: str, game: Game, now: datetime
+) -> EmailMultiAlternatives:
+    from accounts.models import PlayerResult
+
+    view = _view(game, user)
+    mine = next((row for row in presenter.score_lines(view) if row["is_you"]), None)
+    result = PlayerResult.objects.filter(game=game, user=user).first()
+    return _message(
+        user=user,
+        address=address,
+        subject=presenter.email_subject("game_over", game_id=game.pk),
+        template="game_over",
+        context={
+            "game": game_summary(view, now),
+            "place": mine["place"] if mine else None,
+            "of": len(view.seats_info),
+            "rating_change": result.rating_delta if result and result.rated else None,
+            "resigned": bool(result and result.resigned),
+            "replay_url": _absolute(reverse("games:replay", args=[game.pk])),
         },
     )
 

@@ -20,9 +20,10 @@ from games.engine import (
     bid_problem,
     card_kind,
     card_name,
+    final_ranking,
     money_text,
 )
-from games.read_model import TableView
+from games.read_model import TableOptions, TableView
 
 LOG_LINES = 6  # an e-mail quotes the last six lines of the log
 
@@ -292,22 +293,39 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
             }
         )
 
-    def order(r: dict[str, Any]) -> tuple:
-        return (not r.get("winner"), bool(r.get("cast_out")), -r["status"], -r["money"])
-
-    rows.sort(key=order)
-    for index, row in enumerate(rows):  # places 1 … n; a tie shares the place above
-        tied = index and order(rows[index - 1]) == order(row)
-        row["place"] = rows[index - 1]["place"] if tied else index + 1
+    # Places as the records count them (ties share a place; the next place skips).
+    places = final_ranking([dict(row.details) for row in view.score or ()])
+    for row, place in zip(rows, places, strict=True):
+        row["place"] = place
+    rows.sort(key=lambda r: (r["place"], -r["status"], -r["money"]))
     return rows
 
 
 # --------------------------------------------------------------------------- e-mails
 
 
+def table_option_words(options: TableOptions) -> list[str]:
+    """A table's options in words, for an invitation."""
+    hours = options.move_deadline_hours
+    days = hours // 24 if hours else 0
+    words = [
+        f"{options.players} players",
+        f"{days} day{'s' if days != 1 else ''} per move" if hours else "no move deadline",
+    ]
+    if options.advanced:
+        words.append("advanced cards: " + ", ".join(card_name(c) for c in options.advanced))
+    if options.memory_aid:
+        words.append("memory aid on")
+    return words
+
+
 def email_subject(
-    kind: str, *, game_id: int | None = None, due_in: str = "", count: int = 0
+    kind: str, *, game_id: int | None = None, due_in: str = "", count: int = 0, who: str = ""
 ) -> str:
+    if kind == "invitation":
+        return f"{who} invites you to table {game_id}"
+    if kind == "game_over":
+        return f"The game at table {game_id} is over"
     if kind == "turn":
         return f"Your turn at table {game_id}"
     if kind == "reminder":

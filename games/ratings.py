@@ -31,7 +31,6 @@ that finished their seat, and ranks last in their head-to-head records for that 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from django.db.models import Q
 from django.dispatch import receiver
@@ -46,7 +45,7 @@ from accounts.models import (
     rating_display,
 )
 from games import events
-from games.engine import State, score_details
+from games.engine import State, final_ranking, score_details
 from games.models import Game, Move, Seat
 
 MODEL = PlackettLuce()
@@ -60,24 +59,6 @@ __all__ = [
     "record_finished_game",
     "unrated_reason",
 ]
-
-
-def final_ranking(details: Sequence[dict[str, Any]]) -> list[int]:
-    """The place of each seat (1 = first; ties share a place, the next place skips):
-    winners, then the others not cast out by status, then the cast-out players.
-
-    ``details`` is ``score_details(state)`` (seat order).
-    """
-
-    def key(row: dict[str, Any]) -> tuple[int, int]:
-        if row["winner"]:
-            return (0, 0)
-        if row["cast_out"]:
-            return (2, 0)
-        return (1, -row["status"])
-
-    keys = [key(row) for row in details]
-    return [1 + sum(other < mine for other in keys) for mine in keys]
 
 
 def rate(priors: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tuple[float, float]]:

@@ -126,6 +126,9 @@ def game_create(
                 seat.ai_level, seat.accepted, seat.joined_at = value, True, now
             seat_rows.append(seat)
         Seat.objects.bulk_create(seat_rows)
+        invited = [seat.user.pk for seat in seat_rows if seat.user is not None and not seat.accepted]
+        if invited:
+            events.announce(events.invited, game_id=game.pk, user_ids=invited, by_user_id=creator.pk)
         if all(seat.is_filled for seat in seat_rows):
             _game_start(game, seat_rows, now)
     game.refresh_from_db()  # without a broker, the bots' opening turns ran on commit

@@ -62,6 +62,7 @@ def route_task(name, args, kwargs, options, task=None, **extra):
     queue = settings.TASK_QUEUES.get(TASK_KINDS.get(name, ""), "")
     return {"queue": queue} if queue else None
 
+
 # Every task here: acknowledged when done, requeued if its worker dies meanwhile.
 DURABLE = {"acks_late": True, "reject_on_worker_lost": True, "ignore_result": True}
 
@@ -300,6 +301,23 @@ def _bots_to_act(*, game_id: int, version: int, by_bot: bool, stalled: bool = Fa
 def _turn_started(*, game_id: int, turn: int, user_ids: list[int], **_) -> None:
     if notifications.turn_email_wanted(game_id=game_id, user_ids=user_ids, now=timezone.now()):
         queue_safely(turn_emails, game_id, turn)
+
+
+@receiver(events.invited)
+def _invited(*, game_id: int, user_ids: list[int], **_) -> None:
+    """After the commit: owe each invited person an invitation e-mail."""
+    try:
+        notifications.invitation_notices_create(
+            game_id=game_id, user_ids=user_ids, now=timezone.now()
+        )
+    except DATABASE_ERRORS:
+        logger.exception("game %s: the invitation e-mails were not owed", game_id)
+
+
+@receiver(events.game_finished)
+def _game_over_emails(*, game, seats, **_) -> None:
+    """Inside the transaction that ends the game: owe its people the result by e-mail."""
+    notifications.game_over_notices_create(game=game, seats=list(seats), now=timezone.now())
 
 
 @receiver(events.notices_owed)

@@ -38,7 +38,7 @@ from .rules import (
     random_action,
     seats_to_act,
 )
-from .scoring import StatusStep, result, score_details, status_of, status_steps
+from .scoring import StatusStep, final_ranking, result, score_details, status_of, status_steps
 from .state import AUCTION, OVER, SEALED, THEFT_CHOICE, State
 
 __all__ = [
@@ -74,6 +74,7 @@ __all__ = [
     "new_game",
     "player_view",
     "random_action",
+    "final_ranking",
     "result",
     "score_details",
     "seats_to_act",

@@ -115,3 +115,21 @@ def result(state: State) -> dict[str, Any] | None:
             for r in score_details(state)
         ]
     }
+
+
+def final_ranking(details: list[dict[str, Any]]) -> list[int]:
+    """The place of each seat (1 = first; ties share a place, the next place skips):
+    winners, then the others not cast out by status, then the cast-out players.
+
+    ``details`` is ``score_details(state)`` (seat order).
+    """
+
+    def key(row: dict[str, Any]) -> tuple[int, int]:
+        if row["winner"]:
+            return (0, 0)
+        if row["cast_out"]:
+            return (2, 0)
+        return (1, -row["status"])
+
+    keys = [key(row) for row in details]
+    return [1 + sum(other < mine for other in keys) for mine in keys]

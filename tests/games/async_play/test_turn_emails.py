@@ -205,6 +205,8 @@ def test_emails_show_nothing_hidden(dora, run_commits):
             )
         message = mail.outbox[0]
         text = message.body + message.alternatives[0][0]
+        # The unsubscribe link is signed with the time: the second may tick between games.
+        text = re.sub(r"/accounts/unsubscribe/[^/\s\"]+/", "/accounts/unsubscribe/T/", text)
         bodies.append(
             text.replace(f"table {game.pk}", "table N").replace(f"/games/{game.pk}/", "/games/N/")
         )

@@ -1,0 +1,101 @@
+"""The e-mails a player expects beyond their turns (issue #14): an invitation that says
+who invites and links to the table, and the result of a game once it ends, to everyone
+who played there and did not watch the end at the board."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.conf import settings
+from django.core import mail
+
+from games.models import Game, Notification
+from games.notifications import notification_send, seat_seen
+from games.services import game_create, game_invitation_respond, game_resign
+from tests.games.factories import people_game, people_play
+
+pytestmark = pytest.mark.django_db
+
+
+def _to(user):
+    return [m for m in mail.outbox if m.to == [user.email]]
+
+
+def test_an_invitation_says_who_invites_and_links_to_the_table(alice, bob, carol, run_commits):
+    with run_commits():
+        game = game_create(
+            creator=alice,
+            players=3,
+            seats=[{"user": "bob"}, {"ai": "hard"}],
+            move_deadline_hours=48,
+            advanced=["yacht"],
+        )
+    (message,) = _to(bob)
+    assert message.subject == f"[High Society] Alice invites you to table {game.pk}"
+    url = f"{settings.SITE_URL}/games/{game.pk}/"
+    assert url in message.body and "3 players, 2 days per move" in message.body
+    assert "Bot (hard)" in message.body
+    html = message.alternatives[0][0]
+    assert f'href="{url}"' in html and "Accept or decline" in html
+    assert "List-Unsubscribe" in message.extra_headers
+    assert _to(alice) == [] and _to(carol) == []
+
+
+def test_an_answered_invitation_is_not_mailed_late(alice, bob, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=False) as later:
+        game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    game_invitation_respond(game=game, user=bob, accept=False)
+    for callback in later:
+        callback()  # the listener runs only now: the invitation was declined meanwhile
+    notice = Notification.objects.get(kind=Notification.Kind.INVITATION, user=bob)
+    assert notice.status == Notification.Status.SKIPPED and _to(bob) == []
+
+
+def _play_to_the_end(game, run_commits):
+    rng = random.Random(3)
+    while game.status == Game.Status.ACTIVE:
+        with run_commits():
+            game = people_play(game, rng)
+        game.refresh_from_db()
+    return game
+
+
+def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
+    from accounts.models import PlayerResult
+
+    with run_commits():
+        game = people_game(dora, alice, bob)
+    mail.outbox.clear()
+    game = _play_to_the_end(game, run_commits)
+    assert game.status == Game.Status.FINISHED
+    for user in (dora, alice, bob):
+        (message,) = [m for m in _to(user) if "is over" in m.subject]
+        assert message.subject == f"[High Society] The game at table {game.pk} is over"
+        result = PlayerResult.objects.get(game=game, user=user)
+        assert f"You finished {result.rank} of 3." in message.body
+        delta = result.rating_delta
+        assert f"Your rating: {'+' if delta >= 0 else ''}{delta}." in message.body
+        assert f"{settings.SITE_URL}/games/{game.pk}/replay/" in message.body
+
+
+def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
+    dora, alice, bob, run_commits
+):
+    with run_commits():
+        game = people_game(dora, alice, bob)
+        game = game_resign(game=game, user=bob)
+    mail.outbox.clear()
+    rng = random.Random(8)
+    while game.status == Game.Status.ACTIVE:
+        seat_seen(game_id=game.pk, user=dora)  # Dora has the board open throughout
+        with run_commits():
+            game = people_play(game, rng)
+        game.refresh_from_db()
+    over = [m for m in mail.outbox if "is over" in m.subject]
+    assert sorted(m.to[0] for m in over) == sorted([alice.email, bob.email])
+    (to_bob,) = [m for m in over if m.to == [bob.email]]
+    assert "You had resigned: a bot played your seat to the end." in to_bob.body
+    notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)
+    assert notice.status == Notification.Status.SKIPPED
+    assert notification_send(notification_id=notice.pk) == "busy"  # done with
