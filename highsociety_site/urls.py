@@ -14,6 +14,7 @@ urlpatterns = [
     path("", games_views.lobby, name="lobby"),
     path("games/", include("games.urls")),
     path("", include("games.urls_records")),  # /players/<username>/, /leaderboard/
+    path("rules/", views.rules, name="rules"),
     path("health/", views.health, name="health"),
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),

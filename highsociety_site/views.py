@@ -22,6 +22,20 @@ from ops.outages import database_unreachable
 logger = logging.getLogger(__name__)
 
 
+RULES_FILE = settings.BASE_DIR / "docs" / "rules.md"
+
+
+@require_safe
+def rules(request: HttpRequest) -> HttpResponse:
+    """The rules page: docs/rules.md, the one text of the rules, rendered as a page
+    (Markdown with tables; raw HTML in the file is not passed through)."""
+    from markdown_it import MarkdownIt
+
+    text = RULES_FILE.read_text(encoding="utf-8")
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    return render(request, "rules.html", {"rules_html": html})
+
+
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:

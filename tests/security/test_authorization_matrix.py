@@ -1183,6 +1183,8 @@ add(API_CATCH_ALL, "api-unknown-path", f"{A}/no/such/thing/", "GET", 404, api=Tr
 add(API_CATCH_ALL, "api-unknown-path", f"{A}/no/such/thing/", "POST", 404, api=True)
 add("api-schema", "api-schema", "/api/schema/", "GET", 200, api=True)
 add("api-schema", "api-schema", "/api/schema/", "POST", 405, api=True)
+add("rules", "rules", "/rules/", "GET", 200)
+add("rules", "rules", "/rules/", "POST", 405)
 add("api-docs", "api-docs", "/api/docs/", "GET", 200, api=True)
 add("api-docs", "api-docs", "/api/docs/", "POST", 405, api=True)
 

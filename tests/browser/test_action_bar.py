@@ -1,0 +1,55 @@
+"""The action bar is in view whenever it is your turn (issue #14), on a laptop screen
+and on a phone; after a move, keyboard focus is back in your hand; the headline is
+announced to screen readers."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE
+from tests.games.pages.conftest import act, table_make
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+LAPTOP = {"width": 1366, "height": 768}
+
+
+def _in_view(page, selector: str) -> bool:
+    return page.evaluate(
+        """(selector) => {
+            const box = document.querySelector(selector).getBoundingClientRect();
+            return box.top >= 0 && box.bottom <= window.innerHeight;
+        }""",
+        selector,
+    )
+
+
+@pytest.mark.parametrize("size, name", [(LAPTOP, "laptop"), (PHONE, "phone")])
+def test_bid_and_pass_are_in_view_on_your_turn(
+    live_server, new_page, log_in, screenshot, alice, bob, carol, size, name
+):
+    from playwright.sync_api import expect
+
+    alice.is_staff = True  # a staff table: the deck and the first player are set
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    page = log_in(new_page(viewport=size), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".banner")).to_contain_text("Your turn")
+    assert _in_view(page, "#bid-button") and _in_view(page, "#pass-button")
+    screenshot(page.set_viewport_size(size) or page, f"browser-action-bar-{name}")
+    page.screenshot(path=f"test-artifacts/browser-action-bar-{name}-viewport.png")
+
+    # A bid through htmx: focus is back in the hand, not at the top of the page.
+    page.click("label[for=hand-3000]")
+    page.click("#bid-button")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Bob")
+    assert page.evaluate("document.activeElement.matches('#board .pick__input, #board .banner')")
+    # The others move; when the turn comes back, the bar comes into view again and
+    # the headline is announced.
+    page.evaluate("window.scrollTo(0, 0)")
+    act(game, bob, type="pass")
+    act(game, carol, type="pass")
+    expect(page.locator(".banner")).to_contain_text("Your turn", timeout=8000)
+    expect(page.locator("#turn-announcer")).to_contain_text("Your turn")
+    assert _in_view(page, "#bid-button")
