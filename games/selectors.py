@@ -131,17 +131,29 @@ def game_seat_is_to_act(game: Game, position: int) -> bool:
     return position in seats_to_act(game.engine_state())
 
 
-def bot_is_to_act() -> Q:
-    """In SQL: a bot seat is to act (its turn in an auction or Theft, or its Yacht Club
-    choice still missing)."""
+def _seat_is_to_act(seats: QuerySet[Seat]) -> Q:
+    """In SQL: one of ``seats`` (of the outer game) is to act: its turn in an auction or
+    Theft, or its Yacht Club choice still missing; the engine's ``seats_to_act`` in the
+    stored state's terms, for lists and sweeps that cannot load every state."""
     condition = Q()
     for position in range(MAX_PLAYERS):
-        bot = Exists(
-            Seat.objects.filter(game=OuterRef("pk"), position=position).exclude(ai_level="")
-        )
-        condition |= Q(bot, state__phase__in=[AUCTION, THEFT_CHOICE], state__turn=position)
-        condition |= Q(bot, **{"state__phase": SEALED, f"state__sealed__{position}": WAITING})
+        seat = Exists(seats.filter(game=OuterRef("pk"), position=position))
+        condition |= Q(seat, state__phase__in=[AUCTION, THEFT_CHOICE], state__turn=position)
+        condition |= Q(seat, **{"state__phase": SEALED, f"state__sealed__{position}": WAITING})
     return condition
+
+
+def bot_is_to_act() -> Q:
+    """In SQL: a bot seat is to act."""
+    return _seat_is_to_act(Seat.objects.exclude(ai_level=""))
+
+
+def turns_waiting_count(user: User | None) -> int:
+    """How many running games wait for ``user``'s move (the header's badge).  One query."""
+    if not _user_known(user):
+        return 0
+    mine = Seat.objects.filter(user=user, accepted=True, ai_level="")
+    return Game.objects.filter(_seat_is_to_act(mine), status=Game.Status.ACTIVE).count()
 
 
 def _other_people(owner_field: str) -> Exists:

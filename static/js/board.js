@@ -5,6 +5,9 @@
 //   top of the page;
 // - the headline is read out by screen readers when it changes (a live region outside
 //   the board, which the refreshes replace);
+// - the page's title and the header's "Your turn" badge count the games waiting for
+//   you; with the player's permission, a browser notification tells a background tab
+//   that the turn came;
 // - after a chat message was sent, the message box is emptied (it is kept across the
 //   board's refreshes, hx-preserve, so that a refresh never wipes what is being typed).
 (function () {
@@ -39,10 +42,40 @@
     lastHeadline = text;
   }
 
+  function headerCount(current) {
+    // The page's title and the header's badge follow each refresh of the board.
+    if (current.dataset.title) {
+      document.title = current.dataset.title;
+    }
+    var turns = parseInt(current.dataset.turns || "0", 10);
+    var item = document.getElementById("turns-waiting");
+    var count = document.getElementById("turns-waiting-count");
+    if (item && count) {
+      count.textContent = String(turns);
+      item.hidden = !(turns > 0);
+    }
+  }
+
+  function notifyIfHidden(current) {
+    // Opt-in browser notifications: only when the tab is in the background.
+    if (!document.hidden || !("Notification" in window) || Notification.permission !== "granted") {
+      return;
+    }
+    var headline = document.querySelector("#board .banner__text");
+    new Notification(current.dataset.title || "High Society", {
+      body: headline ? headline.textContent.trim() : "",
+      tag: "high-society-" + current.id,
+    });
+  }
+
   function settled(afterOwnMove) {
     var current = board();
     if (!current) {
       return;
+    }
+    headerCount(current);
+    if (current.classList.contains("board--my-turn") && wasMyTurn === false) {
+      notifyIfHidden(current);
     }
     var myTurn = current.classList.contains("board--my-turn");
     var bar = actionBar();
@@ -66,6 +99,27 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     settled(false);
+  });
+
+  // "Tell me in this browser": asks once for permission to show notifications.
+  document.addEventListener("click", function (event) {
+    var button = event.target.closest && event.target.closest("#notify-me");
+    if (!button || !("Notification" in window)) {
+      return;
+    }
+    Notification.requestPermission().then(function (answer) {
+      button.textContent = answer === "granted"
+        ? "This browser will tell you when it is your turn."
+        : "Notifications are blocked in this browser.";
+      button.disabled = true;
+    });
+  });
+
+  document.addEventListener("DOMContentLoaded", function () {
+    var button = document.getElementById("notify-me");
+    if (button && "Notification" in window && Notification.permission === "default") {
+      button.hidden = false;
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -4,6 +4,8 @@ announced to screen readers."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.conftest import PHONE
@@ -53,3 +55,4 @@ def test_bid_and_pass_are_in_view_on_your_turn(
     expect(page.locator(".banner")).to_contain_text("Your turn", timeout=8000)
     expect(page.locator("#turn-announcer")).to_contain_text("Your turn")
     assert _in_view(page, "#bid-button")
+    expect(page).to_have_title(re.compile(r"^\(1\) Your turn — Table \d+ · High Society$"))

@@ -160,7 +160,8 @@ def test_profile_and_leaderboard_queries_do_not_grow_with_200_games(
     assert few == many
     assert many["/players/alice/"] == PROFILE_QUERIES
     assert many["/leaderboard/"] == LEADERBOARD_QUERIES
-    # Signed in: the same figures plus the session's own two (session, user).
+    # Signed in: the same figures plus the session's own two (session, user) and the
+    # header's count of games waiting for a move.
     client.login(username="alice", password=PASSWORD)
-    assert _count(client, "/players/alice/")[0] == PROFILE_QUERIES + 2
-    assert _count(client, "/leaderboard/")[0] == LEADERBOARD_QUERIES + 2
+    assert _count(client, "/players/alice/")[0] == PROFILE_QUERIES + 3
+    assert _count(client, "/leaderboard/")[0] == LEADERBOARD_QUERIES + 3

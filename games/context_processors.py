@@ -1,0 +1,23 @@
+"""What every page's header shows about the player's games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.functional import SimpleLazyObject
+
+from games.selectors import turns_waiting_count
+from ops.outages import DATABASE_ERRORS
+
+
+def turns_waiting(request) -> dict[str, Any]:
+    """``turns_waiting``: the number of games waiting for the signed-in player's move,
+    counted only if the page shows it (one query), 0 when the database cannot say."""
+
+    def count() -> int:
+        try:
+            return turns_waiting_count(getattr(request, "user", None))
+        except DATABASE_ERRORS:
+            return 0
+
+    return {"turns_waiting": SimpleLazyObject(count)}
