@@ -219,6 +219,10 @@ class Move(models.Model):
         related_name="game_moves",
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    # How many public log events the game had after this move: move n's lines are the
+    # events from the previous move's ``log_end`` to its own.  Null for moves stored
+    # before it was kept (their board shows the log without numbers).
+    log_end = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "number"]

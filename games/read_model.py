@@ -179,3 +179,15 @@ class ChatLine:
             "text": self.text,
             "at": self.at,
         }
+
+
+@dataclass(frozen=True, slots=True)
+class LogEntry:
+    """One move of the public log as the board lists it: ``number`` as the replay and
+    the error messages count (move 1 is the first; 0 is the set-up), when it was made,
+    what it did in words."""
+
+    number: int
+    at: datetime | None
+    actor: str | None  # player, bot, forced, deadline (None: the set-up)
+    text: str

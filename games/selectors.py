@@ -39,15 +39,16 @@ from games.engine import (
     THEFT_CHOICE,
     PlayerView,
     State,
+    new_game,
     player_view,
     score_details,
     seats_to_act,
     status_steps,
 )
 from games.engine.state import WAITING
-from games.models import MAX_PLAYERS, ChatMessage, ChatMute, Game, Seat
-from games.presenter import event_text
-from games.read_model import ChatLine, ScoreRow, TableOptions, TableSeat, TableView
+from games.models import MAX_PLAYERS, ChatMessage, ChatMute, Game, Move, Seat
+from games.presenter import event_text, move_caption
+from games.read_model import ChatLine, LogEntry, ScoreRow, TableOptions, TableSeat, TableView
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -289,6 +290,54 @@ def game_ending(*, game: Game, user: User | None) -> dict[str, Any]:
         "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},
         "rematch_id": rematch,
     }
+
+
+def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
+    """The board's log, one entry per move, numbered as the replay and the errors count
+    them, with its time; the words are the public events each move caused (a bot that
+    plays a resigned player's seat is named as that bot).  One query.  None for a game
+    whose moves were stored before their log positions were kept."""
+    if view.state is None:
+        return None
+    moves = list(
+        Move.objects.filter(game=game)
+        .order_by("number")
+        .values("number", "seat", "action", "actor", "created_at", "log_end")
+    )
+    if any(move["log_end"] is None for move in moves):
+        return None
+    events = list(view.state.log)
+    # The set-up's events (the first card revealed …) come before the first move's.
+    setup_end = _setup_events(game) if moves else len(events)
+    names = view.names
+    seats = view.seats_info
+    setup = " ".join(event_text(event, names) for event in events[:setup_end])
+    entries = [LogEntry(0, game.started_at, None, setup)]
+    start = setup_end
+    for move in moves:
+        end = move["log_end"]
+        who = list(names)
+        seat = seats[move["seat"]] if move["seat"] < len(seats) else None
+        if seat is not None and move["actor"] in ("bot", "deadline") and seat.user_id is not None:
+            bot = "a bot" if move["actor"] == "deadline" else f"Bot ({seat.ai_level or 'medium'})"
+            who[move["seat"]] = f"{bot} for {names[move['seat']]}"
+        text = move_caption(events[start:end], tuple(who), move)
+        entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
+        start = end
+    return tuple(entries)
+
+
+def _setup_events(game: Game) -> int:
+    """How many public events the set-up made (revealing the first card …)."""
+    stored = game.engine_state()
+    return len(
+        new_game(
+            players=stored.players,
+            deck=list(stored.setup_deck),
+            first_player=stored.first_player,
+            advanced=stored.advanced,
+        ).events
+    )
 
 
 CHAT_LINES = 50  # the most recent messages a board shows

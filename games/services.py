@@ -402,6 +402,7 @@ def game_submit_action(
         _move_append(
             locked, moves, _action_normal(act), actor, user if actor == Move.Actor.PLAYER else None
         )
+        moves[-1].log_end = len(new_state.events)
         transaction.on_commit(lambda: _moves_log(locked, moves))  # with the forced passes
         _game_advance(locked, seats, state, new_state, moves, timezone.now(), actor)
     return _game_sync(game, locked)
@@ -711,6 +712,7 @@ def _game_advance(
     while (forced := forced_action(state)) is not None:
         state = apply_action(state, forced)
         _move_append(game, moves, forced, Move.Actor.FORCED, None)
+        moves[-1].log_end = len(state.events)
     game.state = state.to_json()
     if state.phase == OVER:
         game.status = Game.Status.FINISHED

@@ -305,6 +305,9 @@ def _board_response(
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
     context = board_context(view, options=table_options(game), error=error, selected=selected)
+    entries = selectors.log_entries(game=game, view=view)
+    if entries is not None:
+        context["log_entries"] = list(reversed(entries))
     if selectors.chat_open_to(game, user):
         context["chat"] = selectors.chat_lines(game=game, user=user)
     if view.finished:

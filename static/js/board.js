@@ -8,6 +8,7 @@
 // - the page's title and the header's "Your turn" badge count the games waiting for
 //   you; with the player's permission, a browser notification tells a background tab
 //   that the turn came;
+// - times (the log's, the chat's, the deadline) are shown in the browser's time zone;
 // - after a chat message was sent, the message box is emptied (it is kept across the
 //   board's refreshes, hx-preserve, so that a refresh never wipes what is being typed).
 (function () {
@@ -68,7 +69,30 @@
     });
   }
 
+  var FORMATS = {
+    time: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" },
+    deadline: {
+      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
+      timeZoneName: "short",
+    },
+  };
+
+  function localTimes() {
+    // Times are sent in UTC; the browser shows them in its own time zone.
+    var stamps = document.querySelectorAll("time[data-local]");
+    for (var i = 0; i < stamps.length; i++) {
+      var when = new Date(stamps[i].getAttribute("datetime"));
+      if (isNaN(when.getTime())) {
+        continue;
+      }
+      var text = when.toLocaleString(undefined, FORMATS[stamps[i].dataset.local] || FORMATS.time);
+      stamps[i].textContent = stamps[i].dataset.local === "deadline" ? "(" + text + ")" : text;
+      stamps[i].title = when.toUTCString();
+    }
+  }
+
   function settled(afterOwnMove) {
+    localTimes();
     var current = board();
     if (!current) {
       return;

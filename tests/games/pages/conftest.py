@@ -72,12 +72,14 @@ def table(host, bob, carol):
 
 def normalise(html: str) -> str:
     """The page without what differs between two renders of equal games: table ids,
-    CSRF tokens and the change stamp of the polling URL."""
+    CSRF tokens, the change stamp of the polling URL and the log's times."""
     html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "CSRF", html)
     html = re.sub(r'"X-CSRFToken": "[^"]+"', "CSRF", html)
     html = re.sub(r"/games/\d+/", "/games/N/", html)
     html = re.sub(r"Table \d+", "Table N", html)
     html = re.sub(r"t=\d+", "t=T", html)
+    # When each move was made (the log's times): the twins were played moments apart.
+    html = re.sub(r'<time class="log__time" datetime="[^"]+"[^>]*>[^<]*</time>', "TIME", html)
     return html
 
 

@@ -1,0 +1,66 @@
+"""The board's log for a game over days (issue #14): one entry per move, numbered as
+the replay and the error messages count moves, with the time each was made; a bot that
+plays a resigned player's seat is named as the bot."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Game, Move
+from games.selectors import log_entries, table_view
+from games.services import game_resign
+from tests.games.pages.conftest import act, table_make
+
+pytestmark = pytest.mark.django_db
+
+
+def test_entries_are_numbered_like_the_replay_and_dated(host, bob, carol):
+    game = table_make(host, [bob, carol])
+    act(game, host, type="bid", cards=[1000])
+    act(game, bob, type="pass")
+    act(game, carol, type="pass")  # host wins Luxury 3, the next card is revealed
+    game = Game.objects.get(pk=game.pk)
+    entries = log_entries(game=game, view=table_view(game=game, user=bob))
+    assert [e.number for e in entries] == list(range(game.version + 1))
+    assert entries[0].text.startswith("Alice reveals") or "reveals" in entries[0].text
+    assert entries[1].text == "Alice bids 1,000 (total 1,000)."
+    assert entries[3].text.startswith("Carol passes.") and "wins" in entries[3].text
+    moves = {m.number: m.created_at for m in Move.objects.filter(game=game)}
+    assert all(entries[n + 1].at == at for n, at in moves.items())
+
+
+def test_the_board_shows_numbers_and_times(client, host, bob, carol):
+    game = table_make(host, [bob, carol])
+    act(game, host, type="bid", cards=[1000])
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert re.search(
+        r'<li value="1"><time class="log__time" datetime="[^"]+" data-local="time">[^<]+ UTC</time> '
+        r"Alice bids 1,000",
+        html,
+    )
+    assert '<li value="0">' in html and "Set-up:" in html
+
+
+def test_a_bot_in_a_resigned_seat_is_named_as_the_bot(host, bob, carol, run_commits):
+    game = table_make(host, [bob, carol])
+    with run_commits():
+        game_resign(game=game, user=host)  # seat 0 was to act: its bot plays at once
+    game = Game.objects.get(pk=game.pk)
+    entries = log_entries(game=game, view=table_view(game=game, user=bob))
+    bot_entry = entries[1]
+    assert bot_entry.actor == "bot"
+    assert bot_entry.text.startswith("Bot (medium) for Alice (resigned) ")
+
+
+def test_moves_stored_before_positions_were_kept_show_the_plain_log(client, host, bob, carol):
+    game = table_make(host, [bob, carol])
+    act(game, host, type="bid", cards=[1000])
+    Move.objects.filter(game=game).update(log_end=None)
+    game = Game.objects.get(pk=game.pk)
+    assert log_entries(game=game, view=table_view(game=game, user=bob)) is None
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Alice bids 1,000 (total 1,000)." in html and '<li value="1">' not in html
