@@ -39,6 +39,14 @@ def username_problem(username: str) -> str | None:
 
 
 class AccountAdapter(DefaultAccountAdapter):
+    def send_mail(self, template_prefix, email, context):
+        """The account e-mails (verification, password reset, notices) in the site's
+        own name and address, not the request's host."""
+        from django.conf import settings
+
+        context = {**context, "site_name": "High Society", "site_url": settings.SITE_URL}
+        return super().send_mail(template_prefix, email, context)
+
     def clean_username(self, username, shallow=False):
         username = unicodedata.normalize("NFKC", username)
         problem = username_problem(username)
