@@ -1,0 +1,61 @@
+"""axe-core (through axe-playwright-python) finds no serious or critical problem on the
+pages a player spends time on (issue #14): the lobby, the board on their turn, the end
+screen, a profile and a replay."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from tests.games.factories import people_game, people_play
+from tests.games.pages.conftest import table_make
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SERIOUS = {"serious", "critical"}
+
+
+def _problems(page) -> tuple[list[str], int]:
+    """The serious and critical violations on the page, and how many rules passed (so
+    that a page axe could not check fails too)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    results = Axe().run(page).response
+    problems = [
+        f"{v['id']} ({v['impact']}): {v['help']} — "
+        + "; ".join(str(node["target"][0]) for node in v["nodes"][:3])
+        for v in results["violations"]
+        if v["impact"] in SERIOUS
+    ]
+    return problems, len(results.get("passes", ()))
+
+
+def test_no_serious_accessibility_problem(live_server, browser, alice, bob, carol):
+    from tests.factories import PASSWORD
+
+    alice.is_staff = True  # a staff table: the deck and the first player are set
+    alice.save(update_fields=["is_staff"])
+    running = table_make(alice, [bob, carol])
+    finished = people_play(people_game(alice, bob, carol), random.Random(4))
+    # axe's script is injected into the page: the test's browser lets it past the CSP.
+    context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    found, checked = {}, {}
+    for name, path in (
+        ("lobby", "/"),
+        ("board", f"/games/{running.pk}/"),
+        ("end screen", f"/games/{finished.pk}/"),
+        ("profile", "/players/alice/"),
+        ("replay", f"/games/{finished.pk}/replay/?move=5"),
+    ):
+        page.goto(f"{live_server.url}{path}")
+        found[name], checked[name] = _problems(page)
+    context.close()
+    assert not any(found.values()), found
+    assert all(passed > 20 for passed in checked.values()), checked
