@@ -21,6 +21,16 @@ class User(AbstractUser):
         help_text="The name other players see. Empty means the username.",
     )
 
+    # The kinds of game e-mail a player may switch off one by one.
+    EMAIL_KINDS = {
+        "turn": "Your turn",
+        "reminder": "Deadline reminders",
+        "deadline": "A bot moved for you",
+        "digest": "The daily digest",
+        "invitation": "Invitations to a table",
+        "game_over": "The result of a game you were away for",
+    }
+
     class TurnEmails(models.TextChoices):
         EVERY = "every", "An e-mail whenever it is my turn"
         DIGEST = "digest", "One e-mail a day listing the games waiting for me"
@@ -34,6 +44,9 @@ class User(AbstractUser):
         default=TurnEmails.EVERY,
         help_text="E-mails about games: every turn, a daily digest, or none.",
     )
+    # Kinds of game e-mail the player switched off one by one (EMAIL_KINDS), on top of
+    # ``turn_emails``: the unsubscribe link of each e-mail switches off its own kind.
+    emails_off = models.JSONField(default=list, blank=True)
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)

@@ -14,21 +14,42 @@ from accounts.models import User
 UNSUBSCRIBE_SALT = "accounts.preferences.unsubscribe"
 
 
-def unsubscribe_token(user: User) -> str:
-    return signing.dumps({"u": user.pk}, salt=UNSUBSCRIBE_SALT)
+def unsubscribe_token(user: User, kind: str | None = None) -> str:
+    """The signed link's token: for one kind of game e-mail (``User.EMAIL_KINDS``), or
+    for all of them (``kind`` None)."""
+    data = {"u": user.pk} if kind is None else {"u": user.pk, "k": kind}
+    return signing.dumps(data, salt=UNSUBSCRIBE_SALT)
 
 
-def unsubscribe_user(token: str) -> User:
-    """The user a token was made for; ``signing.BadSignature`` for a bad or tampered
-    token, or one whose account is gone."""
+def unsubscribe_user(token: str) -> tuple[User, str | None]:
+    """(the user a token was made for, its kind or None for all game e-mails);
+    ``signing.BadSignature`` for a bad or tampered token, or one whose account is gone."""
     data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     user_id = data.get("u") if isinstance(data, dict) else None
-    if not isinstance(user_id, int):
+    kind = data.get("k") if isinstance(data, dict) else None
+    if not isinstance(user_id, int) or (kind is not None and kind not in User.EMAIL_KINDS):
         raise signing.BadSignature("No user in the token.")
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None:
         raise signing.BadSignature("No such user.")
+    return user, kind
+
+
+def emails_off_set(*, user: User, kinds: list[str]) -> User:
+    """The kinds of game e-mail ``user`` does not want (the others come as set by
+    ``turn_emails``).  Unknown kinds are refused."""
+    unknown = sorted(set(kinds) - set(User.EMAIL_KINDS))
+    if unknown:
+        raise ValueError("Choose among the kinds of e-mail listed.")
+    chosen = [kind for kind in User.EMAIL_KINDS if kind in kinds]
+    User.objects.filter(pk=user.pk).update(emails_off=chosen)
+    user.emails_off = chosen
     return user
+
+
+def email_kind_off(*, user: User, kind: str) -> User:
+    """One kind of game e-mail switched off (an e-mail's own unsubscribe link)."""
+    return emails_off_set(user=user, kinds=[*user.emails_off, kind])
 
 
 def turn_emails_set(*, user: User, value: str) -> User:

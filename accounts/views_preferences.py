@@ -15,7 +15,12 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.models import User
-from accounts.preferences import turn_emails_set, unsubscribe_user
+from accounts.preferences import (
+    email_kind_off,
+    emails_off_set,
+    turn_emails_set,
+    unsubscribe_user,
+)
 from games.errors import GameError
 from games.services import vacation_end, vacation_start
 
@@ -23,9 +28,11 @@ from games.services import vacation_end, vacation_start
 @login_required
 @require_POST
 def notifications_update(request: HttpRequest) -> HttpResponse:
-    """Every turn, a daily digest, or no game e-mails."""
+    """Every turn, a daily digest, or no game e-mails; and the kinds switched off."""
     try:
         turn_emails_set(user=request.user, value=request.POST.get("turn_emails", ""))
+        on = set(request.POST.getlist("emails_on"))
+        emails_off_set(user=request.user, kinds=[k for k in User.EMAIL_KINDS if k not in on])
     except ValueError as error:
         messages.error(request, str(error))
     else:
@@ -60,11 +67,18 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     """GET asks to confirm; POST (our button, or a mail program's one-click
     ``List-Unsubscribe=One-Click``) switches game e-mails off."""
     try:
-        user = unsubscribe_user(token)
+        user, kind = unsubscribe_user(token)
     except signing.BadSignature:
         return render(request, "accounts/unsubscribe.html", {"state": "invalid"}, status=400)
-    context = {"shown_name": user.public_name, "token": token}
+    context = {
+        "shown_name": user.public_name,
+        "token": token,
+        "kind_name": User.EMAIL_KINDS.get(kind, "") if kind else "",
+    }
     if request.method == "POST":
-        turn_emails_set(user=user, value=User.TurnEmails.NONE)
+        if kind is None:
+            turn_emails_set(user=user, value=User.TurnEmails.NONE)
+        else:
+            email_kind_off(user=user, kind=kind)
         return render(request, "accounts/unsubscribe.html", {**context, "state": "done"})
     return render(request, "accounts/unsubscribe.html", {**context, "state": "confirm"})

@@ -316,6 +316,8 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
         return "skip", "The account is inactive."
     if user.turn_emails == prefs.NONE:
         return "skip", "The player wants no e-mails about games."
+    if notice.kind in (user.emails_off or ()):
+        return "skip", "The player switched these e-mails off."
     address = _verified_address(user)
     if address is None:
         return "skip", "The player has no verified e-mail address."
@@ -462,20 +464,24 @@ def game_url(game_id: int) -> str:
     return _absolute(reverse("games:detail", args=[game_id]))
 
 
-def _unsubscribe_url(user: Any) -> str:
+def _unsubscribe_url(user: Any, kind: str | None = None) -> str:
     from accounts.preferences import unsubscribe_token
 
-    return _absolute(reverse("unsubscribe", args=[unsubscribe_token(user)]))
+    return _absolute(reverse("unsubscribe", args=[unsubscribe_token(user, kind)]))
 
 
 def _message(
     *, user: Any, address: str, subject: str, template: str, context: dict[str, Any]
 ) -> EmailMultiAlternatives:
-    unsubscribe = _unsubscribe_url(user)
+    # The template names the kind (turn, reminder, …): the one-click link and the mail
+    # program's unsubscribe button switch off that kind only; the footer also offers all.
+    unsubscribe = _unsubscribe_url(user, template)
     context = {
         **context,
         "name": user.public_name,
         "unsubscribe_url": unsubscribe,
+        "unsubscribe_all_url": _unsubscribe_url(user),
+        "kind_name": user.EMAIL_KINDS.get(template, "").lower(),
         "settings_url": _absolute(reverse("profile")),
         "preference": user.get_turn_emails_display(),
     }

@@ -17,6 +17,9 @@ def async_settings(context: template.Context) -> dict:
         "user": user,
         "csrf_token": context.get("csrf_token"),
         "choices": User.TurnEmails.choices,
+        "kinds": [
+            (kind, label, kind not in user.emails_off) for kind, label in User.EMAIL_KINDS.items()
+        ],
         "on_vacation": user.on_vacation(now),
         "days_left": user.vacation_days_left(now),
         "days_per_year": settings.VACATION_DAYS_PER_YEAR,

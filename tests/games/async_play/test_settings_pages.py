@@ -31,11 +31,12 @@ def test_the_emails_link_asks_then_unsubscribes(dora, run_commits):
     path = link.split("8000", 1)[1] if "8000" in link else "/" + link.split("/", 3)[3]
     client = Client(enforce_csrf_checks=True)  # no session, no CSRF cookie: as from a mail
     page = client.get(path)
-    assert page.status_code == 200 and b"Stop game e-mails?" in page.content
+    assert page.status_code == 200 and b"Stop these e-mails?" in page.content
     assert _pref(dora) == User.TurnEmails.EVERY  # a GET (a link checker) changes nothing
     done = client.post(path)
     assert done.status_code == 200 and b"You are unsubscribed" in done.content
-    assert _pref(dora) == User.TurnEmails.NONE
+    dora.refresh_from_db()
+    assert dora.emails_off == ["turn"]  # the link of a turn e-mail stops turn e-mails
 
 
 def test_one_click_unsubscribe_from_a_mail_program(dora):
@@ -87,3 +88,66 @@ def test_settings_pages_need_a_login_and_a_post(client, dora):
     client.login(username="dora", password=PASSWORD)
     assert client.get("/accounts/profile/vacation/").status_code == 405
     assert User.objects.get(pk=dora.pk).vacation_until is None
+
+
+def test_each_emails_link_stops_its_own_kind_only(client, dora, run_commits):
+    """The turn e-mail's one-click link (and its List-Unsubscribe header) stops turn
+    e-mails; reminders, invitations and results still come; the footer's second link
+    stops them all."""
+    import re
+
+    from django.core import mail
+
+    from games.models import Notification
+    from tests.games.factories import GameFactory, scenario_deck
+
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "medium"}, {"ai": "medium"}],
+            deck=scenario_deck("lux5 lux3"),
+            first_player=0,
+        )
+    (message,) = mail.outbox
+    one_kind = re.search(r"<(.+)>", message.extra_headers["List-Unsubscribe"]).group(1)
+    assert "Stop these e-mails (your turn) with one click: " + one_kind in message.body
+    every_kind = re.search(r"Stop all game e-mails: (\S+)", message.body).group(1)
+    assert one_kind != every_kind
+    page = client.get(one_kind.split("127.0.0.1:8000", 1)[-1])
+    assert "Stop these e-mails?" in page.content.decode()
+    client.post(one_kind.split("127.0.0.1:8000", 1)[-1])
+    dora.refresh_from_db()
+    assert dora.emails_off == ["turn"] and dora.turn_emails == "every"
+    # Her next turn: no e-mail (the row says why); a reminder would still come.
+    from games.notifications import notification_send, turn_notices_create
+
+    Notification.objects.all().delete()
+    mail.outbox.clear()
+    from games.notifications import turn_key
+
+    ids = turn_notices_create(game_id=game.pk, turn=turn_key(game.turn_started_at))
+    notice = Notification.objects.get(pk=ids[0])
+    assert notice.status == Notification.Status.SKIPPED
+    assert notice.note == "The player switched these e-mails off."
+    assert notification_send(notification_id=notice.pk) == "busy"
+    client.post(every_kind.split("127.0.0.1:8000", 1)[-1])
+    dora.refresh_from_db()
+    assert dora.turn_emails == "none"
+
+
+def test_the_profile_switches_kinds_on_and_off(client, dora):
+    client.force_login(dora)
+    page = client.get("/accounts/profile/").content.decode()
+    assert page.count('name="emails_on"') == 6
+    client.post(
+        "/accounts/profile/notifications/",
+        {"turn_emails": "every", "emails_on": ["turn", "invitation", "game_over"]},
+    )
+    dora.refresh_from_db()
+    assert dora.emails_off == ["reminder", "deadline", "digest"]
+    bad = client.post(
+        "/accounts/profile/notifications/", {"turn_emails": "every", "emails_on": ["spam"]}
+    )
+    assert bad.status_code == 302
+    dora.refresh_from_db()
+    assert dora.emails_off == ["turn", "reminder", "deadline", "digest", "invitation", "game_over"]
