@@ -384,6 +384,7 @@ def board_context(
             for seat in view.seats_info
         ]
         context["me_invited"] = any(s["is_you"] and s["invited"] for s in context["open_seats"])
+        context["has_open_seat"] = any(s["is_open"] for s in context["open_seats"])
         return context
     context["players"] = _players(view)
     banner = presenter.headline(view)

@@ -174,3 +174,22 @@ def test_open_table_page_lists_seats_and_join(client, host, dave):
     client.force_login(host)
     html = client.get(url(game)).content.decode()
     assert "Close this table" in html and "Host" in html
+
+
+def test_an_open_table_shows_its_share_link(client, host, dave, bob):
+    """Share-a-link invitations: the page of a table with an open seat shows the link
+    that lets anyone take it; the link leads a visitor to log in and back, then join."""
+    from games import services
+
+    game = services.game_create(creator=host, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    client.force_login(host)
+    html = client.get(url(game)).content.decode()
+    assert f'id="share-url" type="text" readonly value="http://testserver/games/{game.pk}/"' in html
+    client.logout()
+    html = client.get(url(game)).content.decode()
+    assert f"/accounts/login/?next=/games/{game.pk}/" in html
+    client.force_login(dave)
+    assert client.post(f"/games/{game.pk}/join/").status_code == 302
+    full = services.game_create(creator=host, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    client.force_login(host)
+    assert 'id="share-url"' not in client.get(url(full)).content.decode()  # no open seat
