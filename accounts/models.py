@@ -47,6 +47,9 @@ class User(AbstractUser):
     # Kinds of game e-mail the player switched off one by one (EMAIL_KINDS), on top of
     # ``turn_emails``: the unsubscribe link of each e-mail switches off its own kind.
     emails_off = models.JSONField(default=list, blank=True)
+    # The IANA time zone the player reads times in ("Europe/Berlin"); empty: the
+    # browser's own (the pages), UTC (the e-mails).
+    time_zone = models.CharField(max_length=64, blank=True, default="")
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)

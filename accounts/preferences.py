@@ -59,3 +59,19 @@ def turn_emails_set(*, user: User, value: str) -> User:
     User.objects.filter(pk=user.pk).update(turn_emails=value)
     user.turn_emails = value
     return user
+
+
+def time_zones() -> list[str]:
+    """The IANA time zones a player may choose, sorted."""
+    from zoneinfo import available_timezones
+
+    return sorted(zone for zone in available_timezones() if "/" in zone or zone == "UTC")
+
+
+def time_zone_set(*, user: User, value: str) -> User:
+    """The time zone ``user`` reads times in; "" for the browser's own."""
+    if value and value not in time_zones():
+        raise ValueError("Choose a time zone from the list.")
+    User.objects.filter(pk=user.pk).update(time_zone=value)
+    user.time_zone = value
+    return user

@@ -18,6 +18,7 @@ from accounts.models import User
 from accounts.preferences import (
     email_kind_off,
     emails_off_set,
+    time_zone_set,
     turn_emails_set,
     unsubscribe_user,
 )
@@ -37,6 +38,19 @@ def notifications_update(request: HttpRequest) -> HttpResponse:
         messages.error(request, str(error))
     else:
         messages.success(request, "Your e-mail setting is saved.")
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def time_zone_update(request: HttpRequest) -> HttpResponse:
+    """The time zone the player reads times in (empty: the browser's)."""
+    try:
+        time_zone_set(user=request.user, value=request.POST.get("time_zone", ""))
+    except ValueError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, "Your time zone is saved.")
     return redirect("profile")
 
 

@@ -530,14 +530,14 @@ def _message_turn(user: Any, address: str, game: Game, now: datetime) -> EmailMu
         subject=presenter.email_subject("turn", game_id=game.pk),
         template="turn",
         context={
-            "game": game_summary(_view(game, user), now),
+            "game": game_summary(_view(game, user), now, user.time_zone),
             "chat": _chat_since_last_move(game, user),
         },
     )
 
 
 def _message_reminder(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
-    summary = game_summary(_view(game, user), now)
+    summary = game_summary(_view(game, user), now, user.time_zone)
     return _message(
         user=user,
         address=address,
@@ -557,7 +557,7 @@ def _message_deadline(
         subject=presenter.email_subject("deadline", game_id=game.pk),
         template="deadline",
         context={
-            "game": game_summary(_view(game, user), now),
+            "game": game_summary(_view(game, user), now, user.time_zone),
             "move_text": presenter.action_text(move.action) if move else "",
         },
     )
@@ -598,7 +598,7 @@ def _message_game_over(
         subject=presenter.email_subject("game_over", game_id=game.pk),
         template="game_over",
         context={
-            "game": game_summary(view, now),
+            "game": game_summary(view, now, user.time_zone),
             "place": mine["place"] if mine else None,
             "of": len(view.seats_info),
             "rating_change": result.rating_delta if result and result.rated else None,
@@ -611,7 +611,7 @@ def _message_game_over(
 def _message_digest(
     user: Any, address: str, games: list[Game], now: datetime
 ) -> EmailMultiAlternatives:
-    summaries = [game_summary(_view(game, user), now) for game in games]
+    summaries = [game_summary(_view(game, user), now, user.time_zone) for game in games]
     return _message(
         user=user,
         address=address,
@@ -621,7 +621,20 @@ def _message_digest(
     )
 
 
-def game_summary(view: TableView, now: datetime) -> dict[str, Any]:
+def _local_text(moment: datetime, time_zone: str) -> str:
+    """A moment in the player's time zone (their profile's), else in UTC."""
+    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+    try:
+        zone = ZoneInfo(time_zone) if time_zone else None
+    except (ZoneInfoNotFoundError, ValueError):
+        zone = None
+    if zone is None:
+        return moment.strftime("%a %d %b %Y, %H:%M UTC")
+    return moment.astimezone(zone).strftime(f"%a %d %b %Y, %H:%M ({time_zone})")
+
+
+def game_summary(view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:
     """One game for an e-mail, from the player's own view only: the presenter's
     headline (the board's), facts and the last lines of the log."""
     deadline = view.deadline_at
@@ -634,5 +647,5 @@ def game_summary(view: TableView, now: datetime) -> dict[str, Any]:
         "log": list(view.log_text[-presenter.LOG_LINES :]),
         "deadline_at": deadline,
         "due_in": presenter.due_in(deadline, now) if deadline else "",
-        "deadline_text": deadline.strftime("%a %d %b %Y, %H:%M UTC") if deadline else "",
+        "deadline_text": _local_text(deadline, time_zone) if deadline else "",
     }

@@ -5,6 +5,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import User
+from accounts.preferences import time_zones
 
 register = template.Library()
 
@@ -17,6 +18,7 @@ def async_settings(context: template.Context) -> dict:
         "user": user,
         "csrf_token": context.get("csrf_token"),
         "choices": User.TurnEmails.choices,
+        "time_zones": time_zones(),
         "kinds": [
             (kind, label, kind not in user.emails_off) for kind, label in User.EMAIL_KINDS.items()
         ],

@@ -8,7 +8,8 @@
 // - the page's title and the header's "Your turn" badge count the games waiting for
 //   you; with the player's permission, a browser notification tells a background tab
 //   that the turn came;
-// - times (the log's, the chat's, the deadline) are shown in the browser's time zone;
+// - times (the log's, the chat's, the deadline) are shown in the player's time zone
+//   (their profile's, else the browser's);
 // - after a chat message was sent, the message box is emptied (it is kept across the
 //   board's refreshes, hx-preserve, so that a refresh never wipes what is being typed).
 (function () {
@@ -85,7 +86,11 @@
       if (isNaN(when.getTime())) {
         continue;
       }
-      var text = when.toLocaleString(undefined, FORMATS[stamps[i].dataset.local] || FORMATS.time);
+      var format = Object.assign({}, FORMATS[stamps[i].dataset.local] || FORMATS.time);
+      if (document.body.dataset.timeZone) {
+        format.timeZone = document.body.dataset.timeZone;  // the player's choice
+      }
+      var text = when.toLocaleString(undefined, format);
       stamps[i].textContent = stamps[i].dataset.local === "deadline" ? "(" + text + ")" : text;
       stamps[i].title = when.toUTCString();
     }

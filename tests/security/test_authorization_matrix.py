@@ -691,6 +691,22 @@ add(
     by(405, anonymous=LOGIN),
 )
 add(
+    "time_zone_update",
+    "time-zone-update",
+    "/accounts/profile/time-zone/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    data={"time_zone": "Europe/Berlin"},
+    effects={p: user_changed(p, "time_zone", "Europe/Berlin") for p in PERSONAS[1:]},
+)
+add(
+    "time_zone_update",
+    "time-zone-update",
+    "/accounts/profile/time-zone/",
+    "GET",
+    by(405, anonymous=LOGIN),
+)
+add(
     "vacation_update",
     "vacation-update",
     "/accounts/profile/vacation/",

@@ -151,3 +151,30 @@ def test_the_profile_switches_kinds_on_and_off(client, dora):
     assert bad.status_code == 302
     dora.refresh_from_db()
     assert dora.emails_off == ["turn", "reminder", "deadline", "digest", "invitation", "game_over"]
+
+
+def test_a_chosen_time_zone_for_the_board_and_the_emails(client, dora, run_commits):
+    """Empty: the browser's own on the pages, UTC in e-mails.  Chosen on the profile:
+    the board's times are shown in it and e-mails give deadlines in it."""
+    from django.core import mail
+
+    from tests.games.factories import GameFactory, scenario_deck
+
+    client.force_login(dora)
+    assert "data-time-zone" not in client.get("/accounts/profile/").content.decode()
+    bad = client.post("/accounts/profile/time-zone/", {"time_zone": "Mars/Olympus"}, follow=True)
+    assert "Choose a time zone from the list." in bad.content.decode()
+    client.post("/accounts/profile/time-zone/", {"time_zone": "Europe/Berlin"})
+    dora.refresh_from_db()
+    assert dora.time_zone == "Europe/Berlin"
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "medium"}, {"ai": "medium"}],
+            deck=scenario_deck("lux5 lux3"),
+            first_player=0,
+            move_deadline_hours=24,
+        )
+    assert 'data-time-zone="Europe/Berlin"' in client.get(f"/games/{game.pk}/").content.decode()
+    (message,) = mail.outbox
+    assert "(Europe/Berlin)" in message.body and "UTC" not in message.body.split("Move due")[-1][:60]
