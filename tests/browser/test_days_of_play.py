@@ -91,7 +91,7 @@ def test_two_people_and_a_bot_over_a_whole_game(
         moves += 1
     assert game.status == Game.Status.FINISHED
 
-    for name, page in pages.items():
+    for page in pages.values():
         page.goto(f"{base}/games/{game_id}/")
         expect(page.locator(".scores__table tbody tr")).to_have_count(3)
         expect(page.locator(".chat__lines")).to_contain_text("Good luck")
