@@ -279,7 +279,7 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     )
 
 
-def game_ending(*, game: Game, user: User | None) -> dict[str, Any]:
+def game_ending(*, game: Game) -> dict[str, Any]:
     """What the end screen adds to a finished board: each seat's rating change (None:
     unrated, or a bot) and the rematch table if one was opened.  Two queries."""
     results = PlayerResult.objects.filter(game=game).only(

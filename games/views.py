@@ -311,7 +311,7 @@ def _board_response(
     if selectors.chat_open_to(game, user):
         context["chat"] = selectors.chat_lines(game=game, user=user)
     if view.finished:
-        ending = selectors.game_ending(game=game, user=user)
+        ending = selectors.game_ending(game=game)
         context.update(ending)
         for row in context.get("scores", ()):
             row["rating_change"] = ending["rating_changes"].get(row["seat"])

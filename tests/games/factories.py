@@ -86,6 +86,17 @@ def people_play(game: Game, rng: random.Random, *, until_version: int | None = N
     return game
 
 
+def play_out(game: Game, rng: random.Random, run_commits) -> Game:
+    """``people_play`` to the end of the game, the bots answering as each block's
+    commit runs (``run_commits``, the fixture)."""
+    game.refresh_from_db()
+    while game.status == Game.Status.ACTIVE:
+        with run_commits():
+            game = people_play(game, rng)
+        game.refresh_from_db()
+    return game
+
+
 def table_snapshot(game: Game) -> tuple:
     """Everything stored about a table, to prove that a refused request changed nothing."""
     return (

@@ -13,7 +13,7 @@ from django.core import mail
 from games.models import Game, Notification
 from games.notifications import notification_send, seat_seen
 from games.services import game_create, game_invitation_respond, game_resign
-from tests.games.factories import people_game, people_play
+from tests.games.factories import people_game, people_play, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -52,22 +52,13 @@ def test_an_answered_invitation_is_not_mailed_late(alice, bob, django_capture_on
     assert notice.status == Notification.Status.SKIPPED and _to(bob) == []
 
 
-def _play_to_the_end(game, run_commits):
-    rng = random.Random(3)
-    while game.status == Game.Status.ACTIVE:
-        with run_commits():
-            game = people_play(game, rng)
-        game.refresh_from_db()
-    return game
-
-
 def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
     from accounts.models import PlayerResult
 
     with run_commits():
         game = people_game(dora, alice, bob)
     mail.outbox.clear()
-    game = _play_to_the_end(game, run_commits)
+    game = play_out(game, random.Random(3), run_commits)
     assert game.status == Game.Status.FINISHED
     for user in (dora, alice, bob):
         (message,) = [m for m in _to(user) if "is over" in m.subject]

@@ -10,7 +10,7 @@ import pytest
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Seat
 from games.services import game_rematch, game_resign
-from tests.games.factories import people_game, people_play
+from tests.games.factories import people_game, people_play, play_out
 
 pytestmark = pytest.mark.django_db
 
@@ -31,18 +31,8 @@ def finished(alice, bob, carol, run_commits):
         )
         for user in (bob, carol):
             game = game_invitation_respond(game=game, user=user, accept=True)
-    game = _play_out(game, random.Random(5), run_commits)
+    game = play_out(game, random.Random(5), run_commits)
     assert game.status == Game.Status.FINISHED
-    return game
-
-
-def _play_out(game, rng, run_commits):
-    """People move at random; the bots answer as each block's commit runs."""
-    game.refresh_from_db()
-    while game.status == Game.Status.ACTIVE:
-        with run_commits():
-            game = people_play(game, rng)
-        game.refresh_from_db()
     return game
 
 
@@ -72,7 +62,7 @@ def test_a_resigned_player_is_invited_again_as_a_person(alice, bob, carol, run_c
     with run_commits():
         game = people_game(alice, bob, carol)
         game = game_resign(game=game, user=carol)
-    game = _play_out(game, random.Random(2), run_commits)
+    game = play_out(game, random.Random(2), run_commits)
     rematch = game_rematch(game=game, user=alice)
     carol_seat = Seat.objects.get(game=rematch, position=2)
     assert carol_seat.user == carol and not carol_seat.ai_level and not carol_seat.accepted
