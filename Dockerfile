@@ -9,6 +9,11 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
 
 WORKDIR /app
 
+# GNU gettext compiles the translations at build time (the .mo files are not committed).
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends gettext \
+    && rm -rf /var/lib/apt/lists/*
+
 # The runtime dependencies of pyproject.toml (not the dev tools) in a layer of their own,
 # rebuilt only when pyproject.toml changes.
 COPY pyproject.toml ./
@@ -17,6 +22,8 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
     && rm /tmp/requirements.txt
 
 COPY . .
+# The compiled catalogues (locale/*/LC_MESSAGES/django.mo); the key only lets settings load.
+RUN SECRET_KEY=build-only-not-a-secret python manage.py compilemessages -v 0
 
 # Run as a user without privileges; it may write only collected static files and
 # beat's schedule.
@@ -26,4 +33,8 @@ RUN useradd --create-home --uid 10001 app \
 USER app
 
 EXPOSE 8000
-CMD ["gunicorn", "highsociety_site.wsgi", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
+# ASGI (gunicorn's uvicorn workers): the pages stay sync views, the boards' streams are
+# an async view (docs/operations.md, "The board's stream").  A pool of database
+# connections per process: under ASGI Django runs each sync request in a thread of its
+# own, which would otherwise open a connection of its own.
+CMD ["env", "DATABASE_POOL_SIZE=10", "gunicorn", "highsociety_site.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]

@@ -7,10 +7,12 @@ PY := $(VENV)/bin/python
 BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then echo $$p; break; fi; done)
 
-.PHONY: install browser run test test-fast lint format importlint migrations-check bench clean
+.PHONY: install browser gettext messages makemessages run test test-fast lint format importlint migrations-check bench bench-cluster clean
 
 # `make run`: the embedded defaults (SQLite file db.sqlite3, tasks in-process, e-mail
-# printed to this terminal, DEBUG on) unless the environment says otherwise.
+# printed to this terminal, DEBUG on) unless the environment says otherwise.  Served by
+# uvicorn (ASGI, reloading on changes), one process: the boards' streams then share an
+# in-process channel, no Redis needed.
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -32,13 +34,33 @@ browser:
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium >/dev/null; \
 	  else echo "Chromium is missing: apt-get install chromium (browser tests need it)" >&2; exit 1; fi; }
 
+# The translations (locale/*/LC_MESSAGES/django.po) are compiled here, never committed
+# compiled: GNU gettext's msgfmt does it, installed when missing and we may.
+gettext:
+	@command -v msgfmt >/dev/null 2>&1 || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq gettext >/dev/null; \
+	  else echo "gettext is missing: apt-get install gettext (the translations need it)" >&2; exit 1; fi; }
+
+# (The settings refuse to load without a key when DEBUG is off; compiling needs none.)
+messages: install gettext
+	SECRET_KEY=$${SECRET_KEY:-compilemessages-only} $(PY) manage.py compilemessages \
+	  --ignore=.venv --ignore=node_modules -v 0
+
+# After adding or changing a string: refresh locale/*/LC_MESSAGES/django.po, then translate
+# the new entries (tests/i18n fails while one is missing or fuzzy).
+makemessages: install gettext
+	$(PY) manage.py makemessages -l de -l fr --no-wrap --add-location=file \
+	  --ignore=.venv --ignore=tests --ignore=bench --ignore=examples --ignore=staticfiles --ignore=node_modules
+
 run: export SITE_URL ?= http://$(HOST):$(PORT)
 run: export DEBUG ?= 1
 run: export LOG_FORMAT ?= text
-run: install
+run: install messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
-	$(PY) manage.py runserver $(HOST):$(PORT)
+	$(PY) -m uvicorn highsociety_site.asgi:application --host $(HOST) --port $(PORT) --lifespan off \
+	  --reload $(addprefix --reload-dir ,games accounts ops highsociety_site templates)
 
 # `make test`: the whole suite on the real PostgreSQL and Redis of this machine (the
 # environment may point elsewhere), then a second pass of the tests marked `embedded`
@@ -48,7 +70,7 @@ run: install
 # Celery stays eager unless a test starts a real worker: tests/settings.py.
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/highsociety
 test: export REDIS_URL ?= redis://127.0.0.1:6379/15
-test: install browser
+test: install browser messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run --settings=tests.settings
@@ -72,6 +94,15 @@ format: install
 bench: install
 	$(PY) bench/engine_speed.py
 	$(PY) bench/ai_tournament.py --games 40
+
+# Several nodes on loopback (bench/cluster.py): HAProxy and PgBouncer are Debian
+# packages, installed here when missing and we may (root with apt-get).
+bench-cluster: install
+	@for p in haproxy pgbouncer; do command -v $$p >/dev/null 2>&1 || test -x /usr/sbin/$$p || { \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then \
+	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq haproxy pgbouncer >/dev/null; \
+	  else echo "$$p is missing: apt-get install haproxy pgbouncer" >&2; exit 1; fi; }; done
+	$(PY) bench/cluster.py $(BENCH_ARGS)
 
 clean:
 	rm -rf $(VENV) .pytest_cache

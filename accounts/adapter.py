@@ -14,8 +14,9 @@ from allauth.account.adapter import DefaultAccountAdapter
 from confusable_homoglyphs import confusables
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext_lazy
 
-LOOK_ALIKE = (
+LOOK_ALIKE = gettext_lazy(
     "This username mixes letters that look alike from different alphabets, or looks "
     "like another player's name: choose another."
 )
@@ -43,9 +44,14 @@ class AccountAdapter(DefaultAccountAdapter):
         """The account e-mails (verification, password reset, notices) in the site's
         own name and address, not the request's host."""
         from django.conf import settings
+        from django.utils import translation
 
         context = {**context, "site_name": "High Society", "site_url": settings.SITE_URL}
-        return super().send_mail(template_prefix, email, context)
+        # In the recipient's language when the account has one, else the page's.
+        user = context.get("user")
+        language = getattr(user, "language", "") or translation.get_language()
+        with translation.override(language):
+            return super().send_mail(template_prefix, email, context)
 
     def clean_username(self, username, shallow=False):
         username = unicodedata.normalize("NFKC", username)

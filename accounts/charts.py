@@ -12,6 +12,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext, ngettext
+
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 66, 20, 20, 46
 
@@ -59,6 +62,11 @@ def _nice_step(span: float, count: int = 4) -> float:
         if raw <= factor * power:
             return factor * power
     return 10 * power
+
+
+def _whole(value: float) -> str:
+    """A rating as the active language writes a whole number: 1,000 / 1.000 / 1 000."""
+    return number_format(round(value), force_grouping=True)
 
 
 def rating_chart(name: str, history: Sequence[dict], *, start: float = 1000.0) -> Chart | None:
@@ -109,20 +117,23 @@ def rating_chart(name: str, history: Sequence[dict], *, start: float = 1000.0) -
     y_ticks = []
     tick = y_min
     while tick <= y_max + 1e-9:
-        y_ticks.append((y_of(tick), f"{tick:,.0f}"))
+        y_ticks.append((y_of(tick), _whole(tick)))
         tick += step
     x_step = max(1, math.ceil(n / 8))
     x_ticks = [(x_of(i), str(i)) for i in range(0, n + 1, x_step)]
     if n and x_ticks[-1][1] != str(n):
         x_ticks.append((x_of(n), str(n)))
     last = values[-1]
-    title = f"Rating of {name} over the last {n} rated game{'s' if n != 1 else ''}"
-    description = (
-        f"A line chart. The rating went from {values[0]:,.0f} to {last:,.0f} "
-        f"(highest {high:,.0f}, lowest {low:,.0f}). "
-        "The horizontal axis counts rated games, oldest on the left; "
+    title = ngettext(
+        "Rating of %(name)s over the last %(count)s rated game",
+        "Rating of %(name)s over the last %(count)s rated games",
+        n,
+    ) % {"name": name, "count": n}
+    description = gettext(
+        "A line chart. The rating went from %(first)s to %(last)s (highest %(high)s, "
+        "lowest %(low)s). The horizontal axis counts rated games, oldest on the left; "
         "the vertical axis is the rating."
-    )
+    ) % {"first": _whole(values[0]), "last": _whole(last), "high": _whole(high), "low": _whole(low)}
     return Chart(
         title=title,
         description=description,

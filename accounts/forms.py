@@ -5,13 +5,17 @@ import unicodedata
 
 from django import forms
 from django.db.models import Q
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.adapter import latin_reading
 from accounts.models import User
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH
 
-# What the board writes for seats that are not a person's: "Bot (medium)", "Open seat".
-RESERVED_NAME = re.compile(r"^\s*(bot\b|open seat\b)", re.IGNORECASE)
+# What the board writes for seats that are not a person's, in every language of the
+# site: "Bot (medium)", "Open seat", "Freier Platz", "Place libre".
+RESERVED_NAME = re.compile(r"^\s*(bot\b|open seat\b|freier platz\b|place libre\b)", re.IGNORECASE)
 
 
 def _folded(name: str) -> str:
@@ -22,11 +26,13 @@ class ProfileForm(forms.ModelForm):
     # Required here although the model allows blank: once set, a name is never cleared
     # to nothing by mistake.  strip=True turns "   " into "" and so into "required".
     display_name = forms.CharField(
-        label="Display name",
+        label=_("Display name"),
         min_length=1,
         max_length=DISPLAY_NAME_MAX_LENGTH,
         strip=True,
-        help_text=f"What other players see, 1 to {DISPLAY_NAME_MAX_LENGTH} characters.",
+        help_text=format_lazy(
+            _("What other players see, 1 to {} characters."), DISPLAY_NAME_MAX_LENGTH
+        ),
     )
 
     class Meta:
@@ -41,13 +47,15 @@ class ProfileForm(forms.ModelForm):
         folded = _folded(name)
         if RESERVED_NAME.match(folded):
             raise forms.ValidationError(
-                "That reads like a bot or an empty seat on the board: choose another name."
+                gettext("That reads like a bot or an empty seat on the board: choose another name.")
             )
         others = User.objects.exclude(pk=self.instance.pk).filter(
             Q(username__iexact=folded) | Q(display_name__iexact=folded)
         )
         if others.exists():
             raise forms.ValidationError(
-                "Another player already goes by that name: choose one they cannot be taken for."
+                gettext(
+                    "Another player already goes by that name: choose one they cannot be taken for."
+                )
             )
         return name

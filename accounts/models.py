@@ -6,6 +6,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH, validate_display_name
 
@@ -23,18 +25,39 @@ class User(AbstractUser):
 
     # The kinds of game e-mail a player may switch off one by one.
     EMAIL_KINDS = {
-        "turn": "Your turn",
-        "reminder": "Deadline reminders",
-        "deadline": "A bot moved for you",
-        "digest": "The daily digest",
-        "invitation": "Invitations to a table",
-        "game_over": "The result of a game you were away for",
+        "turn": _("Your turn"),
+        "reminder": _("Deadline reminders"),
+        "deadline": _("A bot moved for you"),
+        "digest": _("The daily digest"),
+        "invitation": _("Invitations to a table"),
+        "game_over": _("The result of a game you were away for"),
+    }
+    # The same kinds inside a sentence ("Stop these e-mails (your turn)").
+    EMAIL_KIND_PHRASES = {
+        "turn": pgettext_lazy("e-mail kind in a sentence", "your turn"),
+        "reminder": pgettext_lazy("e-mail kind in a sentence", "deadline reminders"),
+        "deadline": pgettext_lazy("e-mail kind in a sentence", "a bot moved for you"),
+        "digest": pgettext_lazy("e-mail kind in a sentence", "the daily digest"),
+        "invitation": pgettext_lazy("e-mail kind in a sentence", "invitations to a table"),
+        "game_over": pgettext_lazy(
+            "e-mail kind in a sentence", "the result of a game you were away for"
+        ),
+    }
+
+    # The kinds of game notice that may also come as a Web Push notification, on the
+    # devices where the player turned push on (PushSubscription); each can be off.
+    PUSH_KINDS = {
+        "turn": _("Your turn"),
+        "reminder": _("Deadline reminders"),
+        "deadline": _("A bot moved for you"),
+        "invitation": _("Invitations to a table"),
+        "game_over": _("The result of a game you were away for"),
     }
 
     class TurnEmails(models.TextChoices):
-        EVERY = "every", "An e-mail whenever it is my turn"
-        DIGEST = "digest", "One e-mail a day listing the games waiting for me"
-        NONE = "none", "No e-mails about games"
+        EVERY = "every", _("An e-mail whenever it is my turn")
+        DIGEST = "digest", _("One e-mail a day listing the games waiting for me")
+        NONE = "none", _("No e-mails about games")
 
     # Async play (docs/architecture.md, "Async play"): how the player hears about their turns, and
     # their vacation, which pauses their move deadlines (games.deadlines).
@@ -47,12 +70,25 @@ class User(AbstractUser):
     # Kinds of game e-mail the player switched off one by one (EMAIL_KINDS), on top of
     # ``turn_emails``: the unsubscribe link of each e-mail switches off its own kind.
     emails_off = models.JSONField(default=list, blank=True)
+    # Kinds of push notification the player switched off (PUSH_KINDS); push itself is on
+    # for the devices that subscribed, whatever ``turn_emails`` says.
+    push_off = models.JSONField(default=list, blank=True)
     # The IANA time zone the player reads times in ("Europe/Berlin"); empty: the
     # browser's own (the pages), UTC (the e-mails).
     time_zone = models.CharField(max_length=64, blank=True, default="")
+    # The language the player reads the site and their e-mails in (settings.LANGUAGES);
+    # empty until they sign in or choose: then the browser's (pages), English (e-mails).
+    language = models.CharField(max_length=8, blank=True, default="")
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
+    @property
+    def email_language(self) -> str:
+        """The language of this player's e-mails: their own, else the site's default."""
+        from django.conf import settings
+
+        return self.language or settings.LANGUAGE_CODE
 
     @property
     def public_name(self) -> str:
@@ -95,6 +131,41 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.public_name
+
+
+# --------------------------------------------------------------------------- push
+
+
+class PushSubscription(models.Model):
+    """One browser (device) where the player turned Web Push on: the push service's
+    address for it and the keys the notifications are encrypted with (the browser's
+    ``PushSubscription``).  ``accounts.push`` adds and removes them; ``games.push`` sends
+    to them, and deletes one the push service says is gone (404, 410)."""
+
+    ENDPOINT_MAX_LENGTH = 1000
+
+    user = models.ForeignKey(
+        User, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    # One browser is one subscription: signing in as someone else on the same browser
+    # moves it to them.
+    endpoint = models.CharField(max_length=ENDPOINT_MAX_LENGTH, unique=True)
+    p256dh = models.CharField(max_length=128)  # the browser's P-256 public key, base64url
+    auth = models.CharField(max_length=64)  # the browser's 16-byte secret, base64url
+    created_at = models.DateTimeField(auto_now_add=True)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+    failures = models.PositiveSmallIntegerField(default=0)  # since the last success
+    last_error = models.CharField(max_length=200, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+
+    def __str__(self) -> str:
+        return f"Push subscription {self.pk} of user {self.user_id}"
+
+    def info(self) -> dict:
+        """The subscription as pywebpush takes it (the browser's ``toJSON()``)."""
+        return {"endpoint": self.endpoint, "keys": {"p256dh": self.p256dh, "auth": self.auth}}
 
 
 # --------------------------------------------------------------------------- records

@@ -8,10 +8,13 @@ does not expire: an old e-mail's link still unsubscribes.
 from __future__ import annotations
 
 from django.core import signing
+from django.utils.translation import gettext
 
 from accounts.models import User
 
 UNSUBSCRIBE_SALT = "accounts.preferences.unsubscribe"
+# The signed-in player's language, kept in their session (accounts.middleware).
+LANGUAGE_SESSION_KEY = "hs_language"
 
 
 def unsubscribe_token(user: User, kind: str | None = None) -> str:
@@ -38,12 +41,23 @@ def unsubscribe_user(token: str) -> tuple[User, str | None]:
 def emails_off_set(*, user: User, kinds: list[str]) -> User:
     """The kinds of game e-mail ``user`` does not want (the others come as set by
     ``turn_emails``).  Unknown kinds are refused."""
-    unknown = sorted(set(kinds) - set(User.EMAIL_KINDS))
-    if unknown:
-        raise ValueError("Choose among the kinds of e-mail listed.")
-    chosen = [kind for kind in User.EMAIL_KINDS if kind in kinds]
-    User.objects.filter(pk=user.pk).update(emails_off=chosen)
-    user.emails_off = chosen
+    return kinds_off_set(
+        user=user,
+        kinds=kinds,
+        field="emails_off",
+        listed=User.EMAIL_KINDS,
+        refusal=gettext("Choose among the kinds of e-mail listed."),
+    )
+
+
+def kinds_off_set(*, user: User, kinds: list[str], field: str, listed, refusal: str) -> User:
+    """Store in ``field`` the kinds of notice (of ``listed``, in its order) ``user``
+    switched off; unknown kinds are refused with ``refusal``."""
+    if set(kinds) - set(listed):
+        raise ValueError(refusal)
+    chosen = [kind for kind in listed if kind in kinds]
+    User.objects.filter(pk=user.pk).update(**{field: chosen})
+    setattr(user, field, chosen)
     return user
 
 
@@ -55,9 +69,25 @@ def email_kind_off(*, user: User, kind: str) -> User:
 def turn_emails_set(*, user: User, value: str) -> User:
     """Every turn, a daily digest, or no e-mails about games (User.TurnEmails)."""
     if value not in User.TurnEmails.values:
-        raise ValueError("Choose every turn, a daily digest or no e-mails.")
+        raise ValueError(gettext("Choose every turn, a daily digest or no e-mails."))
     User.objects.filter(pk=user.pk).update(turn_emails=value)
     user.turn_emails = value
+    return user
+
+
+def language_supported(code: str) -> bool:
+    """Whether ``code`` is one of the site's languages (settings.LANGUAGES)."""
+    from django.conf import settings
+
+    return code in {language for language, _name in settings.LANGUAGES}
+
+
+def language_set(*, user: User, value: str) -> User:
+    """The language ``user`` reads the site and their e-mails in."""
+    if not language_supported(value):
+        raise ValueError(gettext("Choose a language from the list."))
+    User.objects.filter(pk=user.pk).update(language=value)
+    user.language = value
     return user
 
 
@@ -71,7 +101,7 @@ def time_zones() -> list[str]:
 def time_zone_set(*, user: User, value: str) -> User:
     """The time zone ``user`` reads times in; "" for the browser's own."""
     if value and value not in time_zones():
-        raise ValueError("Choose a time zone from the list.")
+        raise ValueError(gettext("Choose a time zone from the list."))
     User.objects.filter(pk=user.pk).update(time_zone=value)
     user.time_zone = value
     return user

@@ -1,11 +1,15 @@
 from django.urls import include, path
 
-from accounts import views, views_preferences
+from accounts import views, views_preferences, views_push
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/sign-out-everywhere/", views.sign_out_everywhere, name="sign_out_everywhere"),
     path("profile/notifications/", views_preferences.notifications_update, name="notifications_update"),
+    path("profile/push/", views_push.push_on, name="push_on"),
+    path("profile/push/off/", views_push.push_off, name="push_off"),
+    path("profile/push/settings/", views_push.push_settings_update, name="push_settings_update"),
+    path("language/", views_preferences.language_update, name="set_language"),
     path("profile/time-zone/", views_preferences.time_zone_update, name="time_zone_update"),
     path("profile/vacation/", views_preferences.vacation_update, name="vacation_update"),
     path("unsubscribe/<str:token>/", views_preferences.unsubscribe, name="unsubscribe"),

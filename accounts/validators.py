@@ -3,6 +3,7 @@
 import unicodedata
 
 from django.core.exceptions import ValidationError
+from django.utils.translation import gettext
 
 DISPLAY_NAME_MAX_LENGTH = 40
 
@@ -12,6 +13,6 @@ def validate_display_name(value: str) -> None:
     zero-width spaces or right-to-left overrides that can disguise one name as another."""
     if any(unicodedata.category(char).startswith("C") for char in value):
         raise ValidationError(
-            "Use visible characters only (no control or invisible formatting characters).",
+            gettext("Use visible characters only (no control or invisible formatting characters)."),
             code="invisible_characters",
         )

@@ -6,6 +6,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
+from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.forms import ProfileForm
@@ -25,7 +26,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
     if form.is_valid():
         form.save()
-        messages.success(request, "Your display name is saved.")
+        messages.success(request, _("Your display name is saved."))
         return redirect("profile")
     return render(request, "accounts/profile.html", {"form": form}, status=400)
 
@@ -41,5 +42,7 @@ def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
     user.refresh_from_db(fields=["session_generation"])
     tokens_revoke_all(user=user)
     update_session_auth_hash(request, user)
-    messages.success(request, "You are signed out everywhere else, and your API tokens are revoked.")
+    messages.success(
+        request, _("You are signed out everywhere else, and your API tokens are revoked.")
+    )
     return redirect("profile")

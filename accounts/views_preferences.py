@@ -10,14 +10,20 @@ from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.dateformat import format as date_format
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
+from django.views.i18n import set_language
 
 from accounts.models import User
 from accounts.preferences import (
+    LANGUAGE_SESSION_KEY,
     email_kind_off,
     emails_off_set,
+    language_set,
+    language_supported,
     time_zone_set,
     turn_emails_set,
     unsubscribe_user,
@@ -37,8 +43,20 @@ def notifications_update(request: HttpRequest) -> HttpResponse:
     except ValueError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Your e-mail setting is saved.")
+        messages.success(request, _("Your e-mail setting is saved."))
     return redirect("profile")
+
+
+@require_POST
+def language_update(request: HttpRequest) -> HttpResponse:
+    """The header's and the profile's language switcher: Django's ``set_language`` (the
+    cookie, then back to ``next``), and for a signed-in player the choice saved on the
+    account too.  A code that is not one of the site's languages changes nothing."""
+    value = request.POST.get("language", "")
+    if request.user.is_authenticated and language_supported(value):
+        language_set(user=request.user, value=value)
+        request.session[LANGUAGE_SESSION_KEY] = value
+    return set_language(request)
 
 
 @login_required
@@ -50,7 +68,7 @@ def time_zone_update(request: HttpRequest) -> HttpResponse:
     except ValueError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "Your time zone is saved.")
+        messages.success(request, _("Your time zone is saved."))
     return redirect("profile")
 
 
@@ -61,11 +79,14 @@ def vacation_update(request: HttpRequest) -> HttpResponse:
     try:
         if request.POST.get("action") == "end":
             vacation_end(user=request.user)
-            messages.success(request, "Welcome back: your deadlines run again.")
+            messages.success(request, _("Welcome back: your deadlines run again."))
         else:
             user = vacation_start(user=request.user, days=request.POST.get("days", ""))
-            until = timezone.localtime(user.vacation_until).strftime("%a %d %b %Y, %H:%M %Z")
-            messages.success(request, f"Enjoy your vacation: your deadlines wait until {until}.")
+            until = date_format(timezone.localtime(user.vacation_until), "D d M Y, H:i T")
+            messages.success(
+                request,
+                _("Enjoy your vacation: your deadlines wait until %(until)s.") % {"until": until},
+            )
     except GameError as error:
         messages.error(request, str(error))
     return redirect("profile")

@@ -89,6 +89,63 @@ def tables_create(count: int, run: str) -> list[Table]:
     return tables
 
 
+def session_key_for(user) -> str:
+    """A signed-in session of ``user`` in Django's session store, as a log-in makes it."""
+    from importlib import import_module
+
+    from django.conf import settings
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    session = import_module(settings.SESSION_ENGINE).SessionStore()
+    session[SESSION_KEY] = str(user.pk)
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    session[HASH_SESSION_KEY] = user.get_session_auth_hash()
+    session.create()
+    return session.session_key
+
+
+def page_tables_create(count: int, moves: int, run: str) -> list[Table]:
+    """For ``--pages``: one player at ``count`` tables of three people, each played
+    ``moves`` moves on (passing when it may, so the boards have long logs; some end),
+    plus a table this player has not joined yet with an open seat.  ``tokens`` holds
+    the player's session key in every table."""
+    from accounts.models import User
+    from games.engine import legal_actions, seats_to_act
+    from games.models import Game
+    from games.services import game_create, game_invitation_respond, game_submit_action
+
+    player = User.objects.create_user(username=f"p{run}", password=None)
+    session = session_key_for(player)
+    tables = []
+    for number in range(count):
+        others = [
+            User.objects.create_user(username=f"p{run}-{number}-{seat}", password=None)
+            for seat in (1, 2)
+        ]
+        users = [player, *others]
+        game = game_create(creator=player, players=3, seats=[{"user": u.username} for u in others])
+        for user in others:
+            game = game_invitation_respond(game=game, user=user, accept=True)
+        for _ in range(moves):
+            game = Game.objects.get(pk=game.pk)
+            if game.status != Game.Status.ACTIVE:
+                break
+            state = game.engine_state()
+            seat = seats_to_act(state)[0]
+            mine = [a for a in legal_actions(state) if a["seat"] == seat]
+            action = next((a for a in mine if a["type"] == "pass"), mine[0])
+            game_submit_action(
+                game=game,
+                user=users[seat],
+                action={k: v for k, v in action.items() if k != "seat"},
+                expected_version=game.version,
+            )
+        tables.append(Table(game.pk, [session]))
+    host = User.objects.create_user(username=f"p{run}-host", password=None)
+    game_create(creator=host, players=3, seats=[{"open": True}, {"open": True}])
+    return tables
+
+
 # --------------------------------------------------------------------------- clients
 
 
@@ -151,6 +208,27 @@ class Player(threading.Thread):
             getattr(self, f"run_{self.phase}")()
         except Exception as error:  # report, never hang the bench
             self.reporter.append(repr(error))
+
+    def page(self, path: str, session: str | None) -> None:
+        cookies = {"sessionid": session} if session else None
+        start = time.perf_counter()
+        response = self.http.get(self.base + path, cookies=cookies, timeout=30)
+        self.figures.add(time.perf_counter() - start, response.status_code == 200)
+
+    def run_health(self) -> None:
+        while time.monotonic() < self.stop_at:
+            self.page("/health/", None)
+
+    def run_lobby(self) -> None:
+        while time.monotonic() < self.stop_at:
+            self.page("/", self.tables[0].tokens[0])
+
+    def run_board(self) -> None:
+        index = 0
+        while time.monotonic() < self.stop_at:
+            table = self.tables[index % len(self.tables)]
+            index += 1
+            self.page(f"/games/{table.game_id}/", table.tokens[0])
 
     def run_floor(self) -> None:
         table = self.tables[0]
@@ -252,6 +330,14 @@ def main() -> int:
     )
     parser.add_argument("--tables", type=int, default=40, help="tables per client")
     parser.add_argument(
+        "--pages",
+        action="store_true",
+        help="measure the signed-in lobby and board pages against /health/ instead of the API",
+    )
+    parser.add_argument(
+        "--moves", type=int, default=40, help="with --pages: moves played at each table"
+    )
+    parser.add_argument(
         "--database-url", default="postgres://postgres@127.0.0.1:5432/highsociety_bench"
     )
     parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/13")
@@ -263,12 +349,17 @@ def main() -> int:
 
     env = bench_env(args)
     database_create(args.database_url)
-    django_setup(env, eager=True)  # tables of people only: no bot tasks
+    django_setup(env, eager=True, pages=args.pages)  # tables of people only: no bot tasks
     run = f"{int(time.time()) % 10**6}"
     print(
         f"Setting up {args.clients * args.tables} tables in {args.database_url.rsplit('/', 1)[1]} …"
     )
-    groups = [tables_create(args.tables, f"{run}-{n}") for n in range(args.clients)]
+    if args.pages:
+        groups = [
+            page_tables_create(args.tables, args.moves, f"{run}-{n}") for n in range(args.clients)
+        ]
+    else:
+        groups = [tables_create(args.tables, f"{run}-{n}") for n in range(args.clients)]
     # The planner's statistics as autovacuum keeps them on a running site: just after
     # creating hundreds of users it still believes the tables small, and joins the users
     # of a game's seats by scanning them all.
@@ -286,11 +377,11 @@ def main() -> int:
         server = server_start(env, port, args.workers)
         server_wait(server, port)
         # Warm up: every worker opens its database connection, imports, caches.
-        for phase in ("floor", "view"):
+        phases = ("health", "lobby", "board") if args.pages else ("floor", "view", "move")
+        for phase in phases[:2] if not args.pages else phases:
             phase_run(phase, base, [g[-1:] for g in groups], 1.5, [0] * len(groups))
         # The phases take turns in short slices, so that whatever else the machine does
         # meanwhile (autovacuum after the set-up, other processes) weighs on each alike.
-        phases = ("floor", "view", "move")
         slices: dict[str, list[dict]] = {phase: [] for phase in phases}
         done = {phase: [0] * len(groups) for phase in phases}
         for _ in range(args.rounds):
@@ -309,6 +400,9 @@ def main() -> int:
     )
     print(f"{'endpoint':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'errors':>7}")
     names = {
+        "health": "GET /health/",
+        "lobby": "GET / (signed in)",
+        "board": "GET /games/{id}/ (signed in)",
         "floor": "floor (1 read + 1 write)",
         "view": "GET /api/v1/games/{id}/",
         "move": "POST /api/v1/games/{id}/moves/",
@@ -319,11 +413,18 @@ def main() -> int:
             f"{result['p99']:>8.1f} {result['errors']:>7}"
         )
     floor = results[0]["p50"]
-    view_ratio, move_ratio = results[1]["p50"] / floor, results[2]["p50"] / floor
-    print(
-        f"\np50 ratio to the floor: view {view_ratio:.2f}x (guard <= 2), "
-        f"move {move_ratio:.2f}x (guard <= 3)"
-    )
+    first, second = results[1]["p50"] / floor, results[2]["p50"] / floor
+    if args.pages:
+        print(
+            f"\np50 ratio to /health/: lobby {first:.2f}x (guard <= 5), "
+            f"board {second:.2f}x (guard <= 5)"
+        )
+    else:
+        print(
+            f"\np50 ratio to the floor: view {first:.2f}x (guard <= 2), "
+            f"move {second:.2f}x (guard <= 3)"
+        )
+    print(f"load average at the end (uptime): {os.getloadavg()[0]:.2f} {os.getloadavg()[1]:.2f}")
     return 0 if not any(r["errors"] for r in results) else 1
 
 

@@ -554,8 +554,9 @@ def errors_count(figures: Figures) -> int:
 # --------------------------------------------------------------------------- main
 
 
-def arguments(argv: list[str] | None) -> argparse.Namespace:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+def parser_make(description: str) -> argparse.ArgumentParser:
+    """The options of the play itself (``bench/cluster.py`` shares them)."""
+    parser = argparse.ArgumentParser(description=description)
     parser.add_argument("--tables", type=int, default=200, help="tables played at once")
     parser.add_argument(
         "--seed", type=int, default=1, help="the mix of tables and the clients' choices"
@@ -584,12 +585,11 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         help="while others act, poll the whole view (default) or the move log (moves/?since=)",
     )
     parser.add_argument("--timeout", type=float, default=1200, help="give up after (s)")
-    parser.add_argument(
-        "--database-url", default="postgres://postgres@127.0.0.1:5432/highsociety_load"
-    )
-    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/6")
     parser.add_argument("--logs", type=Path, help="keep the server and worker logs in this folder")
-    args = parser.parse_args(argv)
+    return parser
+
+
+def arguments_check(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
     limits = {
         "tables": (1, 2000),
         "gunicorn_workers": (1, 32),
@@ -604,6 +604,16 @@ def arguments(argv: list[str] | None) -> argparse.Namespace:
         parser.error("--doubled is a share between 0 and 1")
     if not (0 < args.poll <= args.poll_max <= 60) or not 1 <= args.timeout <= 7200:
         parser.error("need 0 < --poll <= --poll-max <= 60 and 1 <= --timeout <= 7200")
+
+
+def arguments(argv: list[str] | None) -> argparse.Namespace:
+    parser = parser_make(__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--database-url", default="postgres://postgres@127.0.0.1:5432/highsociety_load"
+    )
+    parser.add_argument("--redis-url", default="redis://127.0.0.1:6379/6")
+    args = parser.parse_args(argv)
+    arguments_check(parser, args)
     return args
 
 

@@ -83,11 +83,13 @@ def database_create(url: str, *, fresh: bool = False) -> None:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
 
 
-def django_setup(env: dict[str, str], *, eager: bool) -> None:
+def django_setup(env: dict[str, str], *, eager: bool, pages: bool = False) -> None:
     """Configure Django in this process from ``env`` and migrate the database.
 
     ``eager``: tasks run in this process (a bench that queues none, or does not want a
-    worker to see them); otherwise they go to the broker of ``env``."""
+    worker to see them); otherwise they go to the broker of ``env``.  ``pages``: the
+    bench serves HTML pages, so collect the static files they name (``DEBUG`` is off:
+    hashed names from the manifest, in ``staticfiles/``, which git ignores)."""
     os.environ.update(env)
     os.environ["CELERY_TASK_ALWAYS_EAGER"] = "1" if eager else "0"
     import django
@@ -96,6 +98,8 @@ def django_setup(env: dict[str, str], *, eager: bool) -> None:
     from django.core.management import call_command
 
     call_command("migrate", "--noinput", verbosity=0)
+    if pages:
+        call_command("collectstatic", "--noinput", verbosity=0)
 
 
 # --------------------------------------------------------------------------- processes
@@ -115,7 +119,7 @@ def _die_with_parent() -> None:
         pass  # not Linux: the bench's own clean-up still stops it
 
 
-def _spawn(command: list[str], env: dict[str, str], log: IO | None) -> subprocess.Popen:
+def spawn(command: list[str], env: dict[str, str], log: IO | None) -> subprocess.Popen:
     return subprocess.Popen(
         command,
         cwd=ROOT,
@@ -136,11 +140,16 @@ def server_start(
     worker_class: str = "sync",
     threads: int = 1,
     log: IO | None = None,
+    asgi: bool = False,
 ) -> subprocess.Popen:
-    """gunicorn serving the app on 127.0.0.1:``port``; ``log`` takes its output."""
+    """gunicorn serving the app on 127.0.0.1:``port``; ``log`` takes its output.
+    ``asgi``: the ASGI application with uvicorn workers, as docker-compose.yml runs it
+    (the boards' streams need it)."""
+    if asgi:
+        worker_class = "uvicorn_worker.UvicornWorker"
     command = [
         str(BIN / "gunicorn"),
-        "highsociety_site.wsgi:application",
+        "highsociety_site.asgi:application" if asgi else "highsociety_site.wsgi:application",
         "--workers",
         str(workers),
         "--worker-class",
@@ -154,10 +163,12 @@ def server_start(
         # A full listen queue would refuse connections under load instead of queueing.
         "--backlog",
         "2048",
+        # Two servers at once would race for the one default control socket.
+        "--no-control-socket",
     ]
     if worker_class == "gthread":
         command += ["--threads", str(threads)]
-    return _spawn(command, env, log)
+    return spawn(command, env, log)
 
 
 def server_wait(server: subprocess.Popen, port: int, timeout: float = 60) -> None:
@@ -178,10 +189,16 @@ def server_wait(server: subprocess.Popen, port: int, timeout: float = 60) -> Non
 
 
 def worker_start(
-    env: dict[str, str], queue: str, concurrency: int, *, log: IO | None = None
+    env: dict[str, str],
+    queue: str,
+    concurrency: int,
+    *,
+    log: IO | None = None,
+    name: str | None = None,
 ) -> subprocess.Popen:
-    """One Celery worker (prefork pool) consuming ``queue`` only."""
-    return _spawn(
+    """One Celery worker (prefork pool) consuming ``queue`` only (comma-separated
+    names: those queues), named ``name@host`` (``queue@host`` by default)."""
+    return spawn(
         [
             str(BIN / "celery"),
             "-A",
@@ -198,7 +215,7 @@ def worker_start(
             "--without-gossip",
             "--without-mingle",
             "--hostname",
-            f"{queue}@%h",
+            f"{name or queue}@%h",
         ],
         env,
         log,

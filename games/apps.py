@@ -7,5 +7,6 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        # The listeners of games.events: tasks for bots and e-mails, ratings at the end.
-        from games import ratings, tasks  # noqa: F401
+        # The listeners of games.events: tasks for bots and e-mails, ratings at the end,
+        # the open boards' streams.
+        from games import live, ratings, tasks  # noqa: F401

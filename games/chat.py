@@ -5,7 +5,8 @@
 (not abandoned); the text is one line of at most ``CHAT_MAX_LENGTH`` characters, and
 one player may send ``CHAT_BURST`` messages per ``CHAT_WINDOW`` at one table.  It
 stamps the table's ``chat_at`` under the game row's lock (the one lock order: the game
-row first), so every open board sees the message with its next poll.
+row first) and announces the change (``events.board_changed``), so every open board
+sees the message at once through its stream, or with its next poll.
 
 ``chat_mute`` hides one player's messages from another, at every table, on the pages,
 in the API and in the e-mails.  Reading the chat is ``selectors.chat_lines``.
@@ -20,7 +21,9 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
+from games import events
 from games.errors import NotAllowed, NotYourSeat
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game, Seat
 
@@ -33,7 +36,7 @@ def chat_text_clean(text: Any) -> str:
     control characters go), trimmed.  Raises ``NotAllowed`` with the reason when it is
     empty or too long."""
     if not isinstance(text, str):
-        raise NotAllowed("A message must be text.")
+        raise NotAllowed(_("A message must be text."))
     text = unicodedata.normalize("NFC", text)
     text = "".join(
         " " if ch in "\r\n\t" else ch
@@ -42,10 +45,11 @@ def chat_text_clean(text: Any) -> str:
     )
     text = " ".join(text.split())
     if not text:
-        raise NotAllowed("Write a message first.")
+        raise NotAllowed(_("Write a message first."))
     if len(text) > CHAT_MAX_LENGTH:
         raise NotAllowed(
-            f"A message may be at most {CHAT_MAX_LENGTH} characters; yours has {len(text)}."
+            _("A message may be at most %(most)s characters; yours has %(length)s.")
+            % {"most": CHAT_MAX_LENGTH, "length": len(text)}
         )
     return text
 
@@ -53,27 +57,31 @@ def chat_text_clean(text: Any) -> str:
 def chat_post(*, game: Game, user: Any, text: Any) -> ChatMessage:
     """Store ``user``'s message at ``game``'s table (see the module's docstring)."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotYourSeat("Log in and take a seat to chat.")
+        raise NotYourSeat(_("Log in and take a seat to chat."))
     clean = chat_text_clean(text)
     now = timezone.now()
     with transaction.atomic():
         locked = Game.objects.select_for_update().filter(pk=game.pk).first()
         if locked is None:
-            raise NotAllowed("This table does not exist (any more).")
+            raise NotAllowed(_("This table does not exist (any more)."))
         if locked.status == Game.Status.ABANDONED:
-            raise NotAllowed("This table was abandoned.")
+            raise NotAllowed(_("This table was abandoned."))
         if not Seat.objects.filter(game=locked, user=user, accepted=True).exists():
-            raise NotYourSeat("Only the players at this table can write in its chat.")
+            raise NotYourSeat(_("Only the players at this table can write in its chat."))
         recent = ChatMessage.objects.filter(
             game=locked, user=user, created_at__gte=now - CHAT_WINDOW
         ).count()
         if recent >= CHAT_BURST:
             raise NotAllowed(
-                f"You have sent {recent} messages in the last {CHAT_WINDOW.seconds} seconds: "
-                "wait a moment before the next."
+                _(
+                    "You have sent %(count)s messages in the last %(seconds)s seconds: "
+                    "wait a moment before the next."
+                )
+                % {"count": recent, "seconds": CHAT_WINDOW.seconds}
             )
         message = ChatMessage.objects.create(game=locked, user=user, text=clean)
         Game.objects.filter(pk=locked.pk).update(chat_at=message.created_at)
+        events.announce(events.board_changed, game_id=locked.pk, version=locked.version)
     return message
 
 
@@ -81,16 +89,16 @@ def chat_mute(*, user: Any, username: Any, mute: bool = True) -> Any:
     """Hide (``mute``) or show again the messages of the player ``username`` to
     ``user``, at every table.  Returns the muted player."""
     if user is None or not getattr(user, "is_authenticated", False):
-        raise NotYourSeat("Log in to mute a player.")
+        raise NotYourSeat(_("Log in to mute a player."))
     other = (
         get_user_model().objects.filter(username=username).first()
         if isinstance(username, str)
         else None
     )
     if other is None:
-        raise NotAllowed("There is no such player.")
+        raise NotAllowed(_("There is no such player."))
     if other.pk == user.pk:
-        raise NotAllowed("You cannot mute yourself.")
+        raise NotAllowed(_("You cannot mute yourself."))
     if mute:
         ChatMute.objects.get_or_create(user=user, muted=other)
     else:

@@ -25,3 +25,11 @@ class NotYourSeat(GameError):
 
 class NotAllowed(GameError):
     """The request is not allowed in the table's situation (full, started, over, …)."""
+
+
+class InvalidOrder(GameError):
+    """A standing order that could never act (a maximum below the high bid, …)."""
+
+
+class AuctionOver(GameError):
+    """A standing order for an auction that has ended (or a game that is over)."""

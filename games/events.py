@@ -13,12 +13,20 @@ ready: ``games.apps``):
   they have the game open.
 - ``notices_owed`` — after the commit: e-mails (``Notification`` rows ``ids``) wait to
   be sent.  Listener: ``games.tasks`` sends them.
+- ``pushes_owed`` — after an outbox row was sent: its Web Push notification
+  (``payload``, made by ``games.push.push_payload``) goes to the subscriptions ``ids``.
+  Listener: ``games.tasks`` queues ``push_send`` for each.
 - ``game_finished`` — inside the transaction that ends the game, so that a result is
   never stored without its consequences.  Listeners: ``games.ratings`` records the
   statistics and ratings; ``games.tasks`` owes the people at the table a game-over
   e-mail (sent after the commit, unless they watched the end at the board).
 - ``invited`` — after the commit: ``by_user_id`` invited the people ``user_ids`` to
   the table ``game_id``.  Listener: ``games.tasks`` owes each an invitation e-mail.
+- ``board_changed`` — after the commit: what the board of ``game_id`` shows changed
+  (a move, a seat, a resignation, a deadline, a chat message); ``version`` is the
+  game's version now.  Listener: ``games.live`` tells every open board of that game,
+  which then fetches its partial as a poll would.  Only the id and the version: never
+  anything hidden.
 
 After the commit nothing can undo the change: a listener that cannot do its work
 (the broker is down) logs it, and the sweeps (``games.deadlines``) catch up.
@@ -34,8 +42,10 @@ from django.dispatch import Signal
 bots_to_act = Signal()  # game_id, version, by_bot, stalled (optional)
 turn_started = Signal()  # game_id, turn (the turn's key), user_ids
 notices_owed = Signal()  # ids
+pushes_owed = Signal()  # ids (push subscriptions), payload
 game_finished = Signal()  # game, seats (inside the transaction)
 invited = Signal()  # game_id, user_ids, by_user_id
+board_changed = Signal()  # game_id, version
 
 
 def announce(signal: Signal, **fields: Any) -> None:

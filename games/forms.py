@@ -9,29 +9,39 @@ from __future__ import annotations
 from typing import Any
 
 from django import forms
+from django.utils.functional import lazy
+from django.utils.text import format_lazy
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 
-from games.engine import ADVANCED_CARDS, MONEY, money_text
+from games.ai.orders import Defaults, Order
+from games.engine import ADVANCED_CARDS, MONEY
+from games.presenter import money_text
 
 BOT_LEVELS = ("random", "easy", "medium", "hard")
 MAX_SEATS = 5
 DEADLINE_CHOICES = [
-    ("", "No deadline"),
-    ("24", "1 day"),
-    ("48", "2 days"),
-    ("72", "3 days"),
-    ("168", "7 days"),
+    ("", _("No deadline")),
+    ("24", _("1 day")),
+    ("48", _("2 days")),
+    ("72", _("3 days")),
+    ("168", _("7 days")),
 ]
 SEAT_CHOICES = [
-    ("open", "Open seat (anyone may join)"),
-    *[(f"bot:{level}", f"Bot — {level}") for level in BOT_LEVELS],
-    ("invite", "Invite a player by username"),
+    ("open", _("Open seat (anyone may join)")),
+    ("bot:random", _("Bot — random")),
+    ("bot:easy", _("Bot — easy")),
+    ("bot:medium", _("Bot — medium")),
+    ("bot:hard", _("Bot — hard")),
+    ("invite", _("Invite a player by username")),
 ]
+assert [code for code, _label in SEAT_CHOICES[1:-1]] == [f"bot:{level}" for level in BOT_LEVELS]
 ADVANCED_CHOICES = [
-    ("gambling", "Gambling — its owner's money counts double"),
-    ("excursions", "Excursions — luxury 12; others take back their best spent card"),
-    ("yacht", "Yacht Club — luxury 5, auctioned by sealed choice"),
+    ("gambling", _("Gambling — its owner's money counts double")),
+    ("excursions", _("Excursions — luxury 12; others take back their best spent card")),
+    ("yacht", _("Yacht Club — luxury 5, auctioned by sealed choice")),
 ]
-assert [code for code, _ in ADVANCED_CHOICES] == list(ADVANCED_CARDS)
+assert [code for code, _label in ADVANCED_CHOICES] == list(ADVANCED_CARDS)
 
 
 class GameCreateForm(forms.Form):
@@ -42,37 +52,37 @@ class GameCreateForm(forms.Form):
     """
 
     players = forms.TypedChoiceField(
-        label="Players",
-        choices=[(n, f"{n} players") for n in (3, 4, 5)],
+        label=_("Players"),
+        choices=[(n, format_lazy(_("{} players"), n)) for n in (3, 4, 5)],
         coerce=int,
         initial=4,
         widget=forms.RadioSelect,
     )
     your_seat = forms.TypedChoiceField(
-        label="Your seat",
-        choices=[(n, f"Seat {n}") for n in range(1, MAX_SEATS + 1)],
+        label=_("Your seat"),
+        choices=[(n, format_lazy(_("Seat {}"), n)) for n in range(1, MAX_SEATS + 1)],
         coerce=int,
         initial=1,
-        help_text="Seat 1 bids first only if the draw says so: the first player is random.",
+        help_text=_("Seat 1 bids first only if the draw says so: the first player is random."),
     )
     advanced = forms.MultipleChoiceField(
-        label="Advanced cards (2025 edition)",
+        label=_("Advanced cards (2025 edition)"),
         choices=ADVANCED_CHOICES,
         required=False,
         widget=forms.CheckboxSelectMultiple,
     )
     move_deadline_hours = forms.TypedChoiceField(
-        label="Move deadline",
+        label=_("Move deadline"),
         choices=DEADLINE_CHOICES,
         coerce=int,
         empty_value=None,
         required=False,
-        help_text="When time runs out, a bot makes that one move for the absent player.",
+        help_text=_("When time runs out, a bot makes that one move for the absent player."),
     )
     memory_aid = forms.BooleanField(
-        label="Memory aid: show every player's remaining money",
+        label=_("Memory aid: show every player's remaining money"),
         required=False,
-        help_text="Anyone could work it out from the log; this saves the counting.",
+        help_text=_("Anyone could work it out from the log; this saves the counting."),
     )
 
     def __init__(self, *args: Any, creator: Any = None, **kwargs: Any) -> None:
@@ -80,10 +90,15 @@ class GameCreateForm(forms.Form):
         self.creator = creator
         for n in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{n}"] = forms.ChoiceField(
-                label=f"Seat {n}", choices=SEAT_CHOICES, initial="open", required=False
+                label=format_lazy(_("Seat {}"), n),
+                choices=SEAT_CHOICES,
+                initial="open",
+                required=False,
             )
             self.fields[f"invite_{n}"] = forms.CharField(
-                label=f"Username to invite to seat {n}", max_length=150, required=False
+                label=format_lazy(_("Username to invite to seat {}"), n),
+                max_length=150,
+                required=False,
             )
 
     def seat_rows(self) -> list[dict[str, Any]]:
@@ -99,7 +114,9 @@ class GameCreateForm(forms.Form):
         if players is None or mine is None:
             return data
         if mine > players:
-            self.add_error("your_seat", f"Choose a seat from 1 to {players}.")
+            self.add_error(
+                "your_seat", gettext("Choose a seat from 1 to %(players)s.") % {"players": players}
+            )
             return data
         seats: list[dict[str, Any]] = []
         invited: set[str] = set()
@@ -111,11 +128,18 @@ class GameCreateForm(forms.Form):
             name = (data.get(f"invite_{n}") or "").strip()
             if kind == "invite":
                 if not name:
-                    self.add_error(f"invite_{n}", "Write the username of the player to invite.")
+                    self.add_error(
+                        f"invite_{n}", gettext("Write the username of the player to invite.")
+                    )
                 elif self.creator and name.lower() == self.creator.username.lower():
-                    self.add_error(f"invite_{n}", f"You already sit in seat {mine}.")
+                    self.add_error(
+                        f"invite_{n}", gettext("You already sit in seat %(seat)s.") % {"seat": mine}
+                    )
                 elif name.lower() in invited:
-                    self.add_error(f"invite_{n}", f"{name} is already invited to another seat.")
+                    self.add_error(
+                        f"invite_{n}",
+                        gettext("%(name)s is already invited to another seat.") % {"name": name},
+                    )
                 invited.add(name.lower())
                 seats.append({"user": name})
             elif kind.startswith("bot:"):
@@ -152,7 +176,20 @@ class GameCreateForm(forms.Form):
 
 
 ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
-MONEY_CHOICES = [(str(v), money_text(v)) for v in MONEY]
+MONEY_CHOICES = [(str(v), lazy(money_text, str)(v)) for v in MONEY]  # in the page's language
+
+
+def money_cards_field() -> forms.TypedMultipleChoiceField:
+    """Money cards ticked in the hand (a bid's, or the only ones a standing order may use)."""
+    return forms.TypedMultipleChoiceField(
+        choices=MONEY_CHOICES,
+        coerce=int,
+        required=False,
+        error_messages={
+            "invalid_choice": _("Choose money cards from your hand."),
+            "invalid_list": _("Choose money cards from your hand."),
+        },
+    )
 
 
 class ActionForm(forms.Form):
@@ -162,28 +199,20 @@ class ActionForm(forms.Form):
         min_value=0,
         max_value=10**6,
         error_messages={
-            "required": "This page is out of date; reload it and try again.",
-            "invalid": "This page is out of date; reload it and try again.",
-            "min_value": "This page is out of date; reload it and try again.",
-            "max_value": "This page is out of date; reload it and try again.",
+            "required": _("This page is out of date; reload it and try again."),
+            "invalid": _("This page is out of date; reload it and try again."),
+            "min_value": _("This page is out of date; reload it and try again."),
+            "max_value": _("This page is out of date; reload it and try again."),
         },
     )
     type = forms.ChoiceField(
         choices=[(t, t) for t in ACTION_TYPES],
         error_messages={
-            "required": "Choose what to do: bid, pass, or the card to give up.",
-            "invalid_choice": "Choose what to do: bid, pass, or the card to give up.",
+            "required": _("Choose what to do: bid, pass, or the card to give up."),
+            "invalid_choice": _("Choose what to do: bid, pass, or the card to give up."),
         },
     )
-    cards = forms.TypedMultipleChoiceField(
-        choices=MONEY_CHOICES,
-        coerce=int,
-        required=False,
-        error_messages={
-            "invalid_choice": "Choose money cards from your hand.",
-            "invalid_list": "Choose money cards from your hand.",
-        },
-    )
+    cards = money_cards_field()
     card = forms.CharField(max_length=20, required=False, strip=True)
 
     def clean(self) -> dict[str, Any]:
@@ -191,11 +220,13 @@ class ActionForm(forms.Form):
         kind, card = data.get("type"), data.get("card") or ""
         if kind == "sealed_bid":
             if card not in {str(v) for v in MONEY}:
-                self.add_error("card", "Choose one money card from your hand for the Yacht Club.")
+                self.add_error(
+                    "card", gettext("Choose one money card from your hand for the Yacht Club.")
+                )
             else:
                 data["card"] = int(card)
         elif kind == "discard" and not card:
-            self.add_error("card", "Choose one of your luxury cards for Theft to remove.")
+            self.add_error("card", gettext("Choose one of your luxury cards for Theft to remove."))
         return data
 
     def action(self) -> dict[str, Any]:
@@ -213,7 +244,7 @@ class ActionForm(forms.Form):
         for errors in self.errors.values():
             if errors:
                 return str(errors[0])
-        return "That move could not be read; try again."
+        return gettext("That move could not be read; try again.")
 
     def selected_cards(self) -> set[int]:
         """The money cards the player had ticked, to keep them ticked after an error."""
@@ -231,10 +262,96 @@ def parse_cards(values: list[str]) -> tuple[list[int], str | None]:
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            return [], f"{str(raw)[:20]!r} is not a money card."
+            return [], gettext("%(value)s is not a money card.") % {"value": repr(str(raw)[:20])}
         if value not in MONEY:
-            return [], f"{money_text(value)} is not a money card."
+            return [], gettext("%(value)s is not a money card.") % {"value": money_text(value)}
         if value in cards:
-            return [], f"You listed the {money_text(value)} card twice."
+            return [], gettext("You listed the %(money)s card twice.") % {
+                "money": money_text(value)
+            }
         cards.append(value)
     return cards, None
+
+
+MAX_MONEY_INPUT = 10**6  # more than all the money of a game; refused as a number beyond
+
+
+class OrderForm(forms.Form):
+    """A standing order from the board: what to do for the card up for auction
+    (``card``) while the player is away, the luxury Theft should take, or the defaults
+    for the coming auctions (``what``)."""
+
+    what = forms.ChoiceField(
+        choices=[(w, w) for w in ("order", "cancel", "defaults", "defaults_clear")],
+        error_messages={
+            "required": _("Choose what to order."),
+            "invalid_choice": _("Choose what to order."),
+        },
+    )
+    card = forms.CharField(max_length=20, required=False, strip=True)
+    kind = forms.ChoiceField(
+        choices=[("", ""), ("pass", "pass"), ("bid", "bid")],
+        required=False,
+        error_messages={"invalid_choice": _("Choose to pass or to bid up to an amount.")},
+    )
+    maximum = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_MONEY_INPUT,
+        required=False,
+        error_messages={
+            "invalid": _("Give the most your bid may total as a number, like 12000."),
+            "min_value": _("Give the most your bid may total, in money."),
+            "max_value": _("That is more money than the whole game holds."),
+        },
+    )
+    only_ticked = forms.BooleanField(required=False)
+    cards = money_cards_field()
+    discard = forms.CharField(max_length=12, required=False, strip=True)
+    luxury_below = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=99,
+        error_messages={
+            "invalid": _("Give a luxury's value as a whole number."),
+            "min_value": _("Give a luxury's value as a whole number."),
+            "max_value": _("Pass on luxuries below a value from 2 to 12."),
+        },
+    )
+    misfortune_max = forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=MAX_MONEY_INPUT,
+        error_messages={
+            "invalid": _("Give the most to pay against a misfortune as a number, like 3000."),
+            "min_value": _("Give the most to pay against a misfortune as a number, like 3000."),
+            "max_value": _("That is more money than the whole game holds."),
+        },
+    )
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        if data.get("what") == "order":
+            if not data.get("kind") and not data.get("discard"):
+                self.add_error("kind", gettext("Choose to pass or to bid up to an amount."))
+            elif data.get("kind") == "bid" and data.get("maximum") is None:
+                self.add_error("maximum", gettext("Give the most your bid may total, in money."))
+        return data
+
+    def order(self) -> Order:
+        data = self.cleaned_data
+        kind = data.get("kind") or ""
+        cards = tuple(data.get("cards") or ()) if data.get("only_ticked") else None
+        return Order(
+            kind=kind,
+            maximum=data.get("maximum") if kind == "bid" else None,
+            cards=cards if kind == "bid" else None,
+            discard=data.get("discard") or "",
+        )
+
+    def defaults(self) -> Defaults:
+        data = self.cleaned_data
+        return Defaults(
+            luxury_below=data.get("luxury_below"), misfortune_max=data.get("misfortune_max")
+        )
+
+    error_text = ActionForm.error_text

@@ -15,7 +15,9 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext
 
+from games.ai.orders import Defaults, Order
 from games.engine import State
 
 AI_LEVELS = ("random", "easy", "medium", "hard")
@@ -172,8 +174,8 @@ class Seat(models.Model):
         if self.user_id is not None:
             return self.user.public_name
         if self.ai_level:
-            return f"Bot ({self.ai_level})"
-        return "Open seat"
+            return gettext("Bot (%(level)s)") % {"level": pgettext("bot level", self.ai_level)}
+        return gettext("Open seat")
 
 
 class InvitationBlock(models.Model):
@@ -205,6 +207,7 @@ class Move(models.Model):
         BOT = "bot", "Bot"
         FORCED = "forced", "Forced"
         DEADLINE = "deadline", "Deadline"
+        ORDER = "order", "Standing order"
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="moves")
     number = models.PositiveIntegerField()
@@ -239,6 +242,73 @@ class Move(models.Model):
         if not self._state.adding:
             raise ValueError("Moves are append-only: a stored move is never changed.")
         super().save(*args, **kwargs)
+
+
+class StandingOrder(models.Model):
+    """A player's standing orders at one seat (games.ai.orders): hidden information.
+
+    Only its owner ever sees it; the other players see the moves it makes, nothing
+    more.  ``kind`` (with ``maximum``, ``cards``, ``seal``) and ``discard`` are for the
+    card up for auction when it was given, the ``auction``-th card revealed: they end
+    with that auction.  ``luxury_below`` and ``misfortune_max`` stand for every coming
+    auction.  Changed only by the game services, under the game's lock.
+    """
+
+    class Kind(models.TextChoices):
+        NONE = "", "None"
+        PASS = "pass", "Pass"
+        BID = "bid", "Bid up to"
+        SEAL = "seal", "Yacht Club choice"
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="standing_orders")
+    seat = models.OneToOneField(Seat, on_delete=models.CASCADE, related_name="standing_order")
+    auction = models.PositiveSmallIntegerField(null=True, blank=True)
+    kind = models.CharField(max_length=4, choices=Kind.choices, blank=True, default="")
+    maximum = models.PositiveIntegerField(null=True, blank=True)
+    cards = models.JSONField(null=True, blank=True)  # bid only from these (null: any)
+    seal = models.PositiveIntegerField(null=True, blank=True)
+    discard = models.CharField(max_length=12, blank=True, default="")
+    luxury_below = models.PositiveSmallIntegerField(null=True, blank=True)
+    misfortune_max = models.PositiveIntegerField(null=True, blank=True)
+    updated_at = models.DateTimeField(auto_now=True)
+
+    class Meta:
+        ordering = ["game", "seat"]
+
+    def __str__(self) -> str:
+        # Never the order itself: it is secret until it acts.
+        return f"Standing orders of seat {self.seat_id} in game {self.game_id}"
+
+    def order(self) -> Order | None:
+        """The order for the card of ``auction`` (None: none)."""
+        if not self.kind and not self.discard:
+            return None
+        return Order(
+            kind=self.kind,
+            maximum=self.maximum,
+            cards=tuple(self.cards) if self.cards is not None else None,
+            seal=self.seal,
+            discard=self.discard,
+        )
+
+    def defaults(self) -> Defaults:
+        return Defaults(luxury_below=self.luxury_below, misfortune_max=self.misfortune_max)
+
+    def order_put(self, order: Order, auction: int) -> None:
+        self.auction = auction
+        self.kind = order.kind
+        self.maximum = order.maximum if order.kind == "bid" else None
+        self.cards = sorted(order.cards) if order.kind == "bid" and order.cards else None
+        self.seal = order.seal if order.kind == "seal" else None
+        self.discard = order.discard
+
+    def order_clear(self) -> None:
+        self.auction, self.kind, self.maximum, self.cards, self.seal = None, "", None, None, None
+        self.discard = ""
+
+    def defaults_put(self, defaults: Defaults) -> None:
+        self.luxury_below = defaults.luxury_below
+        self.misfortune_max = defaults.misfortune_max
 
 
 class Notification(models.Model):
@@ -286,13 +356,14 @@ class Notification(models.Model):
     note = models.CharField(max_length=200, blank=True)  # why skipped, or the last error
     created_at = models.DateTimeField(auto_now_add=True)
     sent_at = models.DateTimeField(null=True, blank=True)
+    # When its Web Push notifications were queued (once: setting it is the claim, so a
+    # retried e-mail never pushes twice).
+    pushed_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at", "-id"]
         constraints = [
-            models.UniqueConstraint(
-                fields=["user", "kind", "key"], name="games_notification_once"
-            ),
+            models.UniqueConstraint(fields=["user", "kind", "key"], name="games_notification_once"),
         ]
         indexes = [
             models.Index(fields=["status", "due_at"], name="games_notif_status_due"),

@@ -9,12 +9,16 @@ the digest or no e-mails.  A send that fails (SMTP down) leaves the row pending;
 retries with backoff and the outbox sweep tries again later, so a move never waits for
 an e-mail and no e-mail is lost.
 
+The same row carries the Web Push notice of a player who turned push on for that kind
+(``games.push``): the decision above holds for both channels, each then honours the
+player's own choices, and ``pushed_at`` makes the push go once.
+
 Texts come from the player's own read model (``selectors.table_view``) through the
 presenter (``games.presenter``): never the deck order, never someone else's sealed
 choice.
 
-"Has the game open": the board (loaded, polled, or answering the player's own form
-posts) and the API's game view, move log and moves call ``seat_seen`` (a cache key per
+"Has the game open": the board (loaded, polled, its stream open, or answering the
+player's own form posts) and the API's game view, move log and moves call ``seat_seen`` (a cache key per
 game and user, no database write); a player seen in the last ``ONLINE_SECONDS`` is at
 the table.  A turn e-mail also waits ``settings.TURN_EMAIL_GRACE_SECONDS`` after the
 turn began, so a player whose page is still loading (a bot answered first) is not
@@ -26,7 +30,7 @@ looks at it again once it has lasted ``deadlines.STALLED_AFTER``.
 from __future__ import annotations
 
 import logging
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -36,9 +40,10 @@ from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
+from django.utils.dateformat import format as date_format
 
-from games import events, presenter
+from games import events, presenter, push
 from games.clock import turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
@@ -49,7 +54,7 @@ from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 
-ONLINE_SECONDS = 90  # the board polls every few seconds; background tabs once a minute
+ONLINE_SECONDS = 90  # the board polls every 3 s, or its stream beats every 20 s (LIVE_HEARTBEAT_SECONDS)
 DEFER_WHILE_ONLINE = timedelta(minutes=10)  # then look again: still their turn, still away?
 OUTBOX_GRACE = timedelta(minutes=2)  # the queued task goes first; the sweep after this
 RETRY_AFTER_FAILURE = timedelta(minutes=30)  # the sweep's retry, after Celery's own retries
@@ -90,7 +95,13 @@ def seat_seen_from_request(request: Any, *, game_id: int) -> None:
         return
     user_id = session.get(SESSION_KEY)
     if user_id is not None:
-        _seen_store(_seen_key(game_id, int(user_id)), timezone.now().timestamp())
+        seat_seen_id(game_id=game_id, user_id=int(user_id))
+
+
+def seat_seen_id(*, game_id: int, user_id: int) -> None:
+    """``seat_seen`` by the user's id: the board's open stream calls it on each of its
+    heartbeats (``games.live``)."""
+    _seen_store(_seen_key(game_id, user_id), timezone.now().timestamp())
 
 
 def _seen_store(key: str, moment: float) -> None:
@@ -236,9 +247,10 @@ def game_over_notices_create(*, game: Game, seats: list[Seat], now: datetime) ->
 
 
 def notification_send(*, notification_id: int, now: datetime | None = None) -> str:
-    """Send one owed e-mail if it is still wanted; returns what happened ("sent",
-    "skipped", "deferred" or "busy").  Raises the mail backend's error after recording
-    the failure, so that the task retries it with backoff."""
+    """Send one owed e-mail, and its push, if still wanted; returns what happened
+    ("sent", "pushed" (a push and no e-mail), "skipped", "deferred" or "busy").  Raises
+    the mail backend's error after recording the failure, so that the task retries it
+    with backoff (the push is owed once, before the e-mail is tried)."""
     now = now or timezone.now()
     claimed = (
         Notification.objects.filter(pk=notification_id, status=Status.PENDING)
@@ -249,7 +261,9 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         return "busy"  # sent, skipped, or another sender holds it right now
     notice = Notification.objects.select_related("user", "game").get(pk=notification_id)
     try:
-        outcome, detail = _decide(notice, now)
+        # In the recipient's language, whoever's request or task sends it.
+        with translation.override(notice.user.email_language):
+            outcome, detail = _decide(notice, now)
     except Exception as error:
         notice.attempts += 1
         _failed(notice, error, now)
@@ -262,9 +276,14 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         notice.due_at, notice.claimed_until, notice.note = until, None, why
         notice.save(update_fields=["due_at", "claimed_until", "note"])
         return "deferred"
+    _pushes_queue(notice, detail, now)
+    if detail.message is None:
+        notice.sent_at = now
+        _finish(notice, Status.SENT, f"Pushed only. {detail.no_email}")
+        return "pushed"
     notice.attempts += 1
     try:
-        detail.send()
+        detail.message.send()
     except Exception as error:
         _failed(notice, error, now)
         raise
@@ -278,6 +297,23 @@ def notification_send(*, notification_id: int, now: datetime | None = None) -> s
         extra={"user_id": notice.user_id, "email_kind": notice.kind, "game_id": notice.game_id},
     )
     return "sent"
+
+
+def _pushes_queue(notice: Notification, out: Outgoing, now: datetime) -> None:
+    """Owe the row's pushes, once: setting ``pushed_at`` is the claim (an e-mail that
+    fails and is retried later pushes nothing more)."""
+    if not out.pushes or out.payload is None:
+        return
+    if Notification.objects.filter(pk=notice.pk, pushed_at__isnull=True).update(pushed_at=now):
+        notice.pushed_at = now
+        logger.info(
+            "push owed: %s to user %s on %s device(s)",
+            notice.kind,
+            notice.user_id,
+            len(out.pushes),
+            extra={"user_id": notice.user_id, "push_kind": notice.kind, "game_id": notice.game_id},
+        )
+        events.announce_now(events.pushes_owed, ids=list(out.pushes), payload=out.payload)
 
 
 def _failed(notice: Notification, error: Exception, now: datetime) -> None:
@@ -308,43 +344,76 @@ def _verified_address(user: Any) -> str | None:
     )
 
 
-def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
-    """("send", message), ("skip", why) or ("defer", (why, until when))."""
-    user = notice.user
+def _email_refusal(user: Any, kind: str) -> str | None:
+    """Why ``user`` gets no e-mail of ``kind`` (their e-mail choices), or None."""
     prefs = user.TurnEmails
+    if user.turn_emails == prefs.NONE:
+        return "The player wants no e-mails about games."
+    if kind in (user.emails_off or ()):
+        return "The player switched these e-mails off."
+    if kind == Kind.DIGEST and user.turn_emails != prefs.DIGEST:
+        return "The player no longer wants the digest."
+    if kind == Kind.TURN and user.turn_emails != prefs.EVERY:
+        return "The player chose the daily digest."
+    return None
+
+
+def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
+    """("send", Outgoing), ("skip", why) or ("defer", (why, until when)).
+
+    Two channels, each with the player's own choices: the e-mail (``turn_emails``,
+    ``emails_off``, a verified address) and Web Push (``games.push.push_targets``, once
+    per row: ``pushed_at``).  Whether the notice is still wanted at all (the turn, the
+    player at the table, the grace after the turn began) holds for both."""
+    user = notice.user
     if not user.is_active:
         return "skip", "The account is inactive."
-    if user.turn_emails == prefs.NONE:
-        return "skip", "The player wants no e-mails about games."
-    if notice.kind in (user.emails_off or ()):
-        return "skip", "The player switched these e-mails off."
-    address = _verified_address(user)
-    if address is None:
-        return "skip", "The player has no verified e-mail address."
+    no_email = _email_refusal(user, notice.kind)
+    address = None
+    if no_email is None:
+        address = _verified_address(user)
+        if address is None:
+            no_email = "The player has no verified e-mail address."
+    pushes = [] if notice.pushed_at is not None else push.push_targets(user=user, kind=notice.kind)
+    if no_email is not None and not pushes:
+        return "skip", no_email
+    out = Outgoing(address=address, no_email=no_email, pushes=pushes)
+
     if notice.kind == Kind.DIGEST:
-        if user.turn_emails != prefs.DIGEST:
-            return "skip", "The player no longer wants the digest."
         games = _games_waiting(user)
         if not games:
             return "skip", "No game is waiting for the player."
-        return "send", _message_digest(user, address, games, now)
+        out.message = _message_digest(user, address, games, now)
+        return "send", out
 
     game = notice.game
+    refusal = _not_wanted_now(notice, game, user, now)
+    if refusal is not None:
+        return refusal
+    if out.no_email is None:
+        out.message = _MESSAGES[notice.kind](user, address, game, notice, now)
+    if out.pushes:
+        out.payload = push_payload_for(game=game, user=user, kind=notice.kind, now=now)
+    return "send", out
+
+
+def _not_wanted_now(
+    notice: Notification, game: Game | None, user: Any, now: datetime
+) -> tuple[str, Any] | None:
+    """("skip", why) or ("defer", (why, until)) when a game's notice is not wanted now,
+    by any channel; None when it is."""
     if notice.kind == Kind.DEADLINE:
-        return "send", _message_deadline(user, address, game, notice.move_number, now)
+        return None
     if notice.kind == Kind.INVITATION:
         seat = game.seats.filter(user=user).first() if game else None
         if game is None or game.status != Game.Status.OPEN or seat is None or seat.accepted:
             return "skip", "The invitation was answered, or the table has gone."
-        return "send", _message_invitation(user, address, game, now)
+        return None
     if notice.kind == Kind.GAME_OVER:
         if seat_online(game_id=game.pk, user_id=user.pk, now=now):
             return "skip", "The player saw the end at the board."
-        return "send", _message_game_over(user, address, game, now)
-
-    # A turn e-mail or a reminder: only while it is still that turn and theirs to play.
-    if notice.kind == Kind.TURN and user.turn_emails != prefs.EVERY:
-        return "skip", "The player chose the daily digest."
+        return None
+    # A turn notice or a reminder: only while it is still that turn and theirs to play.
     if not _still_to_act(game, user, notice.turn_started_at):
         return "skip", "The turn is over."
     if notice.kind == Kind.REMINDER and (game.deadline_at is None or game.deadline_at <= now):
@@ -357,9 +426,23 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
             "The turn has just begun: the player may be at the board.",
             notice.turn_started_at + grace,
         )
-    if notice.kind == Kind.REMINDER:
-        return "send", _message_reminder(user, address, game, now)
-    return "send", _message_turn(user, address, game, now)
+    return None
+
+
+class Outgoing:
+    """What one outbox row sends: an e-mail (``message``, unless ``no_email`` says why
+    not) and a push (``payload``) to the subscriptions ``pushes``."""
+
+    def __init__(self, *, address: str | None, no_email: str | None, pushes: list[int]) -> None:
+        self.address, self.no_email, self.pushes = address, no_email, pushes
+        self.message: EmailMultiAlternatives | None = None
+        self.payload: dict[str, str] | None = None
+
+
+def push_payload_for(*, game: Game, user: Any, kind: str, now: datetime) -> dict[str, str]:
+    """The push about ``game`` for ``user``: built from their own view only."""
+    who = game.created_by.public_name if kind == Kind.INVITATION else ""
+    return push.push_payload(kind=kind, view=_view(game, user), now=now, who=who)
 
 
 def _still_to_act(game: Game, user: Any, turn_started_at: datetime | None) -> bool:
@@ -372,9 +455,9 @@ def _still_to_act(game: Game, user: Any, turn_started_at: datetime | None) -> bo
 
 
 def _games_waiting(user: Any) -> list[Game]:
-    from games.selectors import games_for_user
+    from games.selectors import games_waiting
 
-    return [game for game in games_for_user(user=user) if game.your_turn]
+    return games_waiting(user=user)
 
 
 # --------------------------------------------------------------------------- sweeps
@@ -481,7 +564,7 @@ def _message(
         "name": user.public_name,
         "unsubscribe_url": unsubscribe,
         "unsubscribe_all_url": _unsubscribe_url(user),
-        "kind_name": user.EMAIL_KINDS.get(template, "").lower(),
+        "kind_name": user.EMAIL_KIND_PHRASES.get(template, ""),
         "settings_url": _absolute(reverse("profile")),
         "preference": user.get_turn_emails_display(),
     }
@@ -621,6 +704,24 @@ def _message_digest(
     )
 
 
+# The e-mail of each kind about one game: (user, address, game, notice, now).
+_MESSAGES = {
+    Kind.TURN: lambda user, address, game, notice, now: _message_turn(user, address, game, now),
+    Kind.REMINDER: lambda user, address, game, notice, now: _message_reminder(
+        user, address, game, now
+    ),
+    Kind.DEADLINE: lambda user, address, game, notice, now: _message_deadline(
+        user, address, game, notice.move_number, now
+    ),
+    Kind.INVITATION: lambda user, address, game, notice, now: _message_invitation(
+        user, address, game, now
+    ),
+    Kind.GAME_OVER: lambda user, address, game, notice, now: _message_game_over(
+        user, address, game, now
+    ),
+}
+
+
 def _local_text(moment: datetime, time_zone: str) -> str:
     """A moment in the player's time zone (their profile's), else in UTC."""
     from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
@@ -629,9 +730,10 @@ def _local_text(moment: datetime, time_zone: str) -> str:
         zone = ZoneInfo(time_zone) if time_zone else None
     except (ZoneInfoNotFoundError, ValueError):
         zone = None
+    # Django's formatting: the day and month names in the active language.
     if zone is None:
-        return moment.strftime("%a %d %b %Y, %H:%M UTC")
-    return moment.astimezone(zone).strftime(f"%a %d %b %Y, %H:%M ({time_zone})")
+        return date_format(moment.astimezone(UTC), "D d M Y, H:i") + " UTC"
+    return date_format(moment.astimezone(zone), "D d M Y, H:i") + f" ({time_zone})"
 
 
 def game_summary(view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:

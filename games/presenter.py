@@ -2,6 +2,12 @@
 auction title, the log lines, the score breakdown, e-mail subjects and summaries, the
 replay's captions.  Nothing else builds these sentences.
 
+Every sentence is translated into the active language (Django's i18n: the request's,
+or the recipient's for an e-mail, ``translation.override``); money is written as that
+language writes it (``money_text``: 25,000 / 25.000 / 25 000) and cards by their names in
+that language (``card_name``).  The engine's own sentences (refusals of a move) arrive as
+``games.engine.messages.Message`` and are translated here too (``engine_text``).
+
 Everything here reads the typed read model (``selectors.TableView``, the engine's
 ``PlayerView`` and events) and returns text; nothing here queries the database or knows
 more than the viewer may see.
@@ -13,45 +19,96 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils.formats import number_format
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+
+from games.ai.orders import LOWEST, LUXURY_BELOW_RANGE, Order, proxy_bid
 from games.engine import (
     LUXURY_VALUE,
     LegalSummary,
     StatusStep,
     bid_problem,
     card_kind,
-    card_name,
     final_ranking,
-    money_text,
 )
-from games.read_model import TableOptions, TableView
+from games.engine.messages import Card, Message, Money
+from games.read_model import OrdersView, TableOptions, TableView
 
 LOG_LINES = 6  # an e-mail quotes the last six lines of the log
 
 KIND_WORDS = {
-    "luxury": "Luxury",
-    "prestige": "Prestige",
-    "misfortune": "Misfortune",
-    "special": "Special",
+    "luxury": pgettext_lazy("kind of card", "Luxury"),
+    "prestige": pgettext_lazy("kind of card", "Prestige"),
+    "misfortune": pgettext_lazy("kind of card", "Misfortune"),
+    "special": pgettext_lazy("kind of card", "Special"),
 }
 AUCTION_HELP = {
-    "normal": "The highest bid takes it once everyone else has passed. Passing takes your bid back into hand.",
-    "misfortune": "Bid to avoid it. The first player to pass takes it and keeps their money; everyone else loses what they bid.",
-    "sealed": "Everyone with money chooses one card in secret. The highest value chosen by exactly one player wins; every chosen card is spent.",
+    "normal": gettext_lazy(
+        "The highest bid takes it once everyone else has passed. Passing takes your bid back into hand."
+    ),
+    "misfortune": gettext_lazy(
+        "Bid to avoid it. The first player to pass takes it and keeps their money; everyone else loses what they bid."
+    ),
+    "sealed": gettext_lazy(
+        "Everyone with money chooses one card in secret. The highest value chosen by exactly one player wins; every chosen card is spent."
+    ),
 }
 AUCTION_KIND_WORDS = {
-    "normal": "normal auction",
-    "misfortune": "misfortune: the first to pass takes it",
-    "sealed": "sealed choices",
+    "normal": gettext_lazy("normal auction"),
+    "misfortune": gettext_lazy("misfortune: the first to pass takes it"),
+    "sealed": gettext_lazy("sealed choices"),
 }
 DECIDED_BY = {
-    "status": "highest status",
-    "money": "tied on status, more money",
-    "top luxury": "tied on status and money, most valuable luxury",
-    "shared": "tied on status, money and top luxury: a shared win",
+    "status": gettext_lazy("highest status"),
+    "money": gettext_lazy("tied on status, more money"),
+    "top luxury": gettext_lazy("tied on status and money, most valuable luxury"),
+    "shared": gettext_lazy("tied on status, money and top luxury: a shared win"),
+}
+# The cards' names as the game's editions print them (the luxuries are "Luxury 1" to
+# "Luxury 10"; games.engine.cards.NAMES holds the English ones).
+CARD_NAMES = {
+    "prestige": pgettext_lazy("card", "Prestige"),
+    "scandal": pgettext_lazy("card", "Scandal (½)"),
+    "debt": pgettext_lazy("card", "Debt (−5)"),
+    "theft": pgettext_lazy("card", "Theft"),
+    "gambling": pgettext_lazy("card", "Gambling"),
+    "excursions": pgettext_lazy("card", "Excursions"),
+    "yacht": pgettext_lazy("card", "Yacht Club"),
 }
 
 
 # --------------------------------------------------------------------------- words
+
+
+def money_text(value: int) -> str:
+    """12000 as the active language writes money: '12,000', '12.000', '12 000'."""
+    return number_format(value, force_grouping=True)
+
+
+def card_name(card: str) -> str:
+    """A card's name in the active language ('Luxury 7', 'Luxus 7', 'Luxe 7')."""
+    if card in LUXURY_VALUE and card.startswith("lux"):
+        return _("Luxury %(value)s") % {"value": LUXURY_VALUE[card]}
+    return str(CARD_NAMES[card])
+
+
+def engine_text(message: str) -> str:
+    """An engine's sentence (a refused move, an order that could never act) in the
+    active language: its template translated, its money and cards written in it.  A
+    plain ``str`` passes unchanged."""
+    if not isinstance(message, Message):
+        return str(message)
+    params = {
+        name: money_text(value)
+        if isinstance(value, Money)
+        else card_name(value)
+        if isinstance(value, Card)
+        else value
+        for name, value in message.params.items()
+    }
+    translated = _(message.template)
+    return translated % params if params else translated
 
 
 def join_names(names: list[str] | tuple[str, ...]) -> str:
@@ -59,11 +116,11 @@ def join_names(names: list[str] | tuple[str, ...]) -> str:
     names = list(names)
     if len(names) <= 1:
         return "".join(names)
-    return ", ".join(names[:-1]) + " and " + names[-1]
+    return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
 def cards_text(codes: list[str] | tuple[str, ...]) -> str:
-    return ", ".join(card_name(code) for code in codes) or "none yet"
+    return ", ".join(card_name(code) for code in codes) or _("none yet")
 
 
 def cash_text(cards: list[int] | tuple[int, ...]) -> str:
@@ -73,11 +130,11 @@ def cash_text(cards: list[int] | tuple[int, ...]) -> str:
 def auction_word(code: str) -> str:
     """Luxury, Prestige, Misfortune, Special or Yacht Club: how the card is auctioned."""
     if code == "yacht":
-        return "Yacht Club"
+        return card_name("yacht")
     try:
-        return KIND_WORDS[card_kind(code)]
+        return str(KIND_WORDS[card_kind(code)])
     except ValueError:
-        return "Special"
+        return str(KIND_WORDS["special"])
 
 
 # --------------------------------------------------------------------------- the log
@@ -87,36 +144,64 @@ def event_text(event: dict[str, Any], names: list[str] | tuple[str, ...] | None 
     """A public log entry in words, e.g. 'Ann bids 3,000 + 1,000 (total 4,000).'"""
 
     def who(seat: int) -> str:
-        return names[seat] if names else f"Seat {seat + 1}"
+        return names[seat] if names else _("Seat %(number)s") % {"number": seat + 1}
 
     kind = event["type"]
     if kind == "reveal":
-        return f"{who(event['seat'])} reveals {card_name(event['card'])}."
+        return _("%(who)s reveals %(card)s.") % {
+            "who": who(event["seat"]),
+            "card": card_name(event["card"]),
+        }
     if kind == "bid":
-        return f"{who(event['seat'])} bids {cash_text(event['cards'])} (total {money_text(event['total'])})."
+        return _("%(who)s bids %(cards)s (total %(total)s).") % {
+            "who": who(event["seat"]),
+            "cards": cash_text(event["cards"]),
+            "total": money_text(event["total"]),
+        }
     if kind == "pass":
-        return f"{who(event['seat'])} passes."
+        return _("%(who)s passes.") % {"who": who(event["seat"])}
     if kind == "win":
-        paid = f"for {cash_text(event['paid'])}" if event["paid"] else "for free"
-        return f"{who(event['seat'])} wins {card_name(event['card'])} {paid}."
+        values = {"who": who(event["seat"]), "card": card_name(event["card"])}
+        if event["paid"]:
+            return _("%(who)s wins %(card)s for %(cash)s.") % {
+                **values,
+                "cash": cash_text(event["paid"]),
+            }
+        return _("%(who)s wins %(card)s for free.") % values
     if kind == "take":
         paid = "; ".join(
-            f"{who(p['seat'])} pays {cash_text(p['cards'])}" for p in event["payments"]
+            _("%(who)s pays %(cash)s") % {"who": who(p["seat"]), "cash": cash_text(p["cards"])}
+            for p in event["payments"]
         )
-        text = f"{who(event['seat'])} takes {card_name(event['card'])} and keeps their money."
+        text = _("%(who)s takes %(card)s and keeps their money.") % {
+            "who": who(event["seat"]),
+            "card": card_name(event["card"]),
+        }
         return f"{text} {paid}." if paid else text
     if kind == "return":
-        return f"Excursions: {who(event['seat'])} takes {money_text(event['card'])} back into hand."
+        return _("Excursions: %(who)s takes %(money)s back into hand.") % {
+            "who": who(event["seat"]),
+            "money": money_text(event["card"]),
+        }
     if kind == "theft":
-        how = "at once (pending Theft)" if event["automatic"] else "by choice"
-        return f"Theft removes {who(event['seat'])}'s {card_name(event['card'])} {how}."
+        values = {"who": who(event["seat"]), "card": card_name(event["card"])}
+        if event["automatic"]:
+            return _("Theft removes %(who)s's %(card)s at once (pending Theft).") % values
+        return _("Theft removes %(who)s's %(card)s by choice.") % values
     if kind == "sealed":
         shown = ", ".join(f"{who(c['seat'])} {money_text(c['card'])}" for c in event["choices"])
         if event["winner"] is None:
-            return f"Yacht Club choices: {shown or 'nobody could bid'}. No value is unique; the Yacht Club leaves the game."
-        return f"Yacht Club choices: {shown}. {who(event['winner'])} wins the Yacht Club."
+            return _(
+                "Yacht Club choices: %(shown)s. No value is unique; the Yacht Club leaves the game."
+            ) % {"shown": shown or _("nobody could bid")}
+        return _("Yacht Club choices: %(shown)s. %(who)s wins the Yacht Club.") % {
+            "shown": shown,
+            "who": who(event["winner"]),
+        }
     if kind == "end":
-        return f"{card_name(event['card'])} is the fourth game-end card: the game ends."
+        return _("%(card)s is the fourth game-end card: the game ends.") % {
+            "card": card_name(event["card"])
+        }
     raise ValueError(f"Unknown event {kind!r}.")
 
 
@@ -125,7 +210,7 @@ def move_caption(events: list[dict[str, Any]], names: tuple[str, ...], move: dic
     choice that was not the last one (it caused none), who chose without the card."""
     text = " ".join(event_text(event, names) for event in events)
     if not text and move is not None and move["action"].get("type") == "sealed_bid":
-        text = f"{names[move['seat']]} makes a sealed choice for the Yacht Club."
+        text = _("%(who)s makes a sealed choice for the Yacht Club.") % {"who": names[move["seat"]]}
     return text or "—"
 
 
@@ -134,14 +219,149 @@ def action_text(action: dict[str, Any]) -> str:
     kind = action.get("type")
     if kind == "bid":
         cards = action.get("cards") or []
-        return f"bid {cash_text(cards)} (total {money_text(sum(cards))})"
+        return _("bid %(cards)s (total %(total)s)") % {
+            "cards": cash_text(cards),
+            "total": money_text(sum(cards)),
+        }
     if kind == "pass":
-        return "passed"
+        return _("passed")
     if kind == "discard":
-        return f"discarded {card_name(action['card'])} to Theft"
+        return _("discarded %(card)s to Theft") % {"card": card_name(action["card"])}
     if kind == "sealed_bid":
-        return f"chose {money_text(action['card'])} for the Yacht Club"
-    return "moved"
+        return _("chose %(money)s for the Yacht Club") % {"money": money_text(action["card"])}
+    return _("moved")
+
+
+# --------------------------------------------------------------------------- standing orders
+
+
+def bot_for(actor: str, level: str, name: str) -> str:
+    """Who made a move for a person: a deadline's bot, or the bot of a resigned seat."""
+    if actor == "deadline":
+        return _("a bot for %(name)s") % {"name": name}
+    return _("Bot (%(level)s) for %(name)s") % {
+        "level": pgettext("bot level", level or "medium"),
+        "name": name,
+    }
+
+
+def order_actor(name: str) -> str:
+    """Who made a move that a standing order made, in the log and the replay."""
+    return _("%(name)s (standing order)") % {"name": name}
+
+
+def order_text(order: Order, card: str | None, auction: str | None) -> str:
+    """The owner's order for the card up, in words ("Bid up to 14,000 for Luxury 7")."""
+    parts = []
+    what = card_name(card) if card else _("this card")
+    if order.kind == "pass":
+        parts.append(
+            _("Pass and take %(card)s") % {"card": what}
+            if auction == "misfortune"
+            else _("Pass on %(card)s") % {"card": what}
+        )
+    elif order.kind == "bid":
+        values = {"maximum": money_text(order.maximum or 0), "card": what}
+        if order.cards:
+            values["cash"] = cash_text(order.cards)
+            if auction == "misfortune":
+                parts.append(
+                    _("Pay up to %(maximum)s to avoid %(card)s, only with %(cash)s") % values
+                )
+            else:
+                parts.append(_("Bid up to %(maximum)s for %(card)s, only with %(cash)s") % values)
+        elif auction == "misfortune":
+            parts.append(_("Pay up to %(maximum)s to avoid %(card)s") % values)
+        else:
+            parts.append(_("Bid up to %(maximum)s for %(card)s") % values)
+    elif order.kind == "seal" and order.seal is not None:
+        parts.append(_("Give %(money)s to the Yacht Club") % {"money": money_text(order.seal)})
+    if order.discard:
+        if order.discard == LOWEST:
+            parts.append(_("if you take Theft, discard your lowest luxury"))
+        else:
+            parts.append(
+                _("if you take Theft, discard %(card)s") % {"card": card_name(order.discard)}
+            )
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "."
+
+
+def defaults_lines(orders: OrdersView) -> list[str]:
+    """The owner's standing defaults for coming auctions, one sentence each."""
+    lines = []
+    below = orders.defaults.luxury_below
+    if below is not None:
+        lines.append(_("Pass on every luxury below %(value)s.") % {"value": below})
+    most = orders.defaults.misfortune_max
+    if most is not None:
+        lines.append(
+            _("Pay up to %(money)s to avoid a misfortune, else take it.")
+            % {"money": money_text(most)}
+            if most
+            else _("Never pay to avoid a misfortune: take it.")
+        )
+    return lines
+
+
+def orders_words(orders: OrdersView) -> dict[str, Any]:
+    """The board's sentences about the viewer's own orders."""
+    card = card_name(orders.card) if orders.card else ""
+    return {
+        "order_line": order_text(orders.order, orders.card, orders.auction)
+        if orders.order is not None
+        else None,
+        "defaults_lines": defaults_lines(orders),
+        "order_bid_label": (
+            _("pay up to this to avoid %(card)s") % {"card": card}
+            if orders.auction == "misfortune"
+            else _("bid up to")
+        ),
+        "order_pass_label": (
+            _("pass and take %(card)s") % {"card": card}
+            if orders.auction == "misfortune"
+            else _("pass on %(card)s") % {"card": card}
+        ),
+        "discard_choices": [(code, card_name(code)) for code in orders.luxuries],
+        "luxury_below_choices": list(range(LUXURY_BELOW_RANGE[0], LUXURY_BELOW_RANGE[1] + 1)),
+    }
+
+
+def order_preview(
+    view: TableView, maximum: int | None, cards: list[int] | None
+) -> tuple[bool, str]:
+    """What a proxy bid up to ``maximum`` would do now, as its owner types it."""
+    state = view.state
+    if state is None or view.your_seat is None or state.phase != "auction":
+        return False, _("There is no auction to bid in now.")
+    me = state.seats[view.your_seat]
+    if me.passed:
+        return False, _("You have passed in this auction.")
+    if maximum is None or maximum <= 0:
+        return False, _("Give the most your bid may total.")
+    to_beat = max((s.bid_total for s in state.seats if s.seat != view.your_seat), default=0)
+    if maximum <= to_beat:
+        return False, _(
+            "%(maximum)s does not beat the high bid of %(to_beat)s: the order could never bid."
+        ) % {"maximum": money_text(maximum), "to_beat": money_text(to_beat)}
+    if view.my_turn:
+        added = proxy_bid(state, maximum, cards)
+        if not added:
+            return False, _(
+                "No set of your cards beats %(to_beat)s without going over %(maximum)s."
+            ) % {"to_beat": money_text(to_beat), "maximum": money_text(maximum)}
+        return True, _(
+            "Now it would add %(cash)s (total %(total)s), and raise again up to %(maximum)s "
+            "when you are outbid."
+        ) % {
+            "cash": cash_text(added),
+            "total": money_text(me.bid_total + sum(added)),
+            "maximum": money_text(maximum),
+        }
+    return True, _(
+        "When your turn comes it raises with your cheapest cards, up to a total of "
+        "%(maximum)s; above that it passes."
+    ) % {"maximum": money_text(maximum)}
 
 
 # --------------------------------------------------------------------------- the board
@@ -169,16 +389,18 @@ def headline(view: TableView) -> Headline:
     title, help_text = "", ""
     if card:
         if kind == "sealed":
-            title = "Yacht Club — sealed choice"
+            title = _("Yacht Club — sealed choice")
         elif kind == "misfortune":
-            title = "Misfortune — the first to pass takes it"
+            title = _("Misfortune — the first to pass takes it")
         else:
-            title = f"{auction_word(card)} — normal auction"
-        help_text = AUCTION_HELP.get(kind or "", "")
+            title = _("%(kind)s — normal auction") % {"kind": auction_word(card)}
+        help_text = str(AUCTION_HELP.get(kind or "", ""))
     high = state.high_bid
     leaders = [row.seat for row in state.seats if high and row.bid_total == high]
     high_text = (
-        f"Highest bid {money_text(high)} · {names[leaders[0]]}" if leaders else "No bids yet"
+        _("Highest bid %(money)s · %(who)s") % {"money": money_text(high), "who": names[leaders[0]]}
+        if leaders
+        else _("No bids yet")
     )
 
     def done(text: str, tone: str, tray: str | None = None) -> Headline:
@@ -188,48 +410,72 @@ def headline(view: TableView) -> Headline:
         resigned = {seat.position for seat in view.seats_info if seat.resigned}
         first = [row.seat for row in view.score or () if row.details["winner"]]
         winners = [names[seat] for seat in first if seat not in resigned]
-        bots = [f"the bot playing for {names[seat]}" for seat in first if seat in resigned]
+        bots = [
+            _("the bot playing for %(name)s") % {"name": names[seat]}
+            for seat in first
+            if seat in resigned
+        ]
         if not first:
             return done(
-                "The game is over: everyone tied for the least money, so nobody wins.", "over"
+                _("The game is over: everyone tied for the least money, so nobody wins."), "over"
             )
         if not winners:  # a bot in a resigned player's seat: no player wins
-            return done(f"The game is over: {join_names(bots)} finishes first.", "over")
+            return done(
+                _("The game is over: %(bots)s finishes first.") % {"bots": join_names(bots)},
+                "over",
+            )
         if len(winners) == 1:
-            return done(f"The game is over: {winners[0]} wins.", "over")
-        return done(f"The game is over: {join_names(winners)} share the win.", "over")
+            return done(_("The game is over: %(name)s wins.") % {"name": winners[0]}, "over")
+        return done(
+            _("The game is over: %(names)s share the win.") % {"names": join_names(winners)},
+            "over",
+        )
     if phase == "theft":
-        owner = names[to_act[0]] if to_act else "Theft's owner"
-        title = f"Theft — {owner} discards a luxury"
-        help_text = (
+        owner = names[to_act[0]] if to_act else _("Theft's owner")
+        title = _("Theft — %(owner)s discards a luxury") % {"owner": owner}
+        help_text = _(
             "Theft's new owner chooses one of their luxury cards; it leaves the game with Theft."
         )
     if view.my_turn:
         if phase == "theft":
-            return done("Theft: choose one of your luxuries to discard.", "you", "theft")
+            return done(_("Theft: choose one of your luxuries to discard."), "you", "theft")
         if phase == "sealed":
-            return done("Yacht Club: choose one money card in secret.", "you", "sealed")
+            return done(_("Yacht Club: choose one money card in secret."), "you", "sealed")
         if kind == "misfortune":
             return done(
-                f"Your turn: bid to avoid {card_name(card)}, or pass and take it.", "you", "bid"
+                _("Your turn: bid to avoid %(card)s, or pass and take it.")
+                % {"card": card_name(card)},
+                "you",
+                "bid",
             )
-        beat = f" more than {money_text(view.legal.to_beat)}" if view.legal.to_beat else ""
-        return done(f"Your turn: bid{beat} for {card_name(card)}, or pass.", "you", "bid")
+        if view.legal.to_beat:
+            return done(
+                _("Your turn: bid more than %(to_beat)s for %(card)s, or pass.")
+                % {"to_beat": money_text(view.legal.to_beat), "card": card_name(card)},
+                "you",
+                "bid",
+            )
+        return done(
+            _("Your turn: bid for %(card)s, or pass.") % {"card": card_name(card)}, "you", "bid"
+        )
     seated = view.your_seat is not None
     if phase == "sealed":
         if seated and state.sealed_choice:
             return done(
-                f"You chose {money_text(state.sealed_choice)}. Waiting for {waiting} to choose.",
+                _("You chose %(money)s. Waiting for %(names)s to choose.")
+                % {"money": money_text(state.sealed_choice), "names": waiting},
                 "wait",
                 "sealed_done",
             )
         return done(
-            f"Waiting for {waiting} to choose a card for the Yacht Club.",
+            _("Waiting for %(names)s to choose a card for the Yacht Club.") % {"names": waiting},
             "wait",
             "watch" if seated else None,
         )
     return done(
-        f"Waiting for {waiting}." if waiting else "Waiting.", "wait", "watch" if seated else None
+        _("Waiting for %(names)s.") % {"names": waiting} if waiting else _("Waiting."),
+        "wait",
+        "watch" if seated else None,
     )
 
 
@@ -237,13 +483,19 @@ def bid_preview(legal: LegalSummary | None, cards: list[int]) -> tuple[bool, str
     """What a bid of ``cards`` would do, before the player confirms it: the engine's own
     checks and sentences (``bid_problem``), or the total it would reach."""
     if legal is None or not legal.can_bid and not legal.can_pass:
-        return False, "It is not your turn to bid."
+        return False, _("It is not your turn to bid.")
     problem = bid_problem(legal.hand, legal.current_bid, legal.to_beat, cards)
     if problem is not None:
-        return False, problem
+        return False, engine_text(problem)
     total = legal.current_bid + sum(cards)
-    beats = f"beats {money_text(legal.to_beat)}" if legal.to_beat else "the opening bid"
-    return True, f"Your bid would total {money_text(total)} — {beats}."
+    if legal.to_beat:
+        return True, _("Your bid would total %(total)s — beats %(to_beat)s.") % {
+            "total": money_text(total),
+            "to_beat": money_text(legal.to_beat),
+        }
+    return True, _("Your bid would total %(total)s — the opening bid.") % {
+        "total": money_text(total)
+    }
 
 
 def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
@@ -253,16 +505,23 @@ def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
         if step.kind == "luxuries":
             values = step.operand
             lines.append(
-                f"Luxuries {' + '.join(map(str, values))} = {step.status}"
+                _("Luxuries %(values)s = %(status)s")
+                % {"values": " + ".join(map(str, values)), "status": step.status}
                 if len(values) > 1
-                else f"Luxuries {step.status}"
+                else _("Luxuries %(status)s") % {"status": step.status}
             )
         elif step.kind == "debt":
-            lines.append(f"Debt −{step.operand} → {step.status}")
+            lines.append(
+                _("Debt −%(operand)s → %(status)s")
+                % {"operand": step.operand, "status": step.status}
+            )
         elif step.kind == "prestige":
-            lines.append(f"Prestige ×{step.operand} → {step.status}")
+            lines.append(
+                _("Prestige ×%(operand)s → %(status)s")
+                % {"operand": step.operand, "status": step.status}
+            )
         elif step.kind == "scandal":
-            lines.append(f"Scandal ½ → {step.status}")
+            lines.append(_("Scandal ½ → %(status)s") % {"status": step.status})
     return lines
 
 
@@ -277,7 +536,9 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
             {
                 **details,
                 "seat": row.seat,
-                "name": names[row.seat] if row.seat < len(names) else f"Seat {row.seat + 1}",
+                "name": names[row.seat]
+                if row.seat < len(names)
+                else _("Seat %(number)s") % {"number": row.seat + 1},
                 "steps": steps_text(row.steps),
                 "cards": [
                     *(details.get("luxuries") or []),
@@ -286,7 +547,7 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
                     *(["scandal"] if details.get("scandal") else []),
                     *(["gambling"] if details.get("gambling") else []),
                 ],
-                "decided": DECIDED_BY.get(details.get("decided_by") or "", ""),
+                "decided": str(DECIDED_BY.get(details.get("decided_by") or "", "")),
                 "is_you": row.seat == view.your_seat,
                 # A resigned player's seat that finished first: the bot's result, not theirs.
                 "bot_first": bool(details.get("winner")) and row.seat in resigned,
@@ -309,13 +570,18 @@ def table_option_words(options: TableOptions) -> list[str]:
     hours = options.move_deadline_hours
     days = hours // 24 if hours else 0
     words = [
-        f"{options.players} players",
-        f"{days} day{'s' if days != 1 else ''} per move" if hours else "no move deadline",
+        _("%(count)s players") % {"count": options.players},
+        ngettext("%(count)s day per move", "%(count)s days per move", days) % {"count": days}
+        if hours
+        else _("no move deadline"),
     ]
     if options.advanced:
-        words.append("advanced cards: " + ", ".join(card_name(c) for c in options.advanced))
+        words.append(
+            _("advanced cards: %(cards)s")
+            % {"cards": ", ".join(card_name(c) for c in options.advanced)}
+        )
     if options.memory_aid:
-        words.append("memory aid on")
+        words.append(_("memory aid on"))
     return words
 
 
@@ -323,29 +589,48 @@ def email_subject(
     kind: str, *, game_id: int | None = None, due_in: str = "", count: int = 0, who: str = ""
 ) -> str:
     if kind == "invitation":
-        return f"{who} invites you to table {game_id}"
+        return _("%(who)s invites you to table %(table)s") % {"who": who, "table": game_id}
     if kind == "game_over":
-        return f"The game at table {game_id} is over"
+        return _("The game at table %(table)s is over") % {"table": game_id}
     if kind == "turn":
-        return f"Your turn at table {game_id}"
+        return _("Your turn at table %(table)s") % {"table": game_id}
     if kind == "reminder":
-        return f"Reminder: your move at table {game_id} is due {due_in}"
+        return _("Reminder: your move at table %(table)s is due %(due_in)s") % {
+            "table": game_id,
+            "due_in": due_in,
+        }
     if kind == "deadline":
-        return f"A bot made your move at table {game_id}"
+        return _("A bot made your move at table %(table)s") % {"table": game_id}
     if kind == "digest":
-        return f"{count} game{'s' if count != 1 else ''} waiting for your move"
+        return ngettext(
+            "%(count)s game waiting for your move", "%(count)s games waiting for your move", count
+        ) % {"count": count}
     raise ValueError(f"Unknown e-mail {kind!r}.")
+
+
+def push_text(
+    kind: str, view: TableView, *, due_in: str = "", who: str = ""
+) -> tuple[str, str]:
+    """(title, body) of a Web Push notification about one game, from the player's own
+    view only: the e-mail's subject and the board's headline (an invitation: the
+    table's options)."""
+    title = email_subject(kind, game_id=view.id, due_in=due_in, who=who)
+    if kind == "invitation":
+        body = "A table of " + ", ".join(table_option_words(view.options)) + "."
+    else:
+        body = headline(view).text
+    return title, body
 
 
 def due_in(deadline: datetime, now: datetime) -> str:
     left = max(deadline - now, timedelta(0))
     hours = int(left.total_seconds() // 3600)
     if hours >= 48:
-        return f"in {hours // 24} days"
+        return _("in %(count)s days") % {"count": hours // 24}
     if hours >= 1:
-        return f"in {hours} hour{'s' if hours != 1 else ''}"
+        return ngettext("in %(count)s hour", "in %(count)s hours", hours) % {"count": hours}
     minutes = max(1, int(left.total_seconds() // 60))
-    return f"in {minutes} minute{'s' if minutes != 1 else ''}"
+    return ngettext("in %(count)s minute", "in %(count)s minutes", minutes) % {"count": minutes}
 
 
 def game_facts(view: TableView) -> list[str]:
@@ -356,49 +641,67 @@ def game_facts(view: TableView) -> list[str]:
     phase, card, kind = state.phase, state.card, state.auction
     facts: list[str] = []
     if card and phase in ("auction", "sealed"):
-        what = AUCTION_KIND_WORDS.get(kind or "", "auction")
-        facts.append(f"Up for auction: {card_name(card)} ({what}).")
+        what = AUCTION_KIND_WORDS.get(kind or "", pgettext("kind of sale", "auction"))
+        facts.append(
+            _("Up for auction: %(card)s (%(what)s).") % {"card": card_name(card), "what": what}
+        )
     high = state.high_bid
     if phase == "auction":
         leaders = [row.seat for row in state.seats if high and row.bid_total == high]
         facts.append(
-            f"Highest bid: {money_text(high)} by {names[leaders[0]]}."
+            _("Highest bid: %(money)s by %(who)s.")
+            % {"money": money_text(high), "who": names[leaders[0]]}
             if leaders
-            else "No bids yet."
+            else _("No bids yet.")
         )
     if you is not None:
         hand = state.hand or ()
         facts.append(
-            f"Your money: {', '.join(money_text(v) for v in hand) or 'none'}"
-            f" (total {money_text(sum(hand))})."
+            _("Your money: %(cards)s (total %(total)s).")
+            % {
+                "cards": ", ".join(money_text(v) for v in hand) or _("none"),
+                "total": money_text(sum(hand)),
+            }
         )
         mine = state.seats[you]
         if phase == "auction" and mine.bid_total:
-            facts.append(f"Your bid so far: {money_text(mine.bid_total)}.")
-        facts.append(f"Your status cards: {cards_text(mine.cards)}.")
+            facts.append(_("Your bid so far: %(money)s.") % {"money": money_text(mine.bid_total)})
+        facts.append(_("Your status cards: %(cards)s.") % {"cards": cards_text(mine.cards)})
         if phase == "theft" and view.legal is not None and view.legal.discard_choices:
             facts.append(
-                "Your luxuries: "
-                + ", ".join(card_name(c) for c in view.legal.discard_choices if c in LUXURY_VALUE)
-                + "."
+                _("Your luxuries: %(cards)s.")
+                % {
+                    "cards": ", ".join(
+                        card_name(c) for c in view.legal.discard_choices if c in LUXURY_VALUE
+                    )
+                }
             )
     for row in state.seats:
         if row.seat == you:
             continue
         facts.append(
-            f"{names[row.seat]}: {cards_text(row.cards)}; "
-            f"{row.hand_count} money card{'s' if row.hand_count != 1 else ''} in hand."
+            ngettext(
+                "%(name)s: %(cards)s; %(count)s money card in hand.",
+                "%(name)s: %(cards)s; %(count)s money cards in hand.",
+                row.hand_count,
+            )
+            % {"name": names[row.seat], "cards": cards_text(row.cards), "count": row.hand_count}
         )
     facts.append(
-        f"Game-end cards seen: {state.game_end_revealed} of {state.game_end_total}; "
-        f"{state.deck_remaining} cards left in the deck."
+        _("Game-end cards seen: %(seen)s of %(total)s; %(left)s cards left in the deck.")
+        % {
+            "seen": state.game_end_revealed,
+            "total": state.game_end_total,
+            "left": state.deck_remaining,
+        }
     )
     return facts
 
 
 def away_lines(view: TableView) -> list[str]:
     return [
-        f"{seat.display_name} is on vacation until {seat.vacation_until.date().isoformat()}."
+        _("%(name)s is on vacation until %(date)s.")
+        % {"name": seat.display_name, "date": seat.vacation_until.date().isoformat()}
         for seat in view.seats_info
         if seat.vacation_until is not None
     ]

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+from games.ai.orders import Defaults, Order
 from games.engine import LegalSummary, PlayerView, StatusStep
 
 FINISHED = "finished"
@@ -189,5 +190,49 @@ class LogEntry:
 
     number: int
     at: datetime | None
-    actor: str | None  # player, bot, forced, deadline (None: the set-up)
+    actor: str | None  # player, bot, forced, deadline, order (None: the set-up)
     text: str
+
+
+@dataclass(frozen=True, slots=True)
+class OrdersView:
+    """The viewer's own standing orders at a table (``selectors.orders_view``): hidden
+    information, built for its owner only and shown to nobody else.
+
+    ``card``: the card up for auction, the one an order is for; ``may_bid``: a pass or
+    bid order may be left now (the seat is in the auction and has not passed);
+    ``may_discard``: Theft is up, so the luxury it takes may be ordered; ``may_seal``:
+    the seat still makes its Yacht Club choice.  ``order`` is the order for ``card``.
+    """
+
+    card: str | None
+    auction: str | None  # normal, misfortune, sealed (None: no auction)
+    may_bid: bool
+    may_discard: bool
+    may_seal: bool
+    luxuries: tuple[str, ...]  # the viewer's own luxuries, lowest first (for Theft)
+    order: Order | None
+    defaults: Defaults
+
+    def to_json(self) -> dict[str, Any]:
+        order = self.order
+        return {
+            "card": self.card,
+            "auction": self.auction,
+            "may_bid": self.may_bid,
+            "may_discard": self.may_discard,
+            "may_seal": self.may_seal,
+            "order": None
+            if order is None
+            else {
+                "type": order.kind or None,
+                "max": order.maximum,
+                "cards": list(order.cards) if order.cards is not None else None,
+                "card": order.seal,
+                "discard": order.discard or None,
+            },
+            "defaults": {
+                "luxury_below": self.defaults.luxury_below,
+                "misfortune_max": self.defaults.misfortune_max,
+            },
+        }

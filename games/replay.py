@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.engine import State, apply_action, event_json, new_game, score_details
 from games.models import Game, Move, Seat
 from games.presenter import move_caption
@@ -57,12 +59,14 @@ def replay_load(game: Game) -> Replay:
     the moves do not lead to the stored state (a corrupt log).
     """
     if game.status != Game.Status.FINISHED or game.state is None:
-        raise NotReplayable("This game is not over yet: its replay opens when it ends.")
+        raise NotReplayable(_("This game is not over yet: its replay opens when it ends."))
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
     moves, states = _replayed(game)
     if states[-1] != State.from_json(game.state):
         raise ValueError(f"Game {game.pk}: the moves do not lead to the stored state.")
-    return Replay(game=game, seats=seats, names=tuple(seat_names(seats)), moves=moves, states=states)
+    return Replay(
+        game=game, seats=seats, names=tuple(seat_names(seats)), moves=moves, states=states
+    )
 
 
 def replayed_state(game: Game) -> State:

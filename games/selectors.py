@@ -9,6 +9,7 @@ log comes from the public events inside the state, not from the Move rows.
 
 from __future__ import annotations
 
+import json
 import math
 from collections import Counter
 from dataclasses import replace
@@ -27,11 +28,14 @@ from django.db.models import (
     When,
     prefetch_related_objects,
 )
+from django.db.models.fields.json import KT
 from django.utils import timezone
+from django.utils.translation import gettext_lazy
 
 from accounts.charts import rating_chart
 from accounts.models import PlayerResult
 from accounts.selectors import head_to_head_for_user, stats_for_user
+from games.ai.orders import Defaults
 from games.engine import (
     AUCTION,
     OVER,
@@ -43,12 +47,22 @@ from games.engine import (
     player_view,
     score_details,
     seats_to_act,
+    seats_to_act_in,
     status_steps,
 )
+from games.engine.cards import LUXURY_VALUE, THEFT
 from games.engine.state import WAITING
-from games.models import MAX_PLAYERS, ChatMessage, ChatMute, Game, Move, Seat
-from games.presenter import event_text, move_caption
-from games.read_model import ChatLine, LogEntry, ScoreRow, TableOptions, TableSeat, TableView
+from games.models import MAX_PLAYERS, ChatMessage, ChatMute, Game, Move, Seat, StandingOrder
+from games.presenter import bot_for, event_text, move_caption, order_actor
+from games.read_model import (
+    ChatLine,
+    LogEntry,
+    OrdersView,
+    ScoreRow,
+    TableOptions,
+    TableSeat,
+    TableView,
+)
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -93,12 +107,19 @@ def games_for_user(*, user: User | None) -> list[Game]:
     recently finished ones.  Each game gets ``your_seat`` (Seat) and ``your_turn``
     (bool); active games where it is the user's turn come first (nearest deadline
     first), then other active games, open tables (invitations first), finished games.
-    Three queries, whatever the number of games (the per-account limits bound it)."""
+    Three queries, whatever the number of games (the per-account limits bound it).
+
+    The states are not loaded: only the three fields of each that say who is to act
+    (``_turn_fields``), decided by the engine's ``seats_to_act_in``.  A caller that
+    needs a game's state reads it again (``games_waiting``)."""
     if not _user_known(user):
         return []
-    games = games_with_turn_fields(
+    games = (
         Game.objects.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
-    ).select_related("created_by")
+        .defer("state", "scenario_deck", "result")
+        .annotate(**_turn_fields("state"))
+        .select_related("created_by")
+    )
     live = list(games.filter(status__in=[Game.Status.OPEN, Game.Status.ACTIVE]))
     finished = list(
         games.filter(status=Game.Status.FINISHED).order_by("-finished_at", "-id")[:RECENT_FINISHED]
@@ -112,10 +133,40 @@ def games_for_user(*, user: User | None) -> list[Game]:
             game.status == Game.Status.ACTIVE
             and seat.accepted
             and not seat.is_bot
-            and game_seat_is_to_act(game, seat.position)
+            and seat.position in _to_act(game.turn_phase, game.turn_seat, game.turn_sealed)
         )
     result.sort(key=_for_user_order)
     return result
+
+
+def games_waiting(*, user: User | None) -> list[Game]:
+    """The running games waiting for ``user``'s move, in ``games_for_user``'s order,
+    with their states and seats (for e-mails that describe each).  Two queries more."""
+    ids = [game.pk for game in games_for_user(user=user) if game.your_turn]
+    games = (
+        Game.objects.filter(pk__in=ids).defer("scenario_deck").prefetch_related(seats_prefetch())
+    )
+    by_id = {game.pk: game for game in games}
+    return [by_id[pk] for pk in ids if pk in by_id]
+
+
+def _turn_fields(state: str) -> dict[str, KT]:
+    """The three fields of a stored state that say who is to act (as text, from the
+    JSON column: a list need not load the whole state, events and all)."""
+    return {
+        "turn_phase": KT(f"{state}__phase"),
+        "turn_seat": KT(f"{state}__turn"),
+        "turn_sealed": KT(f"{state}__sealed"),
+    }
+
+
+def _to_act(phase: Any, turn: Any, sealed: Any) -> list[int]:
+    """``seats_to_act_in`` from ``_turn_fields``' text (a number may come as a number)."""
+    if not phase:
+        return []
+    if isinstance(sealed, str):
+        sealed = json.loads(sealed)
+    return seats_to_act_in(str(phase), None if turn in (None, "") else int(turn), sealed)
 
 
 def games_with_turn_fields(games: QuerySet[Game]) -> QuerySet[Game]:
@@ -150,11 +201,20 @@ def bot_is_to_act() -> Q:
 
 
 def turns_waiting_count(user: User | None) -> int:
-    """How many running games wait for ``user``'s move (the header's badge).  One query."""
+    """How many running games wait for ``user``'s move (the header's badge, on every
+    page).  One small query: the user's seats in running games with the three fields
+    of each state that say who is to act, decided as ``games_for_user`` decides them
+    (so the badge and the lobby's "Your turn" rows always agree)."""
     if not _user_known(user):
         return 0
-    mine = Seat.objects.filter(user=user, accepted=True, ai_level="")
-    return Game.objects.filter(_seat_is_to_act(mine), status=Game.Status.ACTIVE).count()
+    rows = (
+        Game.objects.filter(
+            status=Game.Status.ACTIVE, seats__user=user, seats__accepted=True, seats__ai_level=""
+        )
+        .annotate(**_turn_fields("state"))
+        .values_list("seats__position", "turn_phase", "turn_seat", "turn_sealed")
+    )
+    return sum(position in _to_act(*fields) for position, *fields in rows)
 
 
 def _other_people(owner_field: str) -> Exists:
@@ -279,6 +339,31 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     )
 
 
+def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
+    """The viewer's own standing orders (one query), or ``None`` when they may leave
+    none: not seated, resigned, or the game is not running.  Read for the viewer's
+    own seat only: nobody else's orders ever reach a page or an answer."""
+    state, position = view.state, view.your_seat
+    if state is None or position is None or view.status != Game.Status.ACTIVE:
+        return None
+    if view.seats_info[position].resigned:
+        return None
+    row = StandingOrder.objects.filter(game_id=game.pk, seat__position=position).first()
+    auction = len(state.revealed)
+    order = row.order() if row is not None and row.auction == auction else None
+    me = state.seats[position]
+    return OrdersView(
+        card=state.card,
+        auction=state.auction,
+        may_bid=state.phase == AUCTION and not me.passed,
+        may_discard=state.card == THEFT and state.phase in (AUCTION, THEFT_CHOICE),
+        may_seal=state.phase == SEALED and me.sealed == "waiting",
+        luxuries=tuple(sorted((c for c in me.cards if c in LUXURY_VALUE), key=LUXURY_VALUE.get)),
+        order=order,
+        defaults=row.defaults() if row is not None else Defaults(),
+    )
+
+
 def game_ending(*, game: Game) -> dict[str, Any]:
     """What the end screen adds to a finished board: each seat's rating change (None:
     unrated, or a bot) and the rematch table if one was opened.  Two queries."""
@@ -296,11 +381,13 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     """The board's log, one entry per move, numbered as the replay and the errors count
     them, with its time; the words are the public events each move caused (a bot that
     plays a resigned player's seat is named as that bot).  One query.  None for a game
-    whose moves were stored before their log positions were kept."""
+    whose moves were stored before their log positions were kept.  Only the moves of the
+    version the view shows: a move stored since (another player's, a bot's, while this
+    page was being drawn) waits for the next refresh, with its words."""
     if view.state is None:
         return None
     moves = list(
-        Move.objects.filter(game=game)
+        Move.objects.filter(game=game, number__lt=view.version)
         .order_by("number")
         .values("number", "seat", "action", "actor", "created_at", "log_end")
     )
@@ -319,8 +406,9 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
         who = list(names)
         seat = seats[move["seat"]] if move["seat"] < len(seats) else None
         if seat is not None and move["actor"] in ("bot", "deadline") and seat.user_id is not None:
-            bot = "a bot" if move["actor"] == "deadline" else f"Bot ({seat.ai_level or 'medium'})"
-            who[move["seat"]] = f"{bot} for {names[move['seat']]}"
+            who[move["seat"]] = bot_for(move["actor"], seat.ai_level, names[move["seat"]])
+        elif move["actor"] == "order":
+            who[move["seat"]] = order_actor(names[move["seat"]])
         text = move_caption(events[start:end], tuple(who), move)
         entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
         start = end
@@ -519,11 +607,11 @@ def _seat_label(seat: Seat, name: str) -> dict[str, Any]:
 # --------------------------------------------------------------------------- history
 
 HISTORY_SHOW = {
-    "all": "All my games",
-    "finished": "Finished",
-    "active": "Being played",
-    "won": "Won",
-    "lost": "Lost",
+    "all": gettext_lazy("All my games"),
+    "finished": gettext_lazy("Finished"),
+    "active": gettext_lazy("Being played"),
+    "won": gettext_lazy("Won"),
+    "lost": gettext_lazy("Lost"),
 }
 
 

@@ -28,8 +28,11 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import events
+from games.ai.orders import Defaults, Order, defaults_problem, order_action, order_problem
 from games.clock import deadline_compute, turn_key
 from games.engine import (
     ADVANCED_CARDS,
@@ -39,11 +42,20 @@ from games.engine import (
     deck_cards,
     forced_action,
     new_game,
+    player_view,
     result,
     seats_to_act,
 )
-from games.engine.state import NOT_BIDDING, OVER, SEALED
-from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
+from games.engine.state import AUCTION, NOT_BIDDING, OVER, SEALED, THEFT_CHOICE
+from games.errors import (
+    AuctionOver,
+    GameError,
+    IllegalMove,
+    InvalidOrder,
+    NotAllowed,
+    NotYourSeat,
+    VersionConflict,
+)
 from games.models import (
     AI_LEVELS,
     DEADLINE_HOURS,
@@ -53,7 +65,9 @@ from games.models import (
     InvitationBlock,
     Move,
     Seat,
+    StandingOrder,
 )
+from games.presenter import card_name, engine_text
 from ops.logcontext import game_logged
 
 if TYPE_CHECKING:
@@ -87,16 +101,16 @@ def game_create(
     invitation), ``{"ai": level}`` or ``{"open": True}``.  ``deck`` and ``first_player``
     fix a scenario game and are for staff only.
     """
-    _user_require(creator, NotAllowed("Log in to open a table."))
+    _user_require(creator, NotAllowed(_("Log in to open a table.")))
     players = _players_check(players)
     specs = _seats_parse(creator=creator, players=players, seats=seats)
     advanced_list = _advanced_check(advanced)
     move_deadline_hours = _deadline_check(move_deadline_hours)
     if not isinstance(memory_aid, bool):
-        raise GameError("The memory aid is either on or off (true or false).")
+        raise GameError(_("The memory aid is either on or off (true or false)."))
     if deck is not None or first_player is not None:
         if not creator.is_staff:
-            raise NotAllowed("Only staff can fix the deck or the first player (scenario games).")
+            raise NotAllowed(_("Only staff can fix the deck or the first player (scenario games)."))
         if deck is not None:
             deck = _deck_check(deck, advanced_list)
         if first_player is not None:
@@ -126,9 +140,13 @@ def game_create(
                 seat.ai_level, seat.accepted, seat.joined_at = value, True, now
             seat_rows.append(seat)
         Seat.objects.bulk_create(seat_rows)
-        invited = [seat.user.pk for seat in seat_rows if seat.user is not None and not seat.accepted]
+        invited = [
+            seat.user.pk for seat in seat_rows if seat.user is not None and not seat.accepted
+        ]
         if invited:
-            events.announce(events.invited, game_id=game.pk, user_ids=invited, by_user_id=creator.pk)
+            events.announce(
+                events.invited, game_id=game.pk, user_ids=invited, by_user_id=creator.pk
+            )
         if all(seat.is_filled for seat in seat_rows):
             _game_start(game, seat_rows, now)
     game.refresh_from_db()  # without a broker, the bots' opening turns ran on commit
@@ -140,14 +158,14 @@ def game_rematch(*, game: Game, user: User) -> Game:
     """A new table like the finished ``game``: the same seats in the same order (its
     people invited again, the requester seated, its bots again), the same options, a
     new shuffle.  One rematch per game: asked again (by anyone) it is the same table."""
-    _user_require(user, NotYourSeat("Log in to ask for a rematch."))
+    _user_require(user, NotYourSeat(_("Log in to ask for a rematch.")))
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.accepted:
-            raise NotYourSeat("Only the players of this game can ask for a rematch.")
+            raise NotYourSeat(_("Only the players of this game can ask for a rematch."))
         if locked.status != Game.Status.FINISHED:
-            raise NotAllowed("The game is not over yet: a rematch comes after the end.")
+            raise NotAllowed(_("The game is not over yet: a rematch comes after the end."))
         existing = Game.objects.filter(rematch_of=locked).first()
         if existing is not None:
             return existing
@@ -172,18 +190,18 @@ def game_rematch(*, game: Game, user: User) -> Game:
 def game_join(*, game: Game, user: User) -> Seat:
     """Take a seat: an invited user accepts their invitation, anyone else takes the
     lowest open seat.  The game starts when this fills the last seat."""
-    _user_require(user, NotAllowed("Log in to join a table."))
+    _user_require(user, NotAllowed(_("Log in to join a table.")))
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
         seat = _seat_of_user(seats, user)
         if seat is not None and seat.accepted:
-            raise NotAllowed("You already have a seat at this table.")
+            raise NotAllowed(_("You already have a seat at this table."))
         if seat is None:
             seat = next((s for s in seats if s.is_open), None)
             if seat is None:
-                raise NotAllowed("This table is full.")
+                raise NotAllowed(_("This table is full."))
             seat.user = user
         _limits_check(user)
         seat.accepted, seat.joined_at = True, now
@@ -197,16 +215,16 @@ def game_join(*, game: Game, user: User) -> Seat:
 def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool = False) -> Game:
     """Accept (take the reserved seat) or decline (the seat becomes open); ``block``
     with a decline: take no more invitations from the table's creator."""
-    _user_require(user, NotAllowed("Log in to answer an invitation."))
+    _user_require(user, NotAllowed(_("Log in to answer an invitation.")))
     if not isinstance(accept, bool) or not isinstance(block, bool) or (accept and block):
-        raise GameError("Answer the invitation with accept or decline.")
+        raise GameError(_("Answer the invitation with accept or decline."))
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.invited:
-            raise NotAllowed("You have no open invitation to this table.")
+            raise NotAllowed(_("You have no open invitation to this table."))
         if accept:
             seat.accepted, seat.joined_at = True, now
         else:
@@ -221,7 +239,7 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
 def invitations_decline_all(*, user: User) -> int:
     """Decline every invitation ``user`` has not answered (each table's seat opens, one
     table at a time, each under its own lock).  Returns how many were declined."""
-    _user_require(user, NotAllowed("Log in to answer your invitations."))
+    _user_require(user, NotAllowed(_("Log in to answer your invitations.")))
     waiting = Game.objects.filter(
         status=Game.Status.OPEN, seats__user=user, seats__accepted=False
     ).values_list("pk", flat=True)
@@ -239,14 +257,14 @@ def invitations_decline_all(*, user: User) -> int:
 def game_leave(*, game: Game, user: User) -> Game:
     """Leave a table before it starts (an invited user declines).  When the creator
     leaves, the table is abandoned."""
-    _user_require(user, NotYourSeat("You do not have a seat at this table."))
+    _user_require(user, NotYourSeat(_("You do not have a seat at this table.")))
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
         if seat is None:
-            raise NotYourSeat("You do not have a seat at this table.")
+            raise NotYourSeat(_("You do not have a seat at this table."))
         if locked.status == Game.Status.ACTIVE:
-            raise NotAllowed("The game has started: you can resign instead of leaving.")
+            raise NotAllowed(_("The game has started: you can resign instead of leaving."))
         _open_require(locked)
         if user.pk == locked.created_by_id:
             locked.status = Game.Status.ABANDONED
@@ -255,6 +273,7 @@ def game_leave(*, game: Game, user: User) -> Game:
             seat.user, seat.accepted, seat.joined_at = None, False, None
             seat.save(update_fields=["user", "accepted", "joined_at"])
             locked.save(update_fields=["updated_at"])
+        _board_changed(locked)
     return _game_sync(game, locked)
 
 
@@ -267,7 +286,7 @@ def game_start(*, game: Game) -> Game:
         locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
         if not all(seat.is_filled for seat in seats):
-            raise NotAllowed("The game starts when every seat is filled.")
+            raise NotAllowed(_("The game starts when every seat is filled."))
         _game_start(locked, seats, now)
     return _game_sync(game, locked)
 
@@ -275,24 +294,28 @@ def game_start(*, game: Game) -> Game:
 @game_logged
 def game_resign(*, game: Game, user: User) -> Game:
     """Give up: a bot (medium) plays the seat to the end, so the game stays whole."""
-    _user_require(user, NotYourSeat("You do not have a seat at this table."))
+    _user_require(user, NotYourSeat(_("You do not have a seat at this table.")))
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
-        seat = _seat_of_user(seats, user)
-        if seat is None or not seat.accepted:
-            raise NotYourSeat("You do not have a seat at this table.")
-        if locked.status == Game.Status.OPEN:
-            raise NotAllowed("The game has not started: leave the table instead of resigning.")
-        if locked.status != Game.Status.ACTIVE:
-            raise NotAllowed("The game is over.")
+        seat = _seat_in_running_game(
+            locked,
+            seats,
+            user,
+            not_started=NotAllowed(
+                _("The game has not started: leave the table instead of resigning.")
+            ),
+            over=NotAllowed(_("The game is over.")),
+        )
         if seat.resigned:
-            raise NotAllowed("You have already resigned from this game.")
+            raise NotAllowed(_("You have already resigned from this game."))
         seat.ai_level, seat.resigned = RESIGNED_BOT_LEVEL, True
         seat.save(update_fields=["ai_level", "resigned"])
+        StandingOrder.objects.filter(seat=seat).delete()  # the bot plays the seat now
         state = locked.engine_state()
         _deadline_set(locked, seats, state, now, restart=False)
         locked.save(update_fields=["deadline_at", "updated_at"])
+        _board_changed(locked)
         if seat.position in seats_to_act(state):
             _bots_announce(locked)
     return _game_sync(game, locked)
@@ -305,34 +328,40 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
     The seat is then played like a resigned one; its player is still listed there."""
     from django.conf import settings
 
-    _user_require(user, NotAllowed("Log in to manage your table."))
+    _user_require(user, NotAllowed(_("Log in to manage your table.")))
     if isinstance(position, bool) or not isinstance(position, int):
-        raise GameError("Choose the seat by its number.")
+        raise GameError(_("Choose the seat by its number."))
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         if locked.created_by_id != user.pk:
-            raise NotAllowed("Only the table's creator can hand a seat to a bot.")
+            raise NotAllowed(_("Only the table's creator can hand a seat to a bot."))
         if locked.status != Game.Status.ACTIVE:
-            raise NotAllowed("Only a running game's seats can be handed to a bot.")
+            raise NotAllowed(_("Only a running game's seats can be handed to a bot."))
         if not 0 <= position < len(seats):
-            raise GameError(f"There is no seat {position} at this table.")
+            raise GameError(_("There is no seat %(number)s at this table.") % {"number": position})
         seat = seats[position]
         if seat.is_bot:
-            raise NotAllowed("A bot already plays this seat.")
+            raise NotAllowed(_("A bot already plays this seat."))
         if seat.user_id == user.pk:
-            raise NotAllowed("This is your own seat: resign instead.")
+            raise NotAllowed(_("This is your own seat: resign instead."))
         needed = settings.SEAT_TO_BOT_AFTER_TIMEOUTS
         if seat.timeouts < needed:
             raise NotAllowed(
-                f"This seat has missed {seat.timeouts} deadline{'s' if seat.timeouts != 1 else ''}; "
-                f"it can be handed to a bot after {needed}."
+                ngettext(
+                    "This seat has missed %(count)s deadline; it can be handed to a bot after %(needed)s.",
+                    "This seat has missed %(count)s deadlines; it can be handed to a bot after %(needed)s.",
+                    seat.timeouts,
+                )
+                % {"count": seat.timeouts, "needed": needed}
             )
         seat.ai_level, seat.resigned = RESIGNED_BOT_LEVEL, True
         seat.save(update_fields=["ai_level", "resigned"])
+        StandingOrder.objects.filter(seat=seat).delete()
         state = locked.engine_state()
         _deadline_set(locked, seats, state, now, restart=False)
         locked.save(update_fields=["deadline_at", "updated_at"])
+        _board_changed(locked)
         if seat.position in seats_to_act(state):
             _bots_announce(locked)
     logger.info("game %s: seat %s handed to a bot by the creator", locked.pk, position)
@@ -362,42 +391,44 @@ def game_submit_action(
     """
     expected_version = _version_parse(expected_version)
     if actor not in SUBMIT_ACTORS:
-        raise NotAllowed("Only players, bots and deadlines make moves.")
+        raise NotAllowed(_("Only players, bots and deadlines make moves."))
     if actor == Move.Actor.PLAYER:
-        _user_require(user, NotYourSeat("Log in and take a seat to play."))
+        _user_require(user, NotYourSeat(_("Log in and take a seat to play.")))
     elif user is not None:
-        raise NotAllowed("Bot and deadline moves are made without a user.")
+        raise NotAllowed(_("Bot and deadline moves are made without a user."))
     if not isinstance(action, dict):
         raise IllegalMove(
-            "An action must be an object with a type: bid, pass, discard or sealed_bid."
+            _("An action must be an object with a type: bid, pass, discard or sealed_bid.")
         )
 
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         seat = _acting_seat(seats, user, action, actor)
         if locked.status == Game.Status.OPEN:
-            raise NotAllowed("The game has not started yet.")
+            raise NotAllowed(_("The game has not started yet."))
         if locked.status == Game.Status.ABANDONED:
-            raise NotAllowed("This table was abandoned.")
+            raise NotAllowed(_("This table was abandoned."))
         state = locked.engine_state() if locked.status == Game.Status.ACTIVE else None
         if expected_version != locked.version and not _sealed_choice_stands(
             locked, state, action, expected_version
         ):
             raise VersionConflict(
-                "The game has moved on since you loaded it: "
-                f"it is at move {locked.version}, you saw move {expected_version}. "
-                "Look at the board again before you act.",
+                _(
+                    "The game has moved on since you loaded it: it is at move %(version)s, you "
+                    "saw move %(seen)s. Look at the board again before you act."
+                )
+                % {"version": locked.version, "seen": expected_version},
                 version=locked.version,
             )
         if state is None:
-            raise NotAllowed("The game is over.")
+            raise NotAllowed(_("The game is over."))
         if seat.position not in seats_to_act(state):
             raise NotYourSeat(_not_your_turn_text(state, seat.position))
         act = {**action, "seat": seat.position}
         try:
             new_state = apply_action(state, act)
         except IllegalAction as error:
-            raise IllegalMove(str(error)) from None
+            raise IllegalMove(engine_text(error.args[0])) from None
         moves: list[Move] = []
         _move_append(
             locked, moves, _action_normal(act), actor, user if actor == Move.Actor.PLAYER else None
@@ -456,6 +487,7 @@ def game_deadline_refresh(
                 )
                 fields.append("deadline_at")
         game.save(update_fields=fields)
+        _board_changed(game)
         return game
 
 
@@ -484,14 +516,18 @@ def vacation_start(*, user: Any, days: Any, now: datetime | None = None) -> Any:
     if isinstance(days, str) and days.strip().isdecimal():
         days = int(days.strip())
     if isinstance(days, bool) or not isinstance(days, int) or days < 1:
-        raise GameError("Choose a number of whole days, at least one.")
+        raise GameError(_("Choose a number of whole days, at least one."))
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         left = locked.vacation_days_left(now)
         if days > left:
             raise NotAllowed(
-                f"You have {left} vacation day{'s' if left != 1 else ''} left this year; "
-                f"you asked for {days}."
+                ngettext(
+                    "You have %(count)s vacation day left this year; you asked for %(days)s.",
+                    "You have %(count)s vacation days left this year; you asked for %(days)s.",
+                    left,
+                )
+                % {"count": left, "days": days}
             )
         used = locked.vacation_days_taken(now.year)
         start = locked.vacation_until if locked.on_vacation(now) else now
@@ -514,7 +550,7 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> Any:
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if not locked.on_vacation(now):
-            raise NotAllowed("You are not on vacation.")
+            raise NotAllowed(_("You are not on vacation."))
         unused = (locked.vacation_until - now) // timedelta(days=1)
         if locked.vacation_year == now.year:
             locked.vacation_days_used = max(0, locked.vacation_days_used - unused)
@@ -561,8 +597,11 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
     running = mine.filter(game__status=Game.Status.ACTIVE).count()
     if running >= limits["running"]:
         raise NotAllowed(
-            f"You are playing {running} games, the most one account may play at once: "
-            "finish or resign one first."
+            _(
+                "You are playing %(count)s games, the most one account may play at once: "
+                "finish or resign one first."
+            )
+            % {"count": running}
         )
     if specs is None:
         return
@@ -570,18 +609,24 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
     open_tables = created.filter(status=Game.Status.OPEN).count()
     if open_tables >= limits["open"]:
         raise NotAllowed(
-            f"You have {open_tables} tables waiting for players, the most one account may "
-            "open: start one or leave one before you open another."
+            _(
+                "You have %(count)s tables waiting for players, the most one account may "
+                "open: start one or leave one before you open another."
+            )
+            % {"count": open_tables}
         )
-    if all(kind in ("creator", "ai") for kind, _ in specs):
+    if all(kind in ("creator", "ai") for kind, _value in specs):
         people = Seat.objects.filter(game=OuterRef("pk"), ai_level="").exclude(user=user)
         bot_only = created.filter(status=Game.Status.ACTIVE).exclude(Exists(people)).count()
         if bot_only >= limits["bot_only"]:
             raise NotAllowed(
-                f"You have {bot_only} running games against bots only, the most one account "
-                "may have: finish one first, or invite people to this table."
+                _(
+                    "You have %(count)s running games against bots only, the most one account "
+                    "may have: finish one first, or invite people to this table."
+                )
+                % {"count": bot_only}
             )
-    invited = sum(1 for kind, _ in specs if kind == "user")
+    invited = sum(1 for kind, _value in specs if kind == "user")
     if invited:
         waiting = (
             Seat.objects.filter(
@@ -592,8 +637,11 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
         )
         if waiting + invited > limits["invitations"]:
             raise NotAllowed(
-                f"You have {waiting} invitations waiting for an answer; one account may have "
-                f"{limits['invitations']} at once: wait for answers, or open seats instead."
+                _(
+                    "You have %(count)s invitations waiting for an answer; one account may have "
+                    "%(most)s at once: wait for answers, or open seats instead."
+                )
+                % {"count": waiting, "most": limits["invitations"]}
             )
 
 
@@ -619,9 +667,9 @@ def _game_lock_with_seats(game: Game) -> tuple[Game, list[Seat]]:
         raise RuntimeError("the game is locked inside the caller's transaction")
     locked = Game.objects.select_for_update().filter(pk=game.pk).first()
     if locked is None:
-        raise NotAllowed("This table does not exist (any more).")
+        raise NotAllowed(_("This table does not exist (any more)."))
     seats = list(
-        Seat.objects.select_related("user")
+        Seat.objects.select_related("user", "standing_order")  # orders answer moves
         .select_for_update(of=("self",))
         .filter(game_id=locked.pk)
         .order_by("position")
@@ -640,17 +688,31 @@ def _game_sync(target: Game, source: Game) -> Game:
     return target
 
 
+def _seat_in_running_game(
+    game: Game, seats: list[Seat], user, *, not_started: GameError, over: GameError
+) -> Seat:
+    """The user's accepted seat at a running game, or the error that says why not."""
+    seat = _seat_of_user(seats, user)
+    if seat is None or not seat.accepted:
+        raise NotYourSeat(_("You do not have a seat at this table."))
+    if game.status == Game.Status.OPEN:
+        raise not_started
+    if game.status != Game.Status.ACTIVE:
+        raise over
+    return seat
+
+
 def _seat_of_user(seats: list[Seat], user) -> Seat | None:
     return next((seat for seat in seats if seat.user_id == user.pk), None)
 
 
 def _open_require(game: Game) -> None:
     if game.status == Game.Status.ACTIVE:
-        raise NotAllowed("This game has already started.")
+        raise NotAllowed(_("This game has already started."))
     if game.status == Game.Status.FINISHED:
-        raise NotAllowed("This game is over.")
+        raise NotAllowed(_("This game is over."))
     if game.status == Game.Status.ABANDONED:
-        raise NotAllowed("This table was abandoned by its creator.")
+        raise NotAllowed(_("This table was abandoned by its creator."))
 
 
 def _table_touch_or_start(game: Game, seats: list[Seat], now: datetime) -> None:
@@ -658,6 +720,7 @@ def _table_touch_or_start(game: Game, seats: list[Seat], now: datetime) -> None:
         _game_start(game, seats, now)
     else:
         game.save(update_fields=["updated_at"])
+        _board_changed(game)
 
 
 def _game_start(game: Game, seats: list[Seat], now: datetime) -> None:
@@ -709,10 +772,7 @@ def _game_advance(
     """After an action (by ``actor``) or the start: forced passes, the end of the game
     or the next deadline, then store the state and the moves and announce what
     happened (``games.events``)."""
-    while (forced := forced_action(state)) is not None:
-        state = apply_action(state, forced)
-        _move_append(game, moves, forced, Move.Actor.FORCED, None)
-        moves[-1].log_end = len(state.events)
+    state = _answers_play(game, seats, state, moves, orders_possible=previous is not None)
     game.state = state.to_json()
     if state.phase == OVER:
         game.status = Game.Status.FINISHED
@@ -742,10 +802,11 @@ def _game_advance(
             Move.objects.bulk_create(moves)
         except IntegrityError:  # the whole transaction is rolled back: nothing stored
             raise VersionConflict(
-                "The game has moved on since you loaded it: look at the board again."
+                _("The game has moved on since you loaded it: look at the board again.")
             ) from None
     # Only what a move (or the start) changes: the row's other columns stay as stored.
     game.save(update_fields=ADVANCE_FIELDS)
+    _board_changed(game)
     if state.phase == OVER:
         # Stats and ratings are written in this same transaction (games.ratings).
         events.game_finished.send(sender=None, game=game, seats=seats)
@@ -756,6 +817,203 @@ def _game_advance(
     people = [seats[p].user_id for p in to_act if not seats[p].is_bot and seats[p].user_id]
     if people and game.turn_started_at == now:  # a new turn (not the next sealed choice)
         events.announce(events.turn_started, game_id=game.pk, turn=turn_key(now), user_ids=people)
+
+
+def _answers_play(
+    game: Game, seats: list[Seat], state: State, moves: list[Move], *, orders_possible: bool
+) -> State:
+    """Play what answers without anyone: forced passes, then the standing orders of the
+    people to act (games.ai.orders), move after move, until a bot or a person without
+    an order that answers is to act.  The orders come with the locked seats (no query
+    of their own); each spent or outdated order is cleared in this same transaction.
+    ``orders_possible``: False at the start, before anybody could leave one."""
+    rows: dict[int, StandingOrder] | None = None
+    spent: set[int] = set()  # seats whose order for this card has done its work
+    while True:
+        forced = forced_action(state)
+        if forced is not None:
+            state = apply_action(state, forced)
+            _move_append(game, moves, forced, Move.Actor.FORCED, None)
+            moves[-1].log_end = len(state.events)
+            continue
+        people = [p for p in seats_to_act(state) if not seats[p].is_bot]
+        if not people:
+            break
+        if rows is None:
+            rows = _orders_of(seats) if orders_possible else {}
+            if not rows:
+                break
+        answer = _order_answer(state, people, rows, spent)
+        if answer is None:
+            break
+        action, row = answer
+        state = apply_action(state, action)  # the order's action is legal by construction
+        _move_append(game, moves, action, Move.Actor.ORDER, None)
+        moves[-1].log_end = len(state.events)
+        if action["type"] != "bid":  # a pass ends the seat's auction; a choice is made
+            spent.add(action["seat"])
+    if rows:
+        _orders_tidy(rows, spent, _auction_number(state))
+    return state
+
+
+def _orders_of(seats: list[Seat]) -> dict[int, StandingOrder]:
+    """The standing orders of the locked seats (read with them), by seat position."""
+    rows = {}
+    for seat in seats:
+        try:
+            rows[seat.position] = seat.standing_order
+        except StandingOrder.DoesNotExist:
+            continue
+    return rows
+
+
+def _order_answer(
+    state: State, people: list[int], rows: dict[int, StandingOrder], spent: set[int]
+) -> tuple[dict[str, Any], StandingOrder] | None:
+    auction = _auction_number(state)
+    for position in people:
+        row = rows.get(position)
+        if row is None:
+            continue
+        order = None if position in spent or row.auction != auction else row.order()
+        action = order_action(player_view(state, position), order, row.defaults())
+        if action is not None:
+            return action, row
+    return None
+
+
+def _orders_tidy(rows: dict[int, StandingOrder], spent: set[int], auction: int) -> None:
+    """Clear the orders that were spent or whose auction is over; drop empty rows."""
+    for position, row in rows.items():
+        if position not in spent and row.auction in (None, auction):
+            continue
+        row.order_clear()
+        if row.defaults().empty:
+            row.delete()
+        else:
+            row.save()
+
+
+def _auction_number(state: State) -> int:
+    """Which auction the game is at: the number of cards revealed so far."""
+    return sum(1 for event in state.events if event[0] == "reveal")
+
+
+_KEEP: Any = object()
+
+
+@game_logged
+def game_orders_set(
+    *,
+    game: Game,
+    user: User,
+    card: str | None = None,
+    order: Order | None = _KEEP,
+    defaults: Defaults | None = _KEEP,
+) -> StandingOrder | None:
+    """Leave (or clear, with ``None``) the player's standing order for ``card``, the
+    card up for auction, and/or their defaults for the coming auctions (an argument
+    left out keeps what is there).  An order that answers now plays at once, and on
+    as the others move, in the same transaction as their moves.  Refuses an order for
+    an auction that is over (``AuctionOver``) and one that could never act
+    (``InvalidOrder``).  Returns the stored orders (``None``: none left)."""
+    _user_require(user, NotYourSeat(_("Log in and take a seat to leave orders.")))
+    now = timezone.now()
+    with transaction.atomic():
+        locked, seats = _game_lock_with_seats(game)
+        seat = _seat_in_running_game(
+            locked,
+            seats,
+            user,
+            not_started=NotAllowed(_("The game has not started yet.")),
+            over=AuctionOver(_("The game is over: there is nothing left to order.")),
+        )
+        if seat.resigned:
+            raise NotAllowed(_("You resigned from this game: a bot plays your seat now."))
+        state = locked.engine_state()
+        view = player_view(state, seat.position)
+        row = _orders_of([seat]).get(seat.position) or StandingOrder(game=locked, seat=seat)
+        auction = _auction_number(state)
+        if row.auction is not None and row.auction != auction:
+            row.order_clear()
+        if order is not _KEEP:
+            if order is None or order.empty:
+                row.order_clear()
+            else:
+                _order_for_card_check(state, card, order)
+                problem = order_problem(view, order)
+                if problem:
+                    raise InvalidOrder(engine_text(problem))
+                row.order_put(order, auction)
+        if defaults is not _KEEP:
+            defaults = defaults or Defaults()
+            problem = defaults_problem(defaults)
+            if problem:
+                raise InvalidOrder(engine_text(problem))
+            row.defaults_put(defaults)
+        if row.order() is None and row.defaults().empty:
+            if row.pk is not None:
+                row.delete()
+            return None
+        row.save()
+        if seat.position in seats_to_act(state):
+            action = order_action(view, row.order(), row.defaults())
+            if action is not None:  # it answers now: the move is the order's
+                moves: list[Move] = []
+                new_state = apply_action(state, action)
+                _move_append(locked, moves, action, Move.Actor.ORDER, None)
+                moves[-1].log_end = len(new_state.events)
+                if action["type"] != "bid":
+                    row.order_clear()
+                    row.save()
+                transaction.on_commit(lambda: _moves_log(locked, moves))
+                _game_advance(locked, seats, state, new_state, moves, now, Move.Actor.ORDER)
+    _game_sync(game, locked)
+    return StandingOrder.objects.filter(pk=row.pk).first() if row.pk else None
+
+
+def _order_for_card_check(state: State, card: str | None, order: Order) -> None:
+    """An order names the card it is for: its auction must still be on."""
+    if not card:
+        raise InvalidOrder(_("Say which card the order is for (the card up for auction)."))
+    still_on = state.card == card and (
+        state.phase in (AUCTION, SEALED)
+        or (state.phase == THEFT_CHOICE and order.kind == "" and order.discard)
+    )
+    if not still_on:
+        if isinstance(card, str) and _known_card(card):
+            raise AuctionOver(
+                _("The auction of %(card)s is over: look at the board again.")
+                % {"card": card_name(card)}
+            )
+        raise AuctionOver(_("The auction of that card is over: look at the board again."))
+
+
+def _known_card(card: str) -> bool:
+    try:
+        card_name(card)
+    except KeyError:
+        return False
+    return True
+
+
+@game_logged
+def game_orders_cancel(*, game: Game, user: User) -> None:
+    """Cancel all of the player's standing orders at this table (for the card up and
+    the defaults)."""
+    _user_require(user, NotYourSeat(_("Log in and take a seat to leave orders.")))
+    with transaction.atomic():
+        _locked, seats = _game_lock_with_seats(game)
+        seat = _seat_of_user(seats, user)
+        if seat is None or not seat.accepted:
+            raise NotYourSeat(_("You do not have a seat at this table."))
+        StandingOrder.objects.filter(seat=seat).delete()
+
+
+def _board_changed(game: Game) -> None:
+    """Open boards of ``game`` learn, after the commit, that it changed (``games.live``)."""
+    events.announce(events.board_changed, game_id=game.pk, version=game.version)
 
 
 def _bots_announce(game: Game, *, by_bot: bool = False) -> None:
@@ -825,34 +1083,34 @@ def _deadline_set(
 def _acting_seat(seats: list[Seat], user, action: dict, actor: str) -> Seat:
     given = action.get("seat")
     if given is not None and (isinstance(given, bool) or not isinstance(given, int)):
-        raise IllegalMove("The seat must be a seat number (or left out).")
+        raise IllegalMove(_("The seat must be a seat number (or left out)."))
     if actor == Move.Actor.PLAYER:
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.accepted:
-            raise NotYourSeat("You do not have a seat at this table.")
+            raise NotYourSeat(_("You do not have a seat at this table."))
         if seat.resigned:
-            raise NotYourSeat("You resigned from this game: a bot plays your seat now.")
+            raise NotYourSeat(_("You resigned from this game: a bot plays your seat now."))
         if given is not None and given != seat.position:
-            raise NotYourSeat("You can only act for your own seat.")
+            raise NotYourSeat(_("You can only act for your own seat."))
         return seat
     if given is None or not 0 <= given < len(seats):
-        raise NotYourSeat("A bot or deadline move must name a seat of this table.")
+        raise NotYourSeat(_("A bot or deadline move must name a seat of this table."))
     seat = seats[given]
     if actor == Move.Actor.BOT and not seat.is_bot:
-        raise NotYourSeat("A bot only plays a bot's seat.")
+        raise NotYourSeat(_("A bot only plays a bot's seat."))
     if actor == Move.Actor.DEADLINE and seat.is_bot:
-        raise NotYourSeat("A deadline move is only for a person's seat.")
+        raise NotYourSeat(_("A deadline move is only for a person's seat."))
     return seat
 
 
 def _not_your_turn_text(state: State, position: int) -> str:
     if state.phase == SEALED:
         if state.sealed[position] == NOT_BIDDING:
-            return "You have no money and take no part in this Yacht Club auction."
-        return "You have made your Yacht Club choice: wait for the others."
+            return _("You have no money and take no part in this Yacht Club auction.")
+        return _("You have made your Yacht Club choice: wait for the others.")
     if state.phase == OVER:
-        return "The game is over."
-    return "It is not your turn."
+        return _("The game is over.")
+    return _("It is not your turn.")
 
 
 def _action_normal(action: dict[str, Any]) -> dict[str, Any]:
@@ -870,16 +1128,18 @@ def _version_parse(version: Any) -> int:
         version = int(version.strip())
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise GameError(
-            "The version must be the move number of the board you saw (a whole number)."
+            _("The version must be the move number of the board you saw (a whole number).")
         )
     return version
 
 
 def _players_check(players: Any) -> int:
     if isinstance(players, bool) or not isinstance(players, int):
-        raise GameError("The number of players must be a whole number from 3 to 5.")
+        raise GameError(_("The number of players must be a whole number from 3 to 5."))
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
-        raise GameError(f"High Society is played by 3 to 5 players, not {players}.")
+        raise GameError(
+            _("High Society is played by 3 to 5 players, not %(players)s.") % {"players": players}
+        )
     return players
 
 
@@ -887,11 +1147,14 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
     """One (kind, value) per position: ("creator", None), ("user", User), ("ai", level),
     ("open", None)."""
     if isinstance(seats, (str, bytes, dict)) or not isinstance(seats, Sequence):
-        raise GameError("The seats must be a list with one entry per seat.")
+        raise GameError(_("The seats must be a list with one entry per seat."))
     if len(seats) not in (players - 1, players):
         raise GameError(
-            f"A table of {players} needs {players - 1} seats besides yours "
-            f"(or all {players} seats, yours included); {len(seats)} were given."
+            _(
+                "A table of %(players)s needs %(others)s seats besides yours "
+                "(or all %(players)s seats, yours included); %(given)s were given."
+            )
+            % {"players": players, "others": players - 1, "given": len(seats)}
         )
     entries: list[tuple[str, Any]] = []
     for number, entry in enumerate(seats, 1):
@@ -901,29 +1164,44 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
             or next(iter(entry)) not in ("user", "ai", "open")
         ):
             raise GameError(
-                f"Seat {number}: say who sits there: "
-                '{"user": "<username>"}, {"ai": "<level>"} or {"open": true}.'
+                _(
+                    'Seat %(number)s: say who sits there: {"user": "<username>"}, '
+                    '{"ai": "<level>"} or {"open": true}.'
+                )
+                % {"number": number}
             )
         key, value = next(iter(entry.items()))
         if key == "user":
             if not isinstance(value, str) or not value.strip():
-                raise GameError(f"Seat {number}: give the username of the player to invite.")
+                raise GameError(
+                    _("Seat %(number)s: give the username of the player to invite.")
+                    % {"number": number}
+                )
             entries.append(("user", value.strip()))
         elif key == "ai":
             if not isinstance(value, str) or value not in AI_LEVELS:
                 raise GameError(
-                    f"Seat {number}: unknown bot level {_shown(value)}; choose random, easy, medium or hard."
+                    _(
+                        "Seat %(number)s: unknown bot level %(level)s; choose random, easy, "
+                        "medium or hard."
+                    )
+                    % {"number": number, "level": _shown(value)}
                 )
             entries.append(("ai", value))
         else:
             if value is not True:
-                raise GameError(f'Seat {number}: an open seat is written {{"open": true}}.')
+                raise GameError(
+                    _('Seat %(number)s: an open seat is written {"open": true}.')
+                    % {"number": number}
+                )
             entries.append(("open", None))
 
     names = [value for kind, value in entries if kind == "user"]
     twice = next((name for name, n in Counter(n.casefold() for n in names).items() if n > 1), None)
     if twice is not None:
-        raise GameError(f"{_shown(twice)} is listed twice: each player takes one seat.")
+        raise GameError(
+            _("%(name)s is listed twice: each player takes one seat.") % {"name": _shown(twice)}
+        )
     users = _users_by_name(names)
     specs: list[tuple[str, Any]] = []
     for kind, value in entries:
@@ -932,21 +1210,27 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
             continue
         user = users.get(value.casefold())
         if user is None:
-            raise GameError(f"There is no player called {_shown(value)}.")
+            raise GameError(_("There is no player called %(name)s.") % {"name": _shown(value)})
         if InvitationBlock.objects.filter(user=user, blocked=creator).exists():
-            raise GameError(f"{_shown(value)} does not take invitations from you.")
+            raise GameError(
+                _("%(name)s does not take invitations from you.") % {"name": _shown(value)}
+            )
         specs.append(("creator", None) if user.pk == creator.pk else ("user", user))
-    creator_seats = sum(1 for kind, _ in specs if kind == "creator")
+    creator_seats = sum(1 for kind, _value in specs if kind == "creator")
     if len(seats) == players - 1:
         if creator_seats:
             raise GameError(
-                "You take the first seat of your own table: leave your name out of the list "
-                f"(or list all {players} seats)."
+                _(
+                    "You take the first seat of your own table: leave your name out of the list "
+                    "(or list all %(players)s seats)."
+                )
+                % {"players": players}
             )
         specs.insert(0, ("creator", None))
     elif not creator_seats:
         raise GameError(
-            f"With all {players} seats listed, one of them must be yours ({creator.username})."
+            _("With all %(players)s seats listed, one of them must be yours (%(username)s).")
+            % {"players": players, "username": creator.username}
         )
     return specs
 
@@ -969,15 +1253,16 @@ def _users_by_name(names: list[str]) -> dict[str, Any]:
 
 def _advanced_check(advanced: Any) -> list[str]:
     if isinstance(advanced, (str, bytes, dict)) or not isinstance(advanced, Iterable):
-        raise GameError("The advanced cards must be a list (gambling, excursions, yacht).")
+        raise GameError(_("The advanced cards must be a list (gambling, excursions, yacht)."))
     advanced = list(advanced)
     for card in advanced:
         if not isinstance(card, str) or card not in ADVANCED_CARDS:
             raise GameError(
-                f"Unknown advanced card {_shown(card)}; choose from {', '.join(ADVANCED_CARDS)}."
+                _("Unknown advanced card %(card)s; choose from %(cards)s.")
+                % {"card": _shown(card), "cards": ", ".join(ADVANCED_CARDS)}
             )
     if len(set(advanced)) != len(advanced):
-        raise GameError("Each advanced card can be added once.")
+        raise GameError(_("Each advanced card can be added once."))
     return [card for card in ADVANCED_CARDS if card in advanced]
 
 
@@ -986,7 +1271,7 @@ def _deadline_check(hours: Any) -> int | None:
         return None
     if isinstance(hours, bool) or not isinstance(hours, int) or hours not in DEADLINE_HOURS:
         raise GameError(
-            "The move deadline must be none or 24, 48, 72 or 168 hours (1, 2, 3 or 7 days)."
+            _("The move deadline must be none or 24, 48, 72 or 168 hours (1, 2, 3 or 7 days).")
         )
     return hours
 
@@ -1000,7 +1285,8 @@ def _deck_check(deck: Any, advanced: list[str]) -> list[str]:
         or Counter(deck) != Counter(cards)
     ):
         raise GameError(
-            f"The deck must list exactly the {len(cards)} cards of the chosen set, top card first."
+            _("The deck must list exactly the %(count)s cards of the chosen set, top card first.")
+            % {"count": len(cards)}
         )
     return list(deck)
 
@@ -1011,7 +1297,9 @@ def _first_player_check(first_player: Any, players: int) -> int:
         or not isinstance(first_player, int)
         or not 0 <= first_player < players
     ):
-        raise GameError(f"The first player must be a seat from 0 to {players - 1}.")
+        raise GameError(
+            _("The first player must be a seat from 0 to %(last)s.") % {"last": players - 1}
+        )
     return first_player
 
 

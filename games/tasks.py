@@ -8,7 +8,9 @@ by itself while bots are to act.
 
 Async play (games.notifications, games.deadlines): ``turn_emails`` is queued when a
 move starts a person's turn and they are not at the table; ``notification_send`` sends
-one owed e-mail and retries a failing SMTP server with backoff.  The ``*_sweep`` tasks
+one owed e-mail (and owes its Web Push notifications: ``push_send``, one device each)
+and retries a failing SMTP server with backoff; ``push_send`` retries a push service
+that cannot be reached.  The ``*_sweep`` tasks
 are beat's periodic jobs (settings.CELERY_BEAT_SCHEDULE); each claims what it does in
 the database, so a repeated or overlapping run does no harm.
 
@@ -24,7 +26,7 @@ from celery import shared_task
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import deadlines, events, notifications
+from games import deadlines, events, notifications, push
 from games.bots import (
     bot_turn_claim,
     bot_turn_release,
@@ -46,6 +48,7 @@ TASK_KINDS = {
     "games.tasks.bot_move": "bots",
     "games.tasks.turn_emails": "email",
     "games.tasks.notification_send": "email",
+    "games.tasks.push_send": "email",
     "games.tasks.deadlines_sweep": "sweeps",
     "games.tasks.reminders_sweep": "sweeps",
     "games.tasks.stalled_sweep": "sweeps",
@@ -160,6 +163,20 @@ def notification_send(notification_id: int) -> str:
     """Send one owed e-mail, if still wanted."""
     with log_context(task="notification_send", notification_id=notification_id):
         return notifications.notification_send(notification_id=notification_id)
+
+
+@shared_task(
+    **DURABLE,
+    autoretry_for=(push.PushUnavailable,),  # the push service unreachable, busy or down
+    retry_backoff=30,  # 30 s, 60 s, 120 s ... (with jitter), never past retry_backoff_max
+    retry_backoff_max=600,  # below the broker's visibility timeout
+    retry_jitter=True,
+    max_retries=5,  # then the notice is lost for this device (the e-mail still goes)
+)
+def push_send(subscription_id: int, payload: dict) -> str:
+    """Send one Web Push notification to one device."""
+    with log_context(task="push_send"):
+        return push.push_deliver(subscription_id=subscription_id, payload=payload)
 
 
 @shared_task(**DURABLE)
@@ -318,6 +335,20 @@ def _invited(*, game_id: int, user_ids: list[int], **_) -> None:
 def _game_over_emails(*, game, seats, **_) -> None:
     """Inside the transaction that ends the game: owe its people the result by e-mail."""
     notifications.game_over_notices_create(game=game, seats=list(seats), now=timezone.now())
+
+
+@receiver(events.pushes_owed)
+def _pushes_owed(*, ids: list[int], payload: dict, **_) -> None:
+    """A push task per device.  In-process (no broker) each is tried once, here and now;
+    a push that fails then is not tried again (the e-mail, if wanted, still goes)."""
+    for pk in ids:
+        if not push_send.app.conf.task_always_eager:
+            queue_safely(push_send, pk, payload)
+            continue
+        try:
+            push.push_deliver(subscription_id=pk, payload=payload)
+        except Exception:
+            logger.exception("push to subscription %s failed", pk)
 
 
 @receiver(events.notices_owed)

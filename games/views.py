@@ -12,18 +12,28 @@ from datetime import datetime
 from functools import wraps
 from typing import Any
 
+from asgiref.sync import sync_to_async
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.core.handlers.asgi import ASGIRequest
+from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django.views.decorators.http import (
+    require_GET,
+    require_http_methods,
+    require_POST,
+    require_safe,
+)
 from django_htmx.http import HttpResponseClientRedirect
 
-from games import chat, notifications, presenter, selectors, services
+from games import chat, live, notifications, presenter, selectors, services
 from games.errors import GameError
-from games.forms import ActionForm, GameCreateForm, parse_cards
+from games.forms import ActionForm, GameCreateForm, OrderForm, parse_cards
 from games.models import Game
 from games.read_model import TableView
 
@@ -55,7 +65,7 @@ def game_or_404(request: HttpRequest, game_id: int) -> Game:
     if game.status == Game.Status.ABANDONED and not (
         request.user.is_authenticated and game.seats.filter(user=request.user).exists()
     ):
-        raise Http404("No such table.")
+        raise Http404(_("No such table."))
     return game
 
 
@@ -71,6 +81,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
         "my_games": my_games,
         "has_invitations": any(g.status == "open" and g.your_seat.invited for g in my_games),
+        # The header's count, from the list just read (the same rule as the context
+        # processor's query, which this spares).
+        "turns_waiting": sum(1 for g in my_games if g.your_turn),
     }
     return render(request, "games/lobby.html", context)
 
@@ -114,7 +127,7 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
         .first()
     )
     if row is None:
-        raise Http404("No such table.")
+        raise Http404(_("No such table."))
     version, updated_at, chat_at, status = row
     if status == Game.Status.ABANDONED:
         game_or_404(request, game_id)  # 404 unless the caller sat there
@@ -126,6 +139,75 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     ):
         return HttpResponse(status=204)
     return _board_response(request, game_or_404(request, game_id))
+
+
+@require_GET  # not HEAD: a stream has no end to wait for
+async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The board's stream of changes (server-sent events, ``games.live``): ``changed``
+    with the game's new version whenever the table changes; the board then fetches its
+    partial.  ``version`` and ``t`` are what the board shows, as for the poll.
+
+    For signed-in people who may see the table, while it is open or running.  Anything
+    else is a plain answer that tells the browser's EventSource to stop (204, 403, 404)
+    or to try later (503), and the board polls meanwhile.  Served by the ASGI server
+    only: under WSGI (a sync server) the answer is 204 and the board polls.
+    """
+    if not settings.LIVE_STREAM:
+        return HttpResponse(status=204)
+    user = await request.auser()
+    if not user.is_authenticated:
+        return HttpResponse(_("Log in to follow a table."), status=403, content_type="text/plain")
+    status = await sync_to_async(_stream_status)(game_id, user)
+    if status is None:
+        raise Http404(_("No such table."))
+    if status not in (Game.Status.OPEN, Game.Status.ACTIVE):
+        return HttpResponse(status=204)  # over or abandoned: nothing more will change
+    if not isinstance(request, ASGIRequest):
+        return HttpResponse(status=204)  # a WSGI server cannot hold it open: poll
+    if not await live.hub.ready():
+        response = HttpResponse(
+            _("The stream is unavailable."), status=503, content_type="text/plain"
+        )
+        response["Retry-After"] = "5"
+        return response
+    seen_version, seen_t = request.GET.get("version"), request.GET.get("t")
+
+    def moved_on() -> int | None:
+        row = (
+            Game.objects.filter(pk=game_id).values_list("version", "updated_at", "chat_at").first()
+        )
+        if row is None:
+            return None
+        version, updated_at, chat_at = row
+        if seen_version == str(version) and seen_t == _stamp(_changed_at(updated_at, chat_at)):
+            return None
+        return version
+
+    response = StreamingHttpResponse(
+        live.board_events(
+            game_id=game_id,
+            user_id=user.pk,
+            moved_on=moved_on,
+            heartbeat=settings.LIVE_HEARTBEAT_SECONDS,
+            lifetime=settings.LIVE_STREAM_SECONDS,
+        ),
+        content_type="text/event-stream",
+    )
+    response["Cache-Control"] = "no-cache"
+    response["X-Accel-Buffering"] = "no"  # nginx and the like: pass each event on at once
+    return response
+
+
+def _stream_status(game_id: int, user: Any) -> str | None:
+    """The table's status, or None when there is no such table for ``user`` (an
+    abandoned table exists only for the people who sat there, as for the board)."""
+    status = Game.objects.filter(pk=game_id).values_list("status", flat=True).first()
+    if (
+        status == Game.Status.ABANDONED
+        and not Game.objects.filter(pk=game_id, seats__user=user).exists()
+    ):
+        return None
+    return status
 
 
 @never_cache
@@ -170,15 +252,78 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache
 @require_POST
 @login_required
+def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Leave or cancel a standing order for the card up (``what``: order, cancel), or
+    save or clear the defaults for the coming auctions (defaults, defaults_clear)."""
+    game = game_or_404(request, game_id)
+    notifications.seat_seen(game_id=game.pk, user=request.user)
+    form = OrderForm(request.POST)
+    if not form.is_valid():
+        return _board_response(request, game, error=form.error_text())
+    what = form.cleaned_data["what"]
+    try:
+        if what == "cancel":  # the order for the card up; the defaults stay
+            services.game_orders_set(game=game, user=request.user, order=None)
+        elif what in ("defaults", "defaults_clear"):
+            defaults = form.defaults() if what == "defaults" else None
+            services.game_orders_set(game=game, user=request.user, defaults=defaults)
+        else:
+            order = form.order()
+            services.game_orders_set(
+                game=game, user=request.user, card=form.cleaned_data["card"], order=order
+            )
+    except GameError as error:
+        return _board_response(request, game, error=str(error))
+    if not request.htmx:
+        messages.success(request, ORDER_DONE[what])
+    return _after_post(request, game_id)
+
+
+ORDER_DONE = {
+    "order": gettext_lazy("Your standing order is in: it answers for you until this auction ends."),
+    "defaults": gettext_lazy("Your standing orders for the coming auctions are saved."),
+    "cancel": gettext_lazy("Your standing order for this card is cancelled."),
+    "defaults_clear": gettext_lazy("Your standing orders for the coming auctions are cleared."),
+}
+
+
+@never_cache
+@require_safe
+def game_order_preview(request: HttpRequest, game_id: int) -> HttpResponse:
+    """What a proxy bid up to the amount typed would do ("Now it would add 3,000 …")."""
+    game = game_or_404(request, game_id)
+    view = selectors.table_view(game=game, user=_user(request))
+    raw = request.GET.get("maximum", "").strip().replace(",", "")
+    cards, problem = parse_cards(request.GET.getlist("cards"))
+    maximum = int(raw) if raw.isdecimal() and len(raw) <= 7 else None
+    if problem:
+        ok, text = False, problem
+    elif raw and maximum is None:
+        ok, text = False, _("Give the most your bid may total as a number, like 12000.")
+    else:
+        only = cards if request.GET.get("only_ticked") else None
+        ok, text = presenter.order_preview(view, maximum, only)
+    context = board_context(view, options=table_options(game), order_preview=(ok, text))
+    template = f"{BOARD}#order-preview" if request.htmx else BOARD
+    return render(request, template, context)
+
+
+@never_cache
+@require_POST
+@login_required
 def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _table_post(request, game_id, services.game_join, "You have joined the table.")
+    return _table_post(
+        request, game_id, services.game_join, gettext_lazy("You have joined the table.")
+    )
 
 
 @never_cache
 @require_POST
 @login_required
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _table_post(request, game_id, services.game_leave, "You have left the table.")
+    return _table_post(
+        request, game_id, services.game_leave, gettext_lazy("You have left the table.")
+    )
 
 
 @never_cache
@@ -186,7 +331,10 @@ def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
 @login_required
 def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_post(
-        request, game_id, services.game_resign, "You resigned; a bot plays your seat from now on."
+        request,
+        game_id,
+        services.game_resign,
+        gettext_lazy("You resigned; a bot plays your seat from now on."),
     )
 
 
@@ -198,7 +346,7 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
     answer = request.POST.get("accept")
     if answer not in ("yes", "no", "block"):
         game = game_or_404(request, game_id)
-        return _board_response(request, game, error="Choose to accept or to decline.")
+        return _board_response(request, game, error=_("Choose to accept or to decline."))
 
     def respond(*, game: Game, user: Any) -> Any:
         return services.game_invitation_respond(
@@ -206,9 +354,9 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
         )
 
     done = {
-        "yes": "You have taken your seat.",
-        "no": "You declined the invitation.",
-        "block": "You declined the invitation and will get no more from this player.",
+        "yes": gettext_lazy("You have taken your seat."),
+        "no": gettext_lazy("You declined the invitation."),
+        "block": gettext_lazy("You declined the invitation and will get no more from this player."),
     }[answer]
     return _table_post(request, game_id, respond, done)
 
@@ -228,8 +376,11 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         return _board_response(request, game, error=str(error))
     messages.success(
         request,
-        f"Rematch: table {rematch.pk}. The other players are invited; it starts when "
-        "everyone has accepted.",
+        _(
+            "Rematch: table %(table)s. The other players are invited; it starts when "
+            "everyone has accepted."
+        )
+        % {"table": rematch.pk},
     )
     if request.htmx:
         response = HttpResponse(status=204)
@@ -264,8 +415,11 @@ def game_chat_mute(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         return _board_response(request, game, error=str(error))
     if not request.htmx:
-        done = "muted: you no longer see their messages" if mute else "no longer muted"
-        messages.success(request, f"{other.public_name} {done}.")
+        if mute:
+            done = _("%(name)s muted: you no longer see their messages.")
+        else:
+            done = _("%(name)s no longer muted.")
+        messages.success(request, done % {"name": other.public_name})
     return _after_post(request, game_id)
 
 
@@ -310,6 +464,12 @@ def _board_response(
         context["log_entries"] = list(reversed(entries))
     if selectors.chat_open_to(game, user):
         context["chat"] = selectors.chat_lines(game=game, user=user)
+    orders = selectors.orders_view(game=game, view=view)
+    if orders is not None:
+        context.update(orders=orders, **presenter.orders_words(orders))
+    # Signed-in people follow an open or running table through its stream (the poll
+    # stays as the fallback: static/js/live.js).
+    context["live"] = bool(settings.LIVE_STREAM and context["poll"] and user is not None)
     if view.finished:
         ending = selectors.game_ending(game=game)
         context.update(ending)
@@ -356,9 +516,11 @@ def board_context(
     error: str | None = None,
     selected: set[int] | None = None,
     preview: tuple[bool, str] | None = None,
+    order_preview: tuple[bool, str] | None = None,
 ) -> dict[str, Any]:
     """What the board template draws, from the view alone."""
     context: dict[str, Any] = {
+        "order_preview": order_preview,
         "view": view,
         "state": view.state,
         "options": options,
@@ -428,7 +590,11 @@ def _players(view: TableView) -> list[dict[str, Any]]:
 def invitations_decline_all(request: HttpRequest) -> HttpResponse:
     """The lobby's "Decline all invitations"."""
     count = services.invitations_decline_all(user=request.user)
-    messages.success(request, f"You declined {count} invitation{'s' if count != 1 else ''}.")
+    messages.success(
+        request,
+        ngettext("You declined %(count)s invitation.", "You declined %(count)s invitations.", count)
+        % {"count": count},
+    )
     return redirect("lobby")
 
 
@@ -448,5 +614,5 @@ def game_seat_to_bot(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         messages.error(request, str(error))
     else:
-        messages.success(request, "A bot plays that seat from now on.")
+        messages.success(request, _("A bot plays that seat from now on."))
     return redirect("games:detail", game_id=game_id)

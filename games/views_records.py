@@ -15,6 +15,8 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from accounts import selectors
@@ -30,7 +32,7 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public record: stats, rating chart, recent games, head-to-head."""
     user = selectors.user_by_username(username)
     if user is None:
-        raise Http404("There is no player by that name.")
+        raise Http404(gettext("There is no player by that name."))
     context = game_selectors.player_profile(user=user)
     context["is_me"] = request.user.is_authenticated and request.user.pk == user.pk
     return render(request, "accounts/public_profile.html", context)
@@ -49,26 +51,28 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
 
 class HistoryFilterForm(forms.Form):
     show = forms.ChoiceField(
-        label="Show",
+        label=_("Show"),
         choices=list(game_selectors.HISTORY_SHOW.items()),
         required=False,
         error_messages={
-            "invalid_choice": "“%(value)s” is not a filter: choose all, finished, active, won or lost."
+            "invalid_choice": _(
+                "“%(value)s” is not a filter: choose all, finished, active, won or lost."
+            )
         },
     )
     opponent = forms.CharField(
-        label="Played with (username)",
+        label=_("Played with (username)"),
         max_length=150,
         required=False,
-        error_messages={"max_length": "A username has at most 150 characters."},
+        error_messages={"max_length": _("A username has at most 150 characters.")},
     )
     page = forms.IntegerField(
         required=False,
         min_value=1,
         widget=forms.HiddenInput,
         error_messages={
-            "invalid": "The page must be a whole number.",
-            "min_value": "Pages are numbered from 1.",
+            "invalid": _("The page must be a whole number."),
+            "min_value": _("Pages are numbered from 1."),
         },
     )
 
@@ -78,7 +82,9 @@ class HistoryFilterForm(forms.Form):
             return None
         user = selectors.user_by_username(name)
         if user is None:
-            raise forms.ValidationError(f"There is no player called “{name[:40]}”.")
+            raise forms.ValidationError(
+                gettext("There is no player called “%(name)s”.") % {"name": name[:40]}
+            )
         return user
 
 
@@ -159,12 +165,18 @@ def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
         return total, None
     text = raw.strip()
     if not text.removeprefix("-").isdecimal() or len(text) > 9:
-        return total, f"“{raw[:20]}” is not a move number: showing the last move ({total})."
+        return total, gettext(
+            "“%(raw)s” is not a move number: showing the last move (%(total)s)."
+        ) % {"raw": raw[:20], "total": total}
     number = int(text)
     if number < 0:
-        return 0, f"Moves are numbered from 0 (the set-up) to {total}: showing the set-up."
+        return 0, gettext(
+            "Moves are numbered from 0 (the set-up) to %(total)s: showing the set-up."
+        ) % {"total": total}
     if number > total:
-        return total, f"This game has {total} moves: showing the last one."
+        return total, gettext("This game has %(total)s moves: showing the last one.") % {
+            "total": total
+        }
     return number, None
 
 

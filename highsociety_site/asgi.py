@@ -1,4 +1,6 @@
-"""ASGI entry point (for an ASGI server; the project itself serves through WSGI)."""
+"""ASGI entry point: the site is served by an ASGI server (uvicorn for `make run`,
+gunicorn with uvicorn workers in production), so that the boards' streams (an async view,
+games/live.py) are served next to the pages, which stay sync views."""
 
 import os
 

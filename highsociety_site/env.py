@@ -10,6 +10,7 @@ default.  Only ``settings.py`` calls these: app code reads ``django.conf.setting
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Mapping
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -179,8 +180,16 @@ def parse_email_url(url: str, *, name: str = "EMAIL_URL") -> dict[str, Any]:
 # --- database ----------------------------------------------------------------
 
 
+POOLERS = ("", "transaction")
+
+
 def parse_database_url(
-    url: str, *, conn_max_age: int, name: str = "DATABASE_URL"
+    url: str,
+    *,
+    conn_max_age: int,
+    pool_size: int = 0,
+    name: str = "DATABASE_URL",
+    pooler: str = "",
 ) -> dict[str, Any]:
     """Django's DATABASES entry from a URL (dj-database-url).
 
@@ -188,7 +197,28 @@ def parse_database_url(
     server databases only: a new PostgreSQL connection per request costs several times
     the request itself.  SQLite opens a file, so it keeps ``CONN_MAX_AGE = 0``; its
     transactions begin IMMEDIATE (see below).
+
+    ``pool_size`` (PostgreSQL only): a pool of at most that many connections per process
+    (Django's psycopg pool) instead of a connection per thread.  Under ASGI every sync
+    request runs in a thread of its own, so without a pool each request in flight opens
+    a connection of its own (unbounded, and new each time); the pool bounds them and
+    keeps them open.  Pooled connections are never "persistent": ``CONN_MAX_AGE`` is 0.
+
+    ``pooler="transaction"``: PostgreSQL is reached through a pooler in transaction
+    mode (PgBouncer's ``pool_mode = transaction``), which hands each transaction, or
+    each statement outside one, to any of its server connections.  Nothing may then
+    outlive a transaction on the server: no server-side cursors (a ``.iterator()``
+    would open one WITHOUT HOLD outside a transaction and read its next batch on
+    another connection).  Django's other session state is the time zone it sets on a
+    new connection, which the pooler keeps per client (PgBouncer tracks ``TimeZone``),
+    and its queries bind parameters on the client, so no prepared statement is left
+    on a server connection.  The connection to the pooler itself stays persistent (or
+    pooled, with ``pool_size``).
     """
+    if pooler not in POOLERS:
+        raise ImproperlyConfigured(
+            f"DATABASE_POOLER={pooler!r} is not understood: leave it unset, or set 'transaction'."
+        )
     import dj_database_url
 
     try:
@@ -197,7 +227,13 @@ def parse_database_url(
         raise ImproperlyConfigured(f"{name}={redact_url(url)!r} cannot be used: {exc}") from None
     if not config.get("NAME"):
         raise ImproperlyConfigured(f"{name}={redact_url(url)!r} names no database.")
-    if config["ENGINE"] != "django.db.backends.sqlite3":
+    if config["ENGINE"] == "django.db.backends.postgresql" and pool_size > 0:
+        config["CONN_MAX_AGE"] = 0
+        config["CONN_HEALTH_CHECKS"] = False
+        # A request waits up to 10 s for a free connection, then gets the outage page.
+        pool = {"min_size": 1, "max_size": pool_size, "timeout": 10}
+        config["OPTIONS"] = {**config.get("OPTIONS", {}), "pool": pool}
+    elif config["ENGINE"] != "django.db.backends.sqlite3":
         config["CONN_MAX_AGE"] = conn_max_age
         config["CONN_HEALTH_CHECKS"] = conn_max_age > 0
     else:
@@ -209,4 +245,71 @@ def parse_database_url(
             "transaction_mode": "IMMEDIATE",
             "timeout": 20,
         }
+    if config["ENGINE"] != "django.db.backends.sqlite3" and pooler == "transaction":
+        config["DISABLE_SERVER_SIDE_CURSORS"] = True
     return config
+
+
+# --- Web Push ----------------------------------------------------------------
+
+
+def _b64url_bytes(name: str, value: str) -> bytes:
+    import base64
+    import binascii
+
+    if not re.fullmatch(r"[A-Za-z0-9_-]+={0,2}", value):
+        raise ImproperlyConfigured(f"{name} is not base64url text.")
+    try:
+        return base64.urlsafe_b64decode(value + "=" * (-len(value) % 4))
+    except (binascii.Error, ValueError):
+        raise ImproperlyConfigured(f"{name} is not base64url text.") from None
+
+
+def parse_vapid_keys(
+    public: str | None,
+    private: str | None,
+    subject: str | None,
+    *,
+    default_subject: str,
+) -> dict[str, str] | None:
+    """The VAPID key pair of Web Push (RFC 8292), as ``manage.py vapid_keys`` prints it:
+    the public key as an uncompressed P-256 point and the private key as its 32-byte
+    number, both base64url.  None when neither key is set (push is then not offered);
+    one without the other, a key that is not one, or two keys that do not belong
+    together stop the process.  The private key is never shown in an error."""
+    if public is None and private is None:
+        return None
+    if public is None or private is None:
+        raise ImproperlyConfigured(
+            "Set both VAPID_PUBLIC_KEY and VAPID_PRIVATE_KEY (python manage.py vapid_keys "
+            "prints a pair), or neither to turn Web Push off."
+        )
+    from cryptography.hazmat.primitives import serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+
+    point = _b64url_bytes("VAPID_PUBLIC_KEY", public)
+    number = _b64url_bytes("VAPID_PRIVATE_KEY", private)
+    if len(point) != 65 or point[0] != 4:
+        raise ImproperlyConfigured(
+            "VAPID_PUBLIC_KEY is not a P-256 public key (65 bytes, base64url)."
+        )
+    if len(number) != 32:
+        raise ImproperlyConfigured(
+            "VAPID_PRIVATE_KEY is not a P-256 private key (32 bytes, base64url)."
+        )
+    try:
+        key = ec.derive_private_key(int.from_bytes(number, "big"), ec.SECP256R1())
+    except ValueError:
+        raise ImproperlyConfigured("VAPID_PRIVATE_KEY is not a P-256 private key.") from None
+    derived = key.public_key().public_bytes(
+        serialization.Encoding.X962, serialization.PublicFormat.UncompressedPoint
+    )
+    if derived != point:
+        raise ImproperlyConfigured("VAPID_PUBLIC_KEY is not the public key of VAPID_PRIVATE_KEY.")
+    subject = subject or default_subject
+    if not re.fullmatch(r"mailto:[^@\s]+@[^@\s]+|https://[^\s/]+\S*", subject):
+        raise ImproperlyConfigured(
+            f"VAPID_SUBJECT={subject!r}: write a contact for the push services, "
+            "mailto:you@example.org or an https:// address."
+        )
+    return {"public_key": public, "private_key": private, "subject": subject}

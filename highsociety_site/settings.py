@@ -5,6 +5,7 @@ e-mail printed to the console); docs/operations.md, "Configuration", lists them 
 defaults.  Bad values stop the process with ImproperlyConfigured (see env.py).
 """
 
+from email.utils import parseaddr
 from pathlib import Path
 from urllib.parse import urlsplit
 
@@ -19,6 +20,7 @@ from highsociety_site.env import (
     env_url,
     parse_database_url,
     parse_email_url,
+    parse_vapid_keys,
 )
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -70,9 +72,15 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the language cookie (the header's switcher), else the browser's
+    # Accept-Language; after the session, before CommonMiddleware (docs/operations.md,
+    # "Languages").  A signed-in player's own choice overrides both, just below.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
+    # The language saved on the account wins for a signed-in player's pages.
+    "accounts.middleware.UserLanguageMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
@@ -162,6 +170,10 @@ DATABASES = {
     "default": parse_database_url(
         env_str("DATABASE_URL", f"sqlite:///{BASE_DIR / 'db.sqlite3'}"),
         conn_max_age=env_int("CONN_MAX_AGE", 60, minimum=0),
+        # The web server is ASGI: a pool per process bounds its connections (env.py).
+        pool_size=env_int("DATABASE_POOL_SIZE", 0, minimum=0, maximum=500),
+        # "transaction": PostgreSQL is behind PgBouncer in transaction pooling mode.
+        pooler=env_str("DATABASE_POOLER", "") or "",
     )
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
@@ -260,6 +272,18 @@ TABLE_LIMITS = {
     "invitations": env_int("LIMIT_PENDING_INVITATIONS", 30, minimum=1),
 }
 
+# --- the board's stream (games/live.py, docs/operations.md "The board's stream") -------
+# Open boards hear of a change through server-sent events, over Redis pub/sub when
+# REDIS_URL is set (one channel per game), else through this process alone.  Off: every
+# board polls every 3 seconds, as before.
+LIVE_STREAM = env_bool("LIVE_STREAM", True)
+# A comment line this often keeps proxies from closing an idle stream; the player's
+# "at the table" mark is refreshed on these beats (games.live.PRESENCE_EVERY).
+LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 20, minimum=1, maximum=60)
+# A stream ends after this long and the browser opens a new one (3 s later): no
+# connection lives for ever behind a proxy, and a redeployed server is picked up.
+LIVE_STREAM_SECONDS = env_int("LIVE_STREAM_SECONDS", 600, minimum=10, maximum=86400)
+
 # --- e-mail ------------------------------------------------------------------
 
 # A turn e-mail waits this many seconds after the turn began, to see whether the player
@@ -272,6 +296,28 @@ TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60, minimum=0, ma
 globals().update(parse_email_url(env_str("EMAIL_URL", "console:")))
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "High Society <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+
+# --- Web Push (docs/operations.md, "Web Push") ---------------------------------
+# The VAPID key pair (python manage.py vapid_keys prints one) and the contact the push
+# services may write to.  Without the keys push is not offered, and nothing says broken.
+_from_address = parseaddr(DEFAULT_FROM_EMAIL)[1]  # "High Society <a@b>" -> "a@b"
+WEBPUSH = parse_vapid_keys(
+    env_str("VAPID_PUBLIC_KEY"),
+    env_str("VAPID_PRIVATE_KEY"),
+    env_str("VAPID_SUBJECT"),
+    default_subject=f"mailto:{_from_address or 'noreply@localhost'}",
+)
+# Where subscriptions may point: the push services of the browsers (a host or its
+# parent domain).  The server POSTs to these addresses, so no other host is accepted.
+PUSH_SERVICE_HOSTS = env_list(
+    "PUSH_SERVICE_HOSTS",
+    [
+        "fcm.googleapis.com",  # Chrome, Edge, Opera, Samsung Internet
+        "push.services.mozilla.com",  # Firefox
+        "push.apple.com",  # Safari (web.push.apple.com)
+        "notify.windows.com",  # older Edge
+    ],
+)
 
 # --- accounts (django-allauth) ----------------------------------------------
 
@@ -437,10 +483,21 @@ STORAGES = {
     },
 }
 
+# The languages players may read the site in (docs/operations.md, "Languages"): the
+# catalogues are locale/<code>/LC_MESSAGES/django.po, compiled by `make run`, `make test`
+# and the Docker build.  English is the default and the language of the source.
 LANGUAGE_CODE = "en"
+LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
+LOCALE_PATHS = [BASE_DIR / "locale"]
+LANGUAGE_COOKIE_NAME = "hs_language"
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True
+# No USE_THOUSAND_SEPARATOR: ids in links and numbers in attributes must stay plain.
+# Money is grouped as each language writes it (25,000 / 25.000 / 25 000) by
+# games.presenter.money_text alone.
 
 # --- logging: everything to stdout, one line per record ----------------------
 # LOG_FORMAT=json (the default): one JSON object per line with time, level, logger,

@@ -15,6 +15,8 @@ urlpatterns = [
     path("games/", include("games.urls")),
     path("", include("games.urls_records")),  # /players/<username>/, /leaderboard/
     path("rules/", views.rules, name="rules"),
+    # The Web Push service worker: at the root, so that its scope is the whole site.
+    path("sw.js", views.service_worker, name="service_worker"),
     path("health/", views.health, name="health"),
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),

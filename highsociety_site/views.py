@@ -12,6 +12,7 @@ from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import translation
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -23,6 +24,7 @@ logger = logging.getLogger(__name__)
 
 
 RULES_FILE = settings.BASE_DIR / "docs" / "rules.md"
+SERVICE_WORKER_FILE = settings.BASE_DIR / "static" / "js" / "sw.js"
 
 
 @require_safe
@@ -31,9 +33,26 @@ def rules(request: HttpRequest) -> HttpResponse:
     (Markdown with tables; raw HTML in the file is not passed through)."""
     from markdown_it import MarkdownIt
 
-    text = RULES_FILE.read_text(encoding="utf-8")
+    # The rules in the reader's language (docs/rules.de.md, docs/rules.fr.md) when there
+    # is such a file, else the English original.
+    translated = RULES_FILE.with_suffix(f".{translation.get_language()}.md")
+    source = translated if translated.name != RULES_FILE.name and translated.exists() else RULES_FILE
+    text = source.read_text(encoding="utf-8")
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
     return render(request, "rules.html", {"rules_html": html})
+
+
+@require_safe
+def service_worker(request: HttpRequest) -> HttpResponse:
+    """The service worker of Web Push (``static/js/sw.js``), served from the site's root
+    so that its scope is the whole site.  Browsers look for a new version at least once a
+    day; ``no-cache`` makes them ask every time a page registers it."""
+    response = HttpResponse(
+        SERVICE_WORKER_FILE.read_bytes(), content_type="text/javascript; charset=utf-8"
+    )
+    response["Service-Worker-Allowed"] = "/"
+    response["Cache-Control"] = "no-cache"
+    return response
 
 
 @never_cache
@@ -134,7 +153,7 @@ def admin_login(request: HttpRequest) -> HttpResponse:
     if not request.user.is_authenticated:
         return redirect_to_login(next_url, login_url=reverse("account_login"))
     if not (request.user.is_active and request.user.is_staff):
-        raise PermissionDenied("The admin is for the site's staff.")
+        raise PermissionDenied(translation.gettext("The admin is for the site's staff."))
     refusal = staff_admin_refusal(request, next_url)
     if refusal is None:
         return redirect(next_url)

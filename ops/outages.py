@@ -26,6 +26,7 @@ import logging
 from django.db import InterfaceError, OperationalError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.translation import gettext, gettext_noop
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
@@ -36,9 +37,10 @@ CACHE_ERRORS: tuple[type[Exception], ...] = (RedisConnectionError, RedisTimeoutE
 # Seconds a client should wait before trying again: a restart takes a few.
 RETRY_AFTER_SECONDS = 5
 
-DATABASE_DOWN = "The database is unavailable; try again in a moment."
-CACHE_DOWN = "A service the site needs is unavailable; try again in a moment."
-NOT_SAVED = "Nothing was saved: send it again once the site is back."
+# Marked for translation here, translated when the answer is made (the reader's language).
+DATABASE_DOWN = gettext_noop("The database is unavailable; try again in a moment.")
+CACHE_DOWN = gettext_noop("A service the site needs is unavailable; try again in a moment.")
+NOT_SAVED = gettext_noop("Nothing was saved: send it again once the site is back.")
 
 
 # PostgreSQL's SQLSTATEs of an outage: connection exceptions (class 08), the server
@@ -71,13 +73,13 @@ def database_unreachable(exception: BaseException) -> bool:
 def unavailable_detail(exception: BaseException, method: str) -> str | None:
     """The sentence for a 503, or None when ``exception`` is not an outage."""
     if database_unreachable(exception):
-        text = DATABASE_DOWN
+        text = gettext(DATABASE_DOWN)
     elif isinstance(exception, CACHE_ERRORS):
-        text = CACHE_DOWN
+        text = gettext(CACHE_DOWN)
     else:
         return None
     if method not in ("GET", "HEAD", "OPTIONS"):
-        text = f"{text} {NOT_SAVED}"
+        text = f"{text} {gettext(NOT_SAVED)}"
     return text
 
 

@@ -2,12 +2,33 @@
 dora who is staff, outsider who sits nowhere) and ``run_commits``.  The engine's and
 the bots' tests use none of them and run without a database."""
 
+import os
+import shutil
+import subprocess
+import tempfile
+from pathlib import Path
+
 import pytest
 import redis
 from django.conf import settings
 from django.core.cache import cache
 
 from tests.factories import UserFactory
+
+
+def pytest_configure(config):
+    """The translations compiled, as `make test` does, when a test run starts without
+    them or with older ones (a .po edited since): a German page must read German."""
+    if shutil.which("msgfmt") is None:
+        return
+    for po in Path(__file__).resolve().parent.parent.glob("locale/*/LC_MESSAGES/*.po"):
+        mo = po.with_suffix(".mo")
+        if mo.exists() and mo.stat().st_mtime >= po.stat().st_mtime:
+            continue
+        fd, tmp = tempfile.mkstemp(dir=po.parent, suffix=".mo.tmp")
+        os.close(fd)
+        subprocess.run(["msgfmt", "--check-format", "-o", tmp, str(po)], check=True)
+        os.replace(tmp, mo)  # atomic: xdist workers may compile at once
 
 
 @pytest.fixture(autouse=True)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
@@ -28,22 +29,22 @@ class TokenAuthentication(BaseAuthentication):
             return None  # no token: other schemes (the session) may apply
         if len(parts) != 2:
             raise exceptions.AuthenticationFailed(
-                "Malformed Authorization header: send 'Authorization: Token <token>'."
+                _("Malformed Authorization header: send 'Authorization: Token <token>'.")
             )
         try:
             secret = parts[1].decode("ascii")
         except UnicodeDecodeError:
-            raise exceptions.AuthenticationFailed("Invalid token.") from None
+            raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         token = self.token_with_user(token_digest(secret))
         if token is None:
-            raise exceptions.AuthenticationFailed("Invalid token.")
+            raise exceptions.AuthenticationFailed(_("Invalid token."))
         now = timezone.now()
         if token.is_expired(now):
             raise exceptions.AuthenticationFailed(
-                "This token has expired: get a new one (POST /api/v1/auth/token/)."
+                _("This token has expired: get a new one (POST /api/v1/auth/token/).")
             )
         if not token.user.is_active:
-            raise exceptions.AuthenticationFailed("This account is disabled.")
+            raise exceptions.AuthenticationFailed(_("This account is disabled."))
         if token.last_used_at is None or now - token.last_used_at >= LAST_USED_RESOLUTION:
             ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
             token.last_used_at = now

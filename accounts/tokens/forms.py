@@ -1,21 +1,31 @@
 from django import forms
+from django.utils.functional import lazy
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.tokens.services import DEFAULT_TOKEN_DAYS, TOKEN_DAYS_CHOICES
 
 
 def _days_label(days: int) -> str:
-    return "1 day" if days == 1 else "1 year" if days == 365 else f"{days} days"
+    if days == 365:
+        return gettext("1 year")
+    return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
+
+
+# The choices are made once; each label is read in the language of the page shown.
+_days_label_lazy = lazy(_days_label, str)
 
 
 class TokenCreateForm(forms.Form):
     name = forms.CharField(
         max_length=60,
-        help_text="What the token is for, e.g. “my bot on the home server”.",
+        label=_("Name"),
+        help_text=_("What the token is for, e.g. “my bot on the home server”."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),
     )
     days = forms.TypedChoiceField(
-        label="Valid for",
+        label=_("Valid for"),
         coerce=int,
-        choices=[(days, _days_label(days)) for days in TOKEN_DAYS_CHOICES],
+        choices=[(days, _days_label_lazy(days)) for days in TOKEN_DAYS_CHOICES],
         initial=DEFAULT_TOKEN_DAYS,
     )

@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext
 
 from accounts.tokens.models import SHOWN_PREFIX_LENGTH, TOKEN_PREFIX, ApiToken, token_digest
 
@@ -32,8 +33,11 @@ def token_create(*, user, name: str, days: int = DEFAULT_TOKEN_DAYS) -> tuple[Ap
         ApiToken.objects.filter(user=user, expires_at__lt=now - EXPIRED_KEPT).delete()
         if ApiToken.objects.filter(user=user, expires_at__gt=now).count() >= MAX_ACTIVE_TOKENS:
             raise TokenLimitReached(
-                f"You already have {MAX_ACTIVE_TOKENS} live API tokens: "
-                "revoke some on your profile's tokens page first."
+                gettext(
+                    "You already have %(count)s live API tokens: revoke some on your "
+                    "profile's tokens page first."
+                )
+                % {"count": MAX_ACTIVE_TOKENS}
             )
         secret = TOKEN_PREFIX + secrets.token_urlsafe(32)
         token = ApiToken.objects.create(

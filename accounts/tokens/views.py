@@ -7,6 +7,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
+from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
@@ -60,7 +61,7 @@ def token_new(request: HttpRequest) -> HttpResponse:
 @require_POST
 def token_delete(request: HttpRequest, token_id: int) -> HttpResponse:
     if token_revoke(user=request.user, token_id=token_id):
-        messages.success(request, "The token is revoked: programs using it are locked out.")
+        messages.success(request, _("The token is revoked: programs using it are locked out."))
     else:
-        messages.error(request, "You have no such token (it may have been revoked already).")
+        messages.error(request, _("You have no such token (it may have been revoked already)."))
     return redirect("api_tokens")

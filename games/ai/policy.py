@@ -205,17 +205,37 @@ def medium_move(
             return (PASS, 0)
         mask = cheapest_over(hand, need)
         total = MASK_SUM[state.bids[seat] | mask]
-        card = state.card
-        if card in MISFORTUNES:
-            good = o.utility(seat, o.traits(seat, None), total) > o.baseline(seat, card)
-        elif card == GAMBLING:
-            # Valued in money: a share of one's money, if one is richer than the poorest
-            # opponent by that much (the evaluation overrates the safety it brings).
-            good = total <= min(o.real[seat] * p.gambling, o.spare(seat))
-        else:
-            good = o.utility(seat, o.traits(seat, card), total) > o.baseline(seat, None)
-        return (BID, mask) if good else (PASS, 0)
+        return (BID, mask) if _worth(o, seat, state.card, total, p) else (PASS, 0)
     return (SEAL, _yacht_choice(state, seat, o))
+
+
+def _worth(o: _Outlook, seat: int, card: str | None, total: int, p: Params) -> bool:
+    """Whether winning ``card`` with a whole bid of ``total`` evaluates better than
+    letting it go (for a misfortune: whether losing ``total`` beats taking it)."""
+    if card in MISFORTUNES:
+        return o.utility(seat, o.traits(seat, None), total) > o.baseline(seat, card)
+    if card == GAMBLING:
+        # Valued in money: a share of one's money, if one is richer than the poorest
+        # opponent by that much (the evaluation overrates the safety it brings).
+        return total <= min(o.real[seat] * p.gambling, o.spare(seat))
+    return o.utility(seat, o.traits(seat, card), total) > o.baseline(seat, None)
+
+
+def medium_limit(state: State, seat: int, card: str | None = None, p: Params = DEFAULT) -> int:
+    """The most the medium heuristic would let its whole face-up bid total for ``card``
+    (default: the card up for auction) in this round: a valuation a player may leave as
+    a standing order ("bid up to …", "pay up to … to avoid it").  0: it would not bid.
+    The evaluation does not change within a round, so this is the limit at which
+    ``medium_move`` itself stops raising."""
+    card = state.card if card is None else card
+    o = _Outlook(state, p)
+    reach = MASK_SUM[state.hands[seat] | state.bids[seat]]
+    best = 0
+    for total in range(1000, reach + 1, 1000):
+        if not _worth(o, seat, card, total, p):
+            break
+        best = total
+    return best
 
 
 def _sigmoid(x: float) -> float:

@@ -13,12 +13,21 @@ import logging
 
 from django.core.exceptions import RequestDataTooBig
 from django.http import JsonResponse
+from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_exception_handler
 
-from games.errors import GameError, IllegalMove, NotAllowed, NotYourSeat, VersionConflict
+from games.errors import (
+    AuctionOver,
+    GameError,
+    IllegalMove,
+    InvalidOrder,
+    NotAllowed,
+    NotYourSeat,
+    VersionConflict,
+)
 from ops.outages import RETRY_AFTER_SECONDS, unavailable_detail, unavailable_log
 
 logger = logging.getLogger(__name__)
@@ -41,6 +50,8 @@ class NotYourTurn(ApiError):
 # Most specific first.
 _GAME_ERRORS: tuple[tuple[type[GameError], int, str], ...] = (
     (IllegalMove, status.HTTP_400_BAD_REQUEST, "illegal_action"),
+    (InvalidOrder, status.HTTP_400_BAD_REQUEST, "invalid_order"),
+    (AuctionOver, status.HTTP_409_CONFLICT, "auction_over"),
     (VersionConflict, status.HTTP_409_CONFLICT, "version_conflict"),
     (NotYourSeat, status.HTTP_403_FORBIDDEN, "not_your_seat"),
     (NotAllowed, status.HTTP_409_CONFLICT, "not_allowed"),
@@ -106,7 +117,7 @@ def api_exception_handler(exc, context):
         exc = game_error_to_api(exc)
     elif isinstance(exc, RequestDataTooBig):  # DRF reads the body itself: Django's 400 is lost
         exc = ApiError(
-            "The request body is too large.",
+            _("The request body is too large."),
             status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
             code="too_large",
         )
@@ -115,11 +126,11 @@ def api_exception_handler(exc, context):
         # A bug: log it with its traceback, answer in the API's format, show nothing of it.
         logger.exception("unhandled error in %s", context.get("view").__class__.__name__)
         return Response(
-            {"detail": "Something went wrong on our side.", "code": "server_error"},
+            {"detail": _("Something went wrong on our side."), "code": "server_error"},
             status=status.HTTP_500_INTERNAL_SERVER_ERROR,
         )
     if isinstance(exc, exceptions.ValidationError):
-        errors = _flatten(exc.detail) or {"non_field_errors": ["Invalid input."]}
+        errors = _flatten(exc.detail) or {"non_field_errors": [_("Invalid input.")]}
         where, messages = next(iter(errors.items()))
         response.data = {
             "detail": messages[0] if where == "non_field_errors" else f"{where}: {messages[0]}",
@@ -143,6 +154,6 @@ def api_exception_handler(exc, context):
 def api_not_found(request, *args, **kwargs) -> JsonResponse:
     """Any other path under /api/v1/: a 404 in the API's format (not an HTML page)."""
     return JsonResponse(
-        {"detail": "There is no such API endpoint. See /api/docs/.", "code": "not_found"},
+        {"detail": _("There is no such API endpoint. See /api/docs/."), "code": "not_found"},
         status=404,
     )

@@ -7,6 +7,7 @@ Here it is a 400 in the API's error format like any other unreadable body.
 
 from __future__ import annotations
 
+from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 
@@ -16,4 +17,4 @@ class JSONParser(parsers.JSONParser):
         try:
             return super().parse(stream, media_type, parser_context)
         except RecursionError:
-            raise ParseError("JSON parse error - the document is nested too deeply.") from None
+            raise ParseError(_("JSON parse error - the document is nested too deeply.")) from None

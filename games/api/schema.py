@@ -128,3 +128,31 @@ CREATE_EXAMPLES = [
         request_only=True,
     ),
 ]
+
+
+ORDER_EXAMPLES = [
+    OpenApiExample(
+        "Proxy bid",
+        summary="Raise for me with my cheapest cards up to a total of 14,000",
+        value={"for_card": "lux7", "order": {"type": "bid", "max": 14000}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Pass",
+        summary="Pass on this card when my turn comes",
+        value={"for_card": "lux2", "order": {"type": "pass"}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Theft",
+        summary="Avoid Theft up to 3,000; if I take it, discard my lowest luxury",
+        value={"for_card": "theft", "order": {"type": "bid", "max": 3000, "discard": "lowest"}},
+        request_only=True,
+    ),
+    OpenApiExample(
+        "Defaults",
+        summary="For every coming auction: pass on luxuries below 4, dodge misfortunes up to 2,000",
+        value={"defaults": {"luxury_below": 4, "misfortune_max": 2000}},
+        request_only=True,
+    ),
+]

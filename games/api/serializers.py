@@ -15,9 +15,12 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.translation import gettext
+from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
+from games.ai.orders import Defaults, Order
 from games.engine import ADVANCED_CARDS
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
 
@@ -40,7 +43,7 @@ class StrictSerializer(serializers.Serializer):
             unknown = sorted(str(name) for name in set(data) - set(self.fields))
             if unknown:
                 raise serializers.ValidationError(
-                    {name[:50]: ["Unknown field."] for name in unknown[:10]}
+                    {name[:50]: [gettext("Unknown field.")] for name in unknown[:10]}
                 )
         return super().to_internal_value(data)
 
@@ -48,7 +51,7 @@ class StrictSerializer(serializers.Serializer):
 class JsonIntegerField(serializers.IntegerField):
     """A JSON integer and nothing else: no 1000.0, no "1000", no other digits."""
 
-    default_error_messages = {"invalid": "A whole number is required (a JSON integer)."}
+    default_error_messages = {"invalid": _("A whole number is required (a JSON integer).")}
 
     def to_internal_value(self, data):
         if isinstance(data, bool) or not isinstance(data, int):
@@ -67,7 +70,9 @@ class JsonIntegerField(serializers.IntegerField):
 class CardField(serializers.Field):
     """A status card code (a string) or a money card (a number)."""
 
-    default_error_messages = {"invalid": "A card is a card code (text) or a money value (number)."}
+    default_error_messages = {
+        "invalid": _("A card is a card code (text) or a money value (number).")
+    }
 
     def to_internal_value(self, data):
         if isinstance(data, bool):
@@ -154,10 +159,12 @@ class SeatSpecSerializer(StrictSerializer):
     def validate(self, attrs):
         if len(attrs) != 1:
             raise serializers.ValidationError(
-                'Give exactly one of {"user": "<username>"}, {"ai": "<level>"} or {"open": true}.'
+                gettext(
+                    'Give exactly one of {"user": "<username>"}, {"ai": "<level>"} or {"open": true}.'
+                )
             )
         if attrs.get("open") is False:
-            raise serializers.ValidationError('An open seat is written {"open": true}.')
+            raise serializers.ValidationError(gettext('An open seat is written {"open": true}.'))
         return attrs
 
 
@@ -213,7 +220,7 @@ class QuerySerializer(serializers.Serializer):
         blank = [name for name in self.fields if name in data and data.get(name) == ""]
         if blank:
             raise serializers.ValidationError(
-                {name: ["This parameter may not be empty."] for name in blank}
+                {name: [gettext("This parameter may not be empty.")] for name in blank}
             )
         return super().to_internal_value(data)
 
@@ -271,13 +278,21 @@ class MoveInputSerializer(StrictSerializer):
     def validate(self, attrs):
         kind = attrs["type"]
         if kind == "bid" and not attrs.get("cards"):
-            raise serializers.ValidationError({"cards": ["A bid adds one or more money cards."]})
+            raise serializers.ValidationError(
+                {"cards": [gettext("A bid adds one or more money cards.")]}
+            )
         if kind != "bid" and "cards" in attrs:
-            raise serializers.ValidationError({"cards": [f"A {kind} takes no cards."]})
+            raise serializers.ValidationError(
+                {"cards": [gettext("A %(kind)s takes no cards.") % {"kind": kind}]}
+            )
         if kind in ("discard", "sealed_bid") and "card" not in attrs:
-            raise serializers.ValidationError({"card": [f"A {kind} names one card."]})
+            raise serializers.ValidationError(
+                {"card": [gettext("A %(kind)s names one card.") % {"kind": kind}]}
+            )
         if kind in ("bid", "pass") and "card" in attrs:
-            raise serializers.ValidationError({"card": [f"A {kind} takes no card."]})
+            raise serializers.ValidationError(
+                {"card": [gettext("A %(kind)s takes no card.") % {"kind": kind}]}
+            )
         return attrs
 
     def action(self) -> dict[str, Any]:
@@ -631,7 +646,7 @@ class MoveSerializer(serializers.Serializer):
     )
     actor = _out(
         serializers.ChoiceField,
-        "Who made it: player, bot, forced (the server passed for a seat that could only pass) or deadline (a bot moved for an absent player).",
+        "Who made it: player, bot, forced (the server passed for a seat that could only pass), deadline (a bot moved for an absent player) or order (the player's standing order).",
         choices=Move.Actor.choices,
     )
     created_at = _out(serializers.DateTimeField, "When.")
@@ -754,7 +769,7 @@ class GamePageSerializer(serializers.Serializer):
 class JsonStringField(serializers.CharField):
     """A JSON string and nothing else (DRF's CharField would take 0.0 as "0.0")."""
 
-    default_error_messages = {"invalid": "Text is required (a JSON string)."}
+    default_error_messages = {"invalid": _("Text is required (a JSON string).")}
 
     def to_internal_value(self, data):
         if not isinstance(data, str):
@@ -798,3 +813,203 @@ class ChatSerializer(serializers.Serializer):
             "The latest 50 messages, oldest first, without those of players you have muted."
         ),
     )
+
+
+# --------------------------------------------------------------------------- standing orders
+
+
+class OrderInputSerializer(StrictSerializer):
+    type = serializers.ChoiceField(
+        choices=("pass", "bid", "sealed_bid"),
+        required=False,
+        allow_null=True,
+        help_text=(
+            "pass: pass when your turn comes (in a misfortune auction: take the card); "
+            "bid: raise with your cheapest cards while your whole bid stays at most `max` "
+            "(in a misfortune auction: pay up to `max` to avoid it), else pass; "
+            "sealed_bid: give `card` to the Yacht Club. Null or left out: only `discard`."
+        ),
+    )
+    max = JsonIntegerField(
+        min_value=1,
+        max_value=MAX_INT,
+        required=False,
+        help_text="bid only: the most your whole face-up bid may total.",
+    )
+    cards = serializers.ListField(
+        child=JsonIntegerField(min_value=0, max_value=MAX_INT),
+        max_length=11,
+        required=False,
+        allow_null=True,
+        help_text="bid only: raise only with these money cards of your hand (null: any).",
+    )
+    card = JsonIntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        required=False,
+        help_text="sealed_bid only: the money card to give to the Yacht Club.",
+    )
+    discard = serializers.CharField(
+        max_length=12,
+        required=False,
+        allow_null=True,
+        help_text=(
+            "While Theft is up: the luxury it takes if you get it, `lowest` or a luxury "
+            "code such as `lux3`."
+        ),
+    )
+
+    def validate(self, attrs):
+        kind = attrs.get("type")
+        if not kind and not attrs.get("discard"):
+            raise serializers.ValidationError(
+                {"type": [gettext("An order passes, bids, seals a card or names Theft's discard.")]}
+            )
+        if kind == "bid" and "max" not in attrs:
+            raise serializers.ValidationError({"max": [gettext("A bid order gives its maximum.")]})
+        if kind != "bid" and ("max" in attrs or attrs.get("cards") is not None):
+            raise serializers.ValidationError(
+                {
+                    "max": [
+                        gettext("A %(kind)s order takes no max or cards.")
+                        % {"kind": kind or "discard"}
+                    ]
+                }
+            )
+        if kind == "sealed_bid" and "card" not in attrs:
+            raise serializers.ValidationError(
+                {"card": [gettext("A sealed_bid order names one card.")]}
+            )
+        if kind != "sealed_bid" and "card" in attrs:
+            raise serializers.ValidationError(
+                {"card": [gettext("A %(kind)s order takes no card.") % {"kind": kind or "discard"}]}
+            )
+        return attrs
+
+    @staticmethod
+    def to_order(data: Mapping[str, Any]) -> Order:
+        """The order of validated data (the engine's kinds: ``sealed_bid`` is ``seal``)."""
+        kind = {"sealed_bid": "seal"}.get(data.get("type") or "", data.get("type") or "")
+        cards = data.get("cards")
+        return Order(
+            kind=kind,
+            maximum=data.get("max"),
+            cards=tuple(cards) if cards is not None else None,
+            seal=data.get("card"),
+            discard=data.get("discard") or "",
+        )
+
+
+class DefaultsSerializer(StrictSerializer):
+    luxury_below = JsonIntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        required=False,
+        allow_null=True,
+        help_text="Pass on every luxury card whose value is below this (2 to 12; null: ask me).",
+    )
+    misfortune_max = JsonIntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        required=False,
+        allow_null=True,
+        help_text=(
+            "In every misfortune auction, pay up to this to avoid the card, else take it "
+            "(0: always take it; null: ask me)."
+        ),
+    )
+
+
+class OrdersInputSerializer(StrictSerializer):
+    for_card = serializers.CharField(
+        max_length=20,
+        required=False,
+        help_text=(
+            "The card up for auction that `order` is for (`card` of the game view). "
+            "409 when its auction has ended."
+        ),
+    )
+    order = OrderInputSerializer(
+        required=False,
+        allow_null=True,
+        help_text="The order for that card; null cancels it; left out: unchanged.",
+    )
+    defaults = DefaultsSerializer(
+        required=False,
+        allow_null=True,
+        help_text="Orders for every coming auction; null clears them; left out: unchanged.",
+    )
+
+    def validate(self, attrs):
+        if "order" not in attrs and "defaults" not in attrs:
+            raise serializers.ValidationError(
+                {"order": [gettext("Send an order, defaults, or both.")]}
+            )
+        if attrs.get("order") is not None and not attrs.get("for_card"):
+            raise serializers.ValidationError(
+                {"for_card": [gettext("Name the card up for auction that the order is for.")]}
+            )
+        return attrs
+
+    def changes(self) -> dict[str, Any]:
+        """The service's keyword arguments: only what was sent changes."""
+        data, changes = self.validated_data, {}
+        if "order" in data:
+            given = data["order"]
+            changes["card"] = data.get("for_card")
+            changes["order"] = None if given is None else OrderInputSerializer.to_order(given)
+        if "defaults" in data:
+            given = data["defaults"]
+            changes["defaults"] = (
+                None
+                if given is None
+                else Defaults(given.get("luxury_below"), given.get("misfortune_max"))
+            )
+        return changes
+
+
+class OrderSerializer(serializers.Serializer):
+    type = _out(
+        serializers.CharField,
+        "pass, bid or sealed_bid (null: the order only names Theft's discard).",
+        allow_null=True,
+    )
+    max = _out(serializers.IntegerField, "bid: the most the whole bid may total.", allow_null=True)
+    cards = serializers.ListField(
+        child=serializers.IntegerField(),
+        allow_null=True,
+        help_text="bid: the only money cards it may add (null: any).",
+    )
+    card = _out(serializers.IntegerField, "sealed_bid: the money card it gives.", allow_null=True)
+    discard = _out(
+        serializers.CharField, "Theft's discard: lowest or a luxury code.", allow_null=True
+    )
+
+
+class DefaultsOutSerializer(serializers.Serializer):
+    luxury_below = _out(
+        serializers.IntegerField, "Passes on luxuries below this value.", allow_null=True
+    )
+    misfortune_max = _out(
+        serializers.IntegerField, "Pays up to this to avoid a misfortune.", allow_null=True
+    )
+
+
+class OrdersSerializer(serializers.Serializer):
+    card = _out(
+        serializers.CharField,
+        "The card up for auction, the one an order is for (null: none).",
+        allow_null=True,
+    )
+    auction = _out(
+        serializers.CharField,
+        "normal, misfortune or sealed (null: no auction running).",
+        allow_null=True,
+    )
+    may_bid = _out(serializers.BooleanField, "A pass or bid order may be left now.")
+    may_discard = _out(serializers.BooleanField, "Theft is up: its discard may be ordered.")
+    may_seal = _out(serializers.BooleanField, "Your Yacht Club choice may be ordered.")
+    order = OrderSerializer(
+        allow_null=True, help_text="Your order for `card` (null: none). Only you see it."
+    )
+    defaults = DefaultsOutSerializer(help_text="Your orders for every coming auction.")

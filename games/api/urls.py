@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/chat/", views.GameChatView.as_view(), name="game-chat"),
+    path("games/<int:game_id>/orders/", views.GameOrdersView.as_view(), name="game-orders"),
     path("users/<str:username>/", UserDetailView.as_view(), name="user-detail"),
 ]
 

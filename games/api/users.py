@@ -9,6 +9,7 @@ from allauth.account.utils import has_verified_email
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -82,18 +83,20 @@ class TokenView(APIView):
         except DjangoValidationError:
             raise exceptions.Throttled(
                 wait=LOCKOUT_RETRY_SECONDS,
-                detail="Too many failed log-ins for this account: wait before you try the "
-                "password again.",
+                detail=_(
+                    "Too many failed log-ins for this account: wait before you try the "
+                    "password again."
+                ),
             ) from None
         if user is None or not user.is_active:
             raise ApiError(
-                "The username or password is not correct.",
+                _("The username or password is not correct."),
                 status_code=status.HTTP_400_BAD_REQUEST,
                 code="invalid_credentials",
             )
         if not has_verified_email(user):
             raise exceptions.PermissionDenied(
-                "Confirm your e-mail address first (see the message we sent you)."
+                _("Confirm your e-mail address first (see the message we sent you).")
             )
         try:
             token, secret = token_create(
@@ -122,7 +125,7 @@ class TokenView(APIView):
     def delete(self, request: Request) -> Response:
         if not isinstance(request.auth, ApiToken):
             raise ApiError(
-                "Only a token can revoke itself: send it in the Authorization header.",
+                _("Only a token can revoke itself: send it in the Authorization header."),
                 status_code=status.HTTP_400_BAD_REQUEST,
                 code="not_a_token",
             )
@@ -228,5 +231,7 @@ class UserDetailView(APIView):
                 users.filter(username__iexact=username).order_by("pk").first()
             )
         if user is None:
-            raise exceptions.NotFound(f"There is no player called {username[:40]!r}.")
+            raise exceptions.NotFound(
+                _("There is no player called %(name)s.") % {"name": repr(username[:40])}
+            )
         return Response(UserProfileSerializer(user_stats(user)).data)

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Subquery, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.urls import reverse
+from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
@@ -18,7 +19,7 @@ from rest_framework.views import APIView
 from games import chat, notifications, services
 from games.api.errors import NotYourTurn
 from games.api.pagination import PagePagination
-from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, error_responses
+from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, ORDER_EXAMPLES, error_responses
 from games.api.serializers import (
     ChatInputSerializer,
     ChatSerializer,
@@ -30,6 +31,8 @@ from games.api.serializers import (
     MoveInputSerializer,
     MoveLogSerializer,
     MovesQuerySerializer,
+    OrdersInputSerializer,
+    OrdersSerializer,
 )
 from games.engine.state import SEALED
 from games.errors import NotAllowed, NotYourSeat
@@ -40,6 +43,7 @@ from games.selectors import (
     chat_open_to,
     game_seat_is_to_act,
     games_with_turn_fields,
+    orders_view,
     seats_prefetch,
     table_view,
 )
@@ -67,7 +71,7 @@ def _game_get(game_id: int, user, *, full: bool = False) -> Game:
         sitting = Seat.objects.filter(game=game, user=user).exists()
         game = game if sitting else None
     if game is None:
-        raise exceptions.NotFound(f"There is no game {game_id}.")
+        raise exceptions.NotFound(_("There is no game %(id)s.") % {"id": game_id})
     return game
 
 
@@ -215,7 +219,7 @@ class GamesView(APIView):
         options = dict(body.validated_data)
         if ("deck" in options or "first_player" in options) and not request.user.is_staff:
             raise exceptions.PermissionDenied(
-                "Only staff can fix the deck or the first player (scenario games)."
+                _("Only staff can fix the deck or the first player (scenario games).")
             )
         options["seats"] = [dict(seat) for seat in options["seats"]]
         game = services.game_create(creator=request.user, **options)
@@ -338,7 +342,7 @@ class GameMovesView(APIView):
         body.is_valid(raise_exception=True)
         action = body.action()
         if not 0 < game_id <= MAX_ID:
-            raise exceptions.NotFound(f"There is no game {game_id}.")
+            raise exceptions.NotFound(_("There is no game %(id)s.") % {"id": game_id})
         # No read first: the service locks and loads the row; a missing game is the
         # rare case, told apart from its other refusals only when one happens.
         game = Game(pk=game_id)
@@ -394,7 +398,7 @@ class GameChatView(APIView):
     def _game(self, request: Request, game_id: int) -> Game:
         game = _game_get(game_id, request.user)
         if not chat_open_to(game, request.user):
-            raise NotYourSeat("Only the players at this table can read and write its chat.")
+            raise NotYourSeat(_("Only the players at this table can read and write its chat."))
         return game
 
     @extend_schema(
@@ -435,3 +439,71 @@ class GameChatView(APIView):
         return Response(
             ChatSerializer(self._chat(game, request.user)).data, status=status.HTTP_201_CREATED
         )
+
+
+class GameOrdersView(APIView):
+    """Your own standing orders at this table: hidden information, for you alone."""
+
+    def _orders(self, request: Request, game_id: int) -> Response:
+        game = _game_get(game_id, request.user, full=True)
+        view = table_view(game=game, user=request.user)
+        orders = orders_view(game=game, view=view)
+        if orders is None:
+            raise NotYourSeat(_("You have no running seat at this table to leave orders for."))
+        return Response(OrdersSerializer(orders.to_json()).data)
+
+    @extend_schema(
+        operation_id="games_orders_retrieve",
+        summary="Your standing orders",
+        description=(
+            "Your order for the card up for auction and your defaults for the coming "
+            "auctions. Nobody else ever sees them; the moves they make are public, with "
+            "actor `order`. 403 unless you play a seat of this running game."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        responses={200: OrdersSerializer, **error_responses(401, 403, 404, 429)},
+    )
+    def get(self, request: Request, game_id: int) -> Response:
+        return self._orders(request, game_id)
+
+    @extend_schema(
+        operation_id="games_orders_update",
+        summary="Leave or change standing orders",
+        description=(
+            "Sets your order for the card up for auction (`for_card`, `order`) and/or your "
+            "defaults for the coming auctions; a part left out stays as it is, null "
+            "clears it. An order that answers now plays at once (your turn), and on as "
+            "the others move, until the auction ends. 400 for an order that could never "
+            "act (a maximum that does not beat the high bid, cards you do not hold); 409 "
+            "when the auction of `for_card` has ended or the game is over."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=OrdersInputSerializer,
+        examples=ORDER_EXAMPLES,
+        responses={
+            200: OrdersSerializer,
+            **error_responses(400, 401, 403, 404, 409, 413, 415, 429),
+        },
+    )
+    def put(self, request: Request, game_id: int) -> Response:
+        body = OrdersInputSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
+        game = _game_get(game_id, request.user)
+        notifications.seat_seen(game_id=game.pk, user=request.user)
+        services.game_orders_set(game=game, user=request.user, **body.changes())
+        return self._orders(request, game_id)
+
+    @extend_schema(
+        operation_id="games_orders_destroy",
+        summary="Cancel all your standing orders",
+        description="Cancels your order for the card up and your defaults. Answers 204.",
+        tags=["games"],
+        parameters=[GAME_ID],
+        responses={204: None, **error_responses(401, 403, 404, 429)},
+    )
+    def delete(self, request: Request, game_id: int) -> Response:
+        game = _game_get(game_id, request.user)
+        services.game_orders_cancel(game=game, user=request.user)
+        return Response(status=status.HTTP_204_NO_CONTENT)

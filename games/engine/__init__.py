@@ -37,6 +37,7 @@ from .rules import (
     new_game,
     random_action,
     seats_to_act,
+    seats_to_act_in,
 )
 from .scoring import StatusStep, final_ranking, result, score_details, status_of, status_steps
 from .state import AUCTION, OVER, SEALED, THEFT_CHOICE, State
@@ -78,6 +79,7 @@ __all__ = [
     "result",
     "score_details",
     "seats_to_act",
+    "seats_to_act_in",
     "status_of",
     "status_steps",
 ]

@@ -31,11 +31,11 @@ from .cards import (
     MONEY,
     THEFT,
     YACHT,
-    card_name,
     deck_cards,
     money_text,
     same_cards,
 )
+from .messages import Card, Message, Money, gettext_noop
 from .state import AUCTION, NOT_BIDDING, OVER, SEALED, THEFT_CHOICE, WAITING, State
 
 MIN_PLAYERS = 3
@@ -44,7 +44,8 @@ ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
 
 
 class IllegalAction(ValueError):
-    """An action that the rules do not allow now; the message is meant for the player."""
+    """An action that the rules do not allow now; the message is meant for the player:
+    ``args[0]`` is a ``messages.Message``, English as ``str`` and translatable."""
 
 
 # --------------------------------------------------------------------------- set-up
@@ -71,7 +72,9 @@ def new_game(
     advanced = tuple(advanced)
     unknown = [a for a in advanced if a not in ADVANCED_CARDS]
     if unknown:
-        raise ValueError(f"Unknown advanced card {unknown[0]!r}; choose from {', '.join(ADVANCED_CARDS)}.")
+        raise ValueError(
+            f"Unknown advanced card {unknown[0]!r}; choose from {', '.join(ADVANCED_CARDS)}."
+        )
     if len(set(advanced)) != len(advanced):
         raise ValueError("Each advanced card can be added once.")
     advanced = tuple(a for a in ADVANCED_CARDS if a in advanced)
@@ -86,7 +89,11 @@ def new_game(
             raise ValueError("The deck must hold exactly the cards of the chosen set.")
     if first_player is None:
         first_player = rng.randrange(players)
-    elif isinstance(first_player, bool) or not isinstance(first_player, int) or not 0 <= first_player < players:
+    elif (
+        isinstance(first_player, bool)
+        or not isinstance(first_player, int)
+        or not 0 <= first_player < players
+    ):
         raise ValueError(f"The first player must be a seat from 0 to {players - 1}.")
     state = State(
         players=players,
@@ -123,10 +130,16 @@ def is_misfortune_auction(state: State) -> bool:
 
 def seats_to_act(state: State) -> list[int]:
     """The seats that may act now (several only in the sealed Yacht Club auction)."""
-    if state.phase == SEALED:
-        return [seat for seat, choice in enumerate(state.sealed) if choice == WAITING]
-    if state.phase in (AUCTION, THEFT_CHOICE):
-        return [state.turn]
+    return seats_to_act_in(state.phase, state.turn, state.sealed)
+
+
+def seats_to_act_in(phase: str, turn: int | None, sealed: Sequence[int] | None) -> list[int]:
+    """``seats_to_act`` from the three fields of a state it reads, for lists that read
+    only those fields of each stored state (``State.to_json`` names them alike)."""
+    if phase == SEALED:
+        return [seat for seat, choice in enumerate(sealed or ()) if choice == WAITING]
+    if phase in (AUCTION, THEFT_CHOICE) and turn is not None:
+        return [turn]
     return []
 
 
@@ -168,7 +181,9 @@ def legal_actions(state: State) -> list[dict[str, Any]]:
         return actions
     if phase == THEFT_CHOICE:
         seat = state.turn
-        choices = sorted((c for c in set(state.owned[seat]) if c in LUXURY_VALUE), key=LUXURY_VALUE.__getitem__)
+        choices = sorted(
+            (c for c in set(state.owned[seat]) if c in LUXURY_VALUE), key=LUXURY_VALUE.__getitem__
+        )
         return [{"seat": seat, "type": "discard", "card": c} for c in choices]
     if phase == SEALED:
         return [
@@ -186,15 +201,28 @@ def legal_actions(state: State) -> list[dict[str, Any]]:
 def apply_action(state: State, action: dict[str, Any]) -> State:
     """Apply one action dict (docs/api.md) and return the new state, or raise ``IllegalAction``."""
     if not isinstance(action, dict):
-        raise IllegalAction("An action must be an object with a seat and a type.")
+        raise IllegalAction(
+            Message(gettext_noop("An action must be an object with a seat and a type."))
+        )
     seat = action.get("seat")
     kind = action.get("type")
     if isinstance(seat, bool) or not isinstance(seat, int) or not 0 <= seat < state.players:
-        raise IllegalAction(f"The seat must be a number from 0 to {state.players - 1}.")
+        raise IllegalAction(
+            Message(
+                gettext_noop("The seat must be a number from 0 to %(last)s."),
+                last=state.players - 1,
+            )
+        )
     if kind not in ACTION_TYPES:
-        raise IllegalAction(f"Unknown action type {str(kind)[:40]!r}; use one of {', '.join(ACTION_TYPES)}.")
+        raise IllegalAction(
+            Message(
+                gettext_noop("Unknown action type %(kind)s; use one of %(types)s."),
+                kind=repr(str(kind)[:40]),
+                types=", ".join(ACTION_TYPES),
+            )
+        )
     if state.phase == OVER:
-        raise IllegalAction("The game is over.")
+        raise IllegalAction(Message(gettext_noop("The game is over.")))
     if kind == "bid":
         _check_turn(state, seat, "bid")
         cards = action.get("cards")
@@ -209,38 +237,75 @@ def apply_action(state: State, action: dict[str, Any]) -> State:
         return pass_(state, seat)
     if kind == "discard":
         if state.phase != THEFT_CHOICE or state.turn != seat:
-            raise IllegalAction("There is no Theft for you to resolve now.")
+            raise IllegalAction(Message(gettext_noop("There is no Theft for you to resolve now.")))
         card = action.get("card")
         if not isinstance(card, str) or card not in LUXURY_VALUE:
-            raise IllegalAction("Choose one of your own luxury cards for Theft to remove.")
+            raise IllegalAction(
+                Message(gettext_noop("Choose one of your own luxury cards for Theft to remove."))
+            )
         if card not in state.owned[seat]:
-            raise IllegalAction(f"You do not own {card_name(card)}; choose one of your own luxury cards.")
+            raise IllegalAction(
+                Message(
+                    gettext_noop("You do not own %(card)s; choose one of your own luxury cards."),
+                    card=Card(card),
+                )
+            )
         return discard(state, seat, card)
     # sealed_bid
     if state.phase != SEALED:
-        raise IllegalAction("There is no Yacht Club auction now.")
+        raise IllegalAction(Message(gettext_noop("There is no Yacht Club auction now.")))
     choice = state.sealed[seat]
     if choice == NOT_BIDDING:
-        raise IllegalAction("You have no money and take no part in this Yacht Club auction.")
+        raise IllegalAction(
+            Message(gettext_noop("You have no money and take no part in this Yacht Club auction."))
+        )
     if choice != WAITING:
-        raise IllegalAction("You have already chosen your card for the Yacht Club.")
+        raise IllegalAction(
+            Message(gettext_noop("You have already chosen your card for the Yacht Club."))
+        )
     value = action.get("card")
     if isinstance(value, bool) or not isinstance(value, int) or value not in BIT:
-        raise IllegalAction("Choose exactly one money card from your hand for the Yacht Club.")
+        raise IllegalAction(
+            Message(
+                gettext_noop("Choose exactly one money card from your hand for the Yacht Club.")
+            )
+        )
     if not state.hands[seat] & BIT[value]:
-        raise IllegalAction(f"You do not hold the {money_text(value)} card.")
+        raise IllegalAction(
+            Message(gettext_noop("You do not hold the %(money)s card."), money=Money(value))
+        )
     return seal(state, seat, value)
 
 
 def _check_turn(state: State, seat: int, verb: str) -> None:
     if state.phase == THEFT_CHOICE:
-        raise IllegalAction(f"You cannot {verb} now: Theft's owner must first choose a luxury to remove.")
+        raise IllegalAction(
+            Message(
+                gettext_noop(
+                    "You cannot bid now: Theft's owner must first choose a luxury to remove."
+                )
+            )
+            if verb == "bid"
+            else Message(
+                gettext_noop(
+                    "You cannot pass now: Theft's owner must first choose a luxury to remove."
+                )
+            )
+        )
     if state.phase == SEALED:
-        raise IllegalAction(f"You cannot {verb} now: the Yacht Club is auctioned by sealed choice.")
+        raise IllegalAction(
+            Message(
+                gettext_noop("You cannot bid now: the Yacht Club is auctioned by sealed choice.")
+            )
+            if verb == "bid"
+            else Message(
+                gettext_noop("You cannot pass now: the Yacht Club is auctioned by sealed choice.")
+            )
+        )
     if state.passed >> seat & 1:
-        raise IllegalAction("You have already passed this round.")
+        raise IllegalAction(Message(gettext_noop("You have already passed this round.")))
     if state.turn != seat:
-        raise IllegalAction("It is not your turn.")
+        raise IllegalAction(Message(gettext_noop("It is not your turn.")))
 
 
 def bid_problem(hand: Iterable[int], current: int, to_beat: int, cards: Any) -> str | None:
@@ -249,20 +314,33 @@ def bid_problem(hand: Iterable[int], current: int, to_beat: int, cards: Any) -> 
     The one place of these checks: ``apply_action`` and the board's preview of a bid
     (from a ``LegalSummary``) both use it."""
     if not isinstance(cards, list) or not cards:
-        return "Choose at least one money card to bid."
+        return Message(gettext_noop("Choose at least one money card to bid."))
     held, seen, total = set(hand), set(), current
     for value in cards:
         if isinstance(value, bool) or not isinstance(value, int) or value not in BIT:
-            shown = money_text(value) if isinstance(value, int) and not isinstance(value, bool) else repr(value)[:20]
-            return f"{shown} is not a money card; the cards are {', '.join(map(money_text, MONEY))}."
+            if isinstance(value, int) and not isinstance(value, bool):
+                return Message(
+                    gettext_noop("%(money)s is not a money card; the cards are %(cards)s."),
+                    money=Money(value),
+                    cards=", ".join(map(money_text, MONEY)),
+                )
+            return Message(
+                gettext_noop("%(value)s is not a money card; the cards are %(cards)s."),
+                value=repr(value)[:20],
+                cards=", ".join(map(money_text, MONEY)),
+            )
         if value in seen:
-            return f"You listed the {money_text(value)} card twice."
+            return Message(gettext_noop("You listed the %(money)s card twice."), money=Money(value))
         if value not in held:
-            return f"You do not hold the {money_text(value)} card."
+            return Message(gettext_noop("You do not hold the %(money)s card."), money=Money(value))
         seen.add(value)
         total += value
     if total <= to_beat:
-        return f"Your bid must total more than {money_text(to_beat)}; yours would be {money_text(total)}."
+        return Message(
+            gettext_noop("Your bid must total more than %(to_beat)s; yours would be %(total)s."),
+            to_beat=Money(to_beat),
+            total=Money(total),
+        )
     return None
 
 
@@ -492,7 +570,9 @@ class _Work:
             self.start_round(self.leader)
 
 
-def random_action(state: State, rng: random.Random, pass_chance: float = 0.5) -> dict[str, Any] | None:
+def random_action(
+    state: State, rng: random.Random, pass_chance: float = 0.5
+) -> dict[str, Any] | None:
     """A uniformly cheap random legal action, without listing every bid (for playouts).
 
     In an auction: pass with ``pass_chance`` (always when no bid is possible), else a
@@ -521,5 +601,9 @@ def random_action(state: State, rng: random.Random, pass_chance: float = 0.5) ->
         return {"seat": state.turn, "type": "discard", "card": rng.choice(choices)}
     if phase == SEALED:
         seat = rng.choice([s for s, choice in enumerate(state.sealed) if choice == WAITING])
-        return {"seat": seat, "type": "sealed_bid", "card": rng.choice(MASK_CARDS[state.hands[seat]])}
+        return {
+            "seat": seat,
+            "type": "sealed_bid",
+            "card": rng.choice(MASK_CARDS[state.hands[seat]]),
+        }
     return None

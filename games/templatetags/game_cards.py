@@ -8,66 +8,122 @@ as text; the big glyph is decoration (``aria-hidden``).
 
 from __future__ import annotations
 
+from datetime import UTC
 from functools import cache
+from typing import Any
 
 from django import template
+from django.urls import reverse
+from django.utils import dateformat
+from django.utils.formats import get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
+from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
-from games.engine import LUXURY_VALUE, card_name, money_text
+from games.engine import LUXURY_VALUE
+from games.presenter import card_name, money_text
 
 register = template.Library()
 
 # code -> (glyph, short name, css kind, effect in words)
+# (The names and effects are lazy: each is read in the language of the page drawn.)
+_LUXURY = pgettext_lazy("card", "Luxury")
 _FACES: dict[str, tuple[str, str, str, str]] = {
-    **{f"lux{i}": (str(i), "Luxury", "luxury", f"Luxury worth {i} status.") for i in range(1, 11)},
-    "prestige": ("×2", "Prestige", "prestige", "Doubles its owner's status."),
-    "scandal": ("½", "Scandal", "scandal", "Halves its owner's status at the end."),
-    "debt": ("−5", "Debt", "misfortune", "Takes 5 from its owner's status."),
-    "theft": ("✂", "Theft", "misfortune", "Its owner discards one luxury."),
-    "gambling": ("×2", "Gambling", "special", "Its owner's money counts double at the end."),
+    **{f"lux{i}": (str(i), _LUXURY, "luxury", "") for i in range(1, 11)},
+    "prestige": (
+        "×2",
+        pgettext_lazy("card", "Prestige"),
+        "prestige",
+        _("Doubles its owner's status."),
+    ),
+    "scandal": (
+        "½",
+        pgettext_lazy("card", "Scandal"),
+        "scandal",
+        _("Halves its owner's status at the end."),
+    ),
+    "debt": (
+        "−5",
+        pgettext_lazy("card", "Debt"),
+        "misfortune",
+        _("Takes 5 from its owner's status."),
+    ),
+    "theft": (
+        "✂",
+        pgettext_lazy("card", "Theft"),
+        "misfortune",
+        _("Its owner discards one luxury."),
+    ),
+    "gambling": (
+        "×2",
+        pgettext_lazy("card", "Gambling"),
+        "special",
+        _("Its owner's money counts double at the end."),
+    ),
     "excursions": (
         "12",
-        "Excursions",
+        pgettext_lazy("card", "Excursions"),
         "special",
-        "Luxury worth 12; when claimed, every other player takes their best spent card back.",
+        _("Luxury worth 12; when claimed, every other player takes their best spent card back."),
     ),
-    "yacht": ("5", "Yacht Club", "special", "Luxury worth 5, auctioned by sealed choice."),
+    "yacht": (
+        "5",
+        pgettext_lazy("card", "Yacht Club"),
+        "special",
+        _("Luxury worth 5, auctioned by sealed choice."),
+    ),
 }
 
 # The words for the kind of auction each card gets (the board's headline).
 KIND_WORDS = {
-    "luxury": "Luxury",
-    "prestige": "Prestige",
-    "misfortune": "Misfortune",
-    "special": "Special",
+    "luxury": pgettext_lazy("kind of card", "Luxury"),
+    "prestige": pgettext_lazy("kind of card", "Prestige"),
+    "misfortune": pgettext_lazy("kind of card", "Misfortune"),
+    "special": pgettext_lazy("kind of card", "Special"),
 }
 
 
 def card_face(code: str) -> tuple[str, str, str, str]:
     """(glyph, short name, css kind, effect) of a status card code; unknown codes are shown as such."""
-    return _FACES.get(code, ("?", str(code), "special", "An unknown card."))
+    if code in LUXURY_VALUE and code.startswith("lux"):
+        value = LUXURY_VALUE[code]
+        return (
+            str(value),
+            str(_LUXURY),
+            "luxury",
+            gettext("Luxury worth %(value)s status.") % {"value": value},
+        )
+    glyph, short, kind, effect = _FACES.get(
+        code, ("?", str(code), "special", _("An unknown card."))
+    )
+    return glyph, str(short), kind, str(effect)
 
 
 def card_kind_word(code: str) -> str:
     """Luxury, Prestige, Misfortune or Special: how the card is auctioned, in words."""
     if code == "yacht":
-        return "Yacht Club"
+        return card_name("yacht")
     kind = card_face(code)[2]
     if kind == "scandal":
         kind = "misfortune"
     if code == "excursions":
         kind = "luxury"
-    return KIND_WORDS.get(kind, "Special")
+    return str(KIND_WORDS.get(kind, KIND_WORDS["special"]))
 
 
 @cache
-def _status_card_html(code: str, size: str) -> SafeString:
+def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
+    """One card's HTML, cached per language (``language`` is only the cache's key)."""
     glyph, short, kind, effect = card_face(code)
     game_end = " hs-card--game-end" if code in ("prestige", "scandal") else ""
     if len(short) > 8:  # Excursions, Yacht Club: a smaller name so that it fits the card
         game_end += " hs-card--long"
-    sub = f"Luxury {LUXURY_VALUE[code]}" if code in ("excursions", "yacht") else ""
+    sub = (
+        gettext("Luxury %(value)s") % {"value": LUXURY_VALUE[code]}
+        if code in ("excursions", "yacht")
+        else ""
+    )
     return format_html(
         '<span class="hs-card hs-card--{} hs-card--{}{}" title="{}">'
         '<span class="hs-card__corner" aria-hidden="true">{}</span>'
@@ -88,13 +144,15 @@ def _status_card_html(code: str, size: str) -> SafeString:
 @register.simple_tag
 def status_card(code: str, size: str = "md") -> SafeString:
     """A status card (luxury, prestige, misfortune, special) in size sm, md or lg."""
-    return _status_card_html(str(code), size if size in ("xs", "sm", "md", "lg") else "md")
+    return _status_card_html(
+        str(code), size if size in ("xs", "sm", "md", "lg") else "md", get_language()
+    )
 
 
 @cache
-def _money_card_html(value: int, size: str) -> SafeString:
+def _money_card_html(value: int, size: str, separator: str) -> SafeString:
     thousands, rest = divmod(value, 1000)
-    big, small = (str(thousands), f",{rest:03d}") if thousands else (str(value), "")
+    big, small = (str(thousands), f"{separator}{rest:03d}") if thousands else (str(value), "")
     # No white space between the spans: the card reads as "12,000" to a screen reader;
     # the corner figure is decoration.
     return format_html(
@@ -114,7 +172,8 @@ def money_card(value: int, size: str = "md") -> SafeString:
         value = int(value)
     except (TypeError, ValueError):
         return SafeString("")
-    return _money_card_html(value, size if size in ("xs", "sm", "md", "lg") else "md")
+    separator = get_format("THOUSAND_SEPARATOR")  # the active language's: , . or a space
+    return _money_card_html(value, size if size in ("xs", "sm", "md", "lg") else "md", separator)
 
 
 @register.filter
@@ -135,12 +194,84 @@ def card_name_filter(code: str) -> str:
         return str(code)
 
 
-_DEADLINES = {24: "1 day", 48: "2 days", 72: "3 days", 168: "7 days"}
-
-
 @register.filter
 def deadline_words(hours: int | None) -> str:
     """48 -> 2 days; None -> no deadline."""
     if not hours:
-        return "no deadline"
-    return _DEADLINES.get(hours, f"{hours} hours")
+        return gettext("no deadline")
+    if hours % 24 == 0:
+        days = hours // 24
+        return ngettext("%(count)s day", "%(count)s days", days) % {"count": days}
+    return ngettext("%(count)s hour", "%(count)s hours", hours) % {"count": hours}
+
+
+BOT_LEVELS = {
+    "random": pgettext_lazy("bot level", "random"),
+    "easy": pgettext_lazy("bot level", "easy"),
+    "medium": pgettext_lazy("bot level", "medium"),
+    "hard": pgettext_lazy("bot level", "hard"),
+}
+
+
+@register.filter
+def bot_level(level: str) -> str:
+    """A bot's level in words: random, easy, medium, hard."""
+    return str(BOT_LEVELS.get(level, level))
+
+
+@register.simple_tag
+def log_entry(entry: Any) -> SafeString:
+    """One entry of the board's log (``selectors.LogEntry``) as its ``<li>``: the board
+    draws one per move, so it is built here in one go instead of by template lookups
+    and two ``date`` filters per move.  The time is UTC, as the page states; the board's
+    script shows it in the player's time zone from ``datetime``."""
+    css = ' class="log__bot"' if entry.actor in ("bot", "deadline") else ""
+    when = ""
+    if entry.at:
+        at = entry.at.astimezone(UTC)
+        when = format_html(
+            '<time class="log__time" datetime="{}" data-local="time">{} UTC</time> ',
+            at.isoformat(),
+            dateformat.format(at, "j M H:i"),  # the month in the reader's language
+        )
+    return format_html(
+        '<li value="{}"{}>{}{}{}</li>',
+        entry.number,
+        SafeString(css),
+        when,
+        gettext("Set-up:") + " " if entry.number == 0 else "",
+        entry.text,
+    )
+
+
+@register.simple_tag
+def my_game_row(game: Any) -> SafeString:
+    """One row of the lobby's "Your games" (a game of ``selectors.games_for_user``),
+    built in one go: the lobby lists up to 60 of them."""
+    if game.your_turn:
+        badge = format_html('<span class="badge badge--turn">{}</span>', gettext("Your turn"))
+    elif game.status == "open" and game.your_seat.invited:
+        badge = format_html(
+            '<span class="badge badge--turn">{}</span>',
+            gettext("Invitation from %(name)s") % {"name": game.created_by.public_name},
+        )
+    elif game.status == "open":
+        badge = format_html(
+            '<span class="badge badge--open">{}</span>', gettext("Waiting for players")
+        )
+    elif game.status == "active":
+        badge = format_html('<span class="badge">{}</span>', gettext("In play"))
+    elif game.status == "finished":
+        badge = format_html('<span class="badge badge--done">{}</span>', gettext("Finished"))
+    else:
+        badge = format_html('<span class="badge badge--done">{}</span>', game.get_status_display())
+    return format_html(
+        '<li class="game-row{}"><a class="game-row__link" href="{}">'
+        '<span class="game-row__title">{}</span> {} '
+        '<span class="game-row__seats">{}</span></a></li>',
+        " game-row--turn" if game.your_turn else "",
+        reverse("games:detail", args=[game.pk]),
+        gettext("Table %(table)s") % {"table": game.pk},
+        badge,
+        ", ".join(seat.display_name for seat in game.seats.all()),
+    )

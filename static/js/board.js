@@ -90,7 +90,8 @@
       if (document.body.dataset.timeZone) {
         format.timeZone = document.body.dataset.timeZone;  // the player's choice
       }
-      var text = when.toLocaleString(undefined, format);
+      // In the page's language (<html lang>), as the rest of the page.
+      var text = when.toLocaleString(document.documentElement.lang || undefined, format);
       stamps[i].textContent = stamps[i].dataset.local === "deadline" ? "(" + text + ")" : text;
       stamps[i].title = when.toUTCString();
     }
@@ -138,7 +139,7 @@
       return;
     }
     navigator.clipboard.writeText(field.value).then(function () {
-      button.textContent = "Copied";
+      button.textContent = button.dataset.copied || "Copied";
     });
   });
 
@@ -159,9 +160,10 @@
       return;
     }
     Notification.requestPermission().then(function (answer) {
+      // The sentences come from the page, in the reader's language.
       button.textContent = answer === "granted"
-        ? "This browser will tell you when it is your turn."
-        : "Notifications are blocked in this browser.";
+        ? button.dataset.granted || "This browser will tell you when it is your turn."
+        : button.dataset.blocked || "Notifications are blocked in this browser.";
       button.disabled = true;
     });
   });
@@ -173,9 +175,32 @@
     }
   });
 
+  // A refresh the player did not ask for (the poll, the stream's news) keeps the focus
+  // where it was: on the headline, or on the element of the same id.
+  var keepFocus = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    var board = document.getElementById("board");
+    keepFocus = null;
+    if (!board || !active || !board.contains(active) || event.detail.target !== board) {
+      return;
+    }
+    if (active.classList.contains("banner")) {
+      keepFocus = "#board .banner";
+    } else if (active.id) {
+      keepFocus = "#" + CSS.escape(active.id);
+    }
+  });
+
   document.addEventListener("htmx:afterSettle", function (event) {
     var config = event.detail.requestConfig;
     var source = config && config.elt;
+    var lost = !document.activeElement || document.activeElement === document.body;
+    var again = keepFocus && lost ? document.querySelector(keepFocus) : null;
+    keepFocus = null;
+    if (again) {
+      again.focus({ preventScroll: true });
+    }
     if (source && source.id === "chat-form") {
       var box = document.getElementById("chat-text");
       if (box && !document.querySelector("#board .flash--error")) {

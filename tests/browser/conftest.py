@@ -91,3 +91,47 @@ def screenshot():
         return path
 
     return take
+
+
+@pytest.fixture
+def asgi_server(transactional_db):
+    """The site under uvicorn (ASGI) in a thread of this process, on a free loopback port
+    in 8200-8299: the boards' streams need an ASGI server (pytest-django's live server is
+    WSGI, where the stream answers 204 and the board polls).  ``.url`` is its address."""
+    import socket
+    import threading
+    import time
+    from types import SimpleNamespace
+
+    import uvicorn
+    from django.core.asgi import get_asgi_application
+    from django.db import connection
+
+    # As in production under ASGI: no persistent connections (each sync request has a
+    # thread of its own, whose connection would outlive it and hold the test database).
+    kept = connection.settings_dict["CONN_MAX_AGE"]
+    connection.settings_dict["CONN_MAX_AGE"] = 0
+
+    for port in range(8200, 8300):
+        with socket.socket() as probe:
+            if probe.connect_ex(("127.0.0.1", port)) != 0:
+                break
+    config = uvicorn.Config(
+        get_asgi_application(),
+        host="127.0.0.1",
+        port=port,
+        log_level="warning",
+        lifespan="off",
+        timeout_graceful_shutdown=1,
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 10
+    while not server.started and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert server.started, f"uvicorn did not start on port {port}"
+    yield SimpleNamespace(url=f"http://127.0.0.1:{port}")
+    server.should_exit = True
+    thread.join(10)
+    connection.settings_dict["CONN_MAX_AGE"] = kept

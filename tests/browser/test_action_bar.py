@@ -46,7 +46,13 @@ def test_bid_and_pass_are_in_view_on_your_turn(
     page.click("label[for=hand-3000]")
     page.click("#bid-button")
     expect(page.locator(".banner")).to_contain_text("Waiting for Bob")
-    assert page.evaluate("document.activeElement.matches('#board .pick__input, #board .banner')")
+    # Focus is set once the swap has settled (htmx settles a moment after the new board
+    # shows), and a refresh the stream triggers meanwhile keeps it: wait for it.
+    page.wait_for_function(
+        "document.activeElement && "
+        "document.activeElement.matches('#board .pick__input, #board .banner')",
+        timeout=5000,
+    )
     # The others move; when the turn comes back, the bar comes into view again and
     # the headline is announced.
     page.evaluate("window.scrollTo(0, 0)")

@@ -5,42 +5,16 @@ through the pages."""
 from __future__ import annotations
 
 import re
-import time
 
 import pytest
-from django.core import mail
 
-from accounts.models import User
 from games.engine import LUXURY_VALUE, seats_to_act
 from games.models import Game
+from tests.browser.players import sign_up, wait_for_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
 PASSWORD = "a-long-test-password-42"
-
-
-def sign_up(page, base, username):
-    page.goto(f"{base}/accounts/signup/")
-    page.fill("input[name=email]", f"{username}@example.com")
-    page.fill("input[name=username]", username)
-    page.fill("input[name=password1]", PASSWORD)
-    page.fill("input[name=password2]", PASSWORD)
-    page.click("main form button[type=submit]")
-    message = next(m for m in reversed(mail.outbox) if m.to == [f"{username}@example.com"])
-    path = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body).group(1)
-    page.goto(base + path)
-    page.click("main form button[type=submit]")
-    assert User.objects.get(username=username).emailaddress_set.get().verified
-
-
-def wait_for_version(game_id, before, timeout=15.0):
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        game = Game.objects.get(pk=game_id)
-        if game.version > before:
-            return game
-        time.sleep(0.05)
-    raise AssertionError(f"game {game_id} stayed at version {before}")
 
 
 def test_three_people_sign_up_and_play_a_whole_game(live_server, new_page, screenshot):
@@ -50,7 +24,7 @@ def test_three_people_sign_up_and_play_a_whole_game(live_server, new_page, scree
     pages = {}
     for name in ("alice", "bob", "carol"):
         pages[name] = new_page()
-        sign_up(pages[name], base, name)
+        sign_up(pages[name], base, name, PASSWORD)
 
     alice = pages["alice"]
     alice.goto(f"{base}/games/new/")

@@ -51,7 +51,7 @@ def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, ca
     page.focus("#replay-move")
     page.keyboard.press("ArrowRight")
     expect(position).to_have_text(f"Move 1 of {total}")
-    page.get_by_role("button", name="Go").click()
+    page.get_by_role("navigation", name="Replay steps").get_by_role("button", name="Go").click()
     expect(position).to_have_text(f"Move 7 of {total}")
     expect(page.locator(".replay__list .is-current")).to_contain_text("7")
     screenshot(page, "profiles-replay-move-7")

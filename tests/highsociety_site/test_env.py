@@ -190,3 +190,28 @@ def test_database_url_errors_never_show_the_password():
     with pytest.raises(ImproperlyConfigured) as excinfo:
         parse_database_url("postgres://hs:s3cret@db:5432/", conn_max_age=0)
     assert "s3cret" not in str(excinfo.value)
+
+
+def test_a_pool_bounds_the_connections_of_a_process():
+    config = parse_database_url(
+        "postgres://hs:pw@db:5432/highsociety", conn_max_age=60, pool_size=8
+    )
+    assert config["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 8, "timeout": 10}
+    assert config["CONN_MAX_AGE"] == 0 and config["CONN_HEALTH_CHECKS"] is False
+    sqlite = parse_database_url("sqlite:////tmp/hs.sqlite3", conn_max_age=60, pool_size=8)
+    assert "pool" not in sqlite["OPTIONS"]
+
+
+def test_database_behind_a_transaction_pooler_uses_no_server_side_cursors():
+    config = parse_database_url(
+        "postgres://hs:pw@pgbouncer:6432/highsociety", conn_max_age=60, pooler="transaction"
+    )
+    assert config["DISABLE_SERVER_SIDE_CURSORS"] is True
+    assert config["CONN_MAX_AGE"] == 60  # the connection to the pooler stays open
+    direct = parse_database_url("postgres://hs:pw@db:5432/highsociety", conn_max_age=60)
+    assert not direct.get("DISABLE_SERVER_SIDE_CURSORS")
+
+
+def test_database_pooler_rejects_unknown_modes():
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_POOLER"):
+        parse_database_url("postgres://h:5432/db", conn_max_age=0, pooler="session")

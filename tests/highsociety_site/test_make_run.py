@@ -1,6 +1,6 @@
 """`make run`, the README's first command, lets a newcomer play a whole game.
 
-The test runs the Makefile's own recipe (migrate, the demo account, runserver) with the
+The test runs the Makefile's own recipe (migrate, the demo account, uvicorn) with the
 embedded defaults: SQLite, tasks in-process, no broker, no Redis.  Only the SQLite file
 is moved into the test's temporary folder, through ``DATABASE_URL`` (the same engine
 and options as the default file), so the developer's own ``db.sqlite3`` is never
@@ -51,7 +51,7 @@ def make_run(tmp_path):
         env=env,
         stdout=log,
         stderr=subprocess.STDOUT,
-        start_new_session=True,  # runserver's reloader child goes with the group
+        start_new_session=True,  # uvicorn's reloader child goes with the group
     )
     base = f"http://127.0.0.1:{port}"
     try:

@@ -305,6 +305,16 @@ def chat_posted(persona: str) -> Effect:
     return Effect(frozenset({"games.chatmessage", "games.game"}), check, "chat-posted")
 
 
+def orders_left(persona: str) -> Effect:
+    def check(world, changes):
+        from games.models import StandingOrder
+
+        row = StandingOrder.objects.get(pk__in=changes["games.standingorder"])
+        assert row.seat.user == world.user(persona) and row.luxury_below == 3
+
+    return Effect(frozenset({"games.standingorder"}), check, "orders-left")
+
+
 def chat_muted(persona: str) -> Effect:
     def check(world, changes):
         from games.models import ChatMute
@@ -442,6 +452,9 @@ for t in TABLES:
     v = f"{{v_{t}}}"
     add("games:detail", f"game-detail:{t}", f"{g}/", "GET", seen(t))
     add("games:board", f"game-board:{t}", f"{g}/board/", "GET", seen(t))
+    # The stream, as a WSGI client sees it: 204 (no stream here: poll) where the board is
+    # seen, for signed-in people only (tests/games/live test it under ASGI).
+    add("games:stream", f"game-stream:{t}", f"{g}/stream/", "GET", seen(t, 204, anonymous=403))
     add(
         "games:bid_preview", f"game-bid-preview:{t}", f"{g}/bid-preview/?cards=1000", "GET", seen(t)
     )
@@ -573,6 +586,27 @@ for t in TABLES:
         refused(t, 400, LOGIN, **{p: 302 for p in finished_players}),
         effects={p: rematch_opened(p) for p in finished_players},
     )
+# Standing orders from the board: the players of a running game leave their own; the
+# order's preview is a reading page like the bid's.
+ORDER_PLAYERS = ("seated", "other", "creator")
+for t in TABLES:
+    players = ORDER_PLAYERS if t == "active" else ()
+    add(
+        "games:orders",
+        f"game-orders:{t}",
+        f"/games/{{{t}}}/orders/",
+        "POST",
+        refused(t, 400, LOGIN, **{p: 302 for p in players}),
+        data={"what": "defaults", "luxury_below": "3"},
+        effects={p: orders_left(p) for p in players},
+    )
+    add(
+        "games:order_preview",
+        f"game-order-preview:{t}",
+        f"/games/{{{t}}}/order-preview/?maximum=5000",
+        "GET",
+        seen(t),
+    )
 # Muting: anyone signed in may mute a player (here Sam), except Sam himself.
 add(
     "games:chat_mute",
@@ -589,6 +623,7 @@ for route, label, path in (
     ("games:detail", "game-detail:active", "/games/{active}/"),
     ("games:board", "game-board:active", "/games/{active}/board/"),
     ("games:bid_preview", "game-bid-preview:active", "/games/{active}/bid-preview/"),
+    ("games:order_preview", "game-order-preview:active", "/games/{active}/order-preview/"),
     ("games:replay", "game-replay:finished", "/games/{finished}/replay/"),
     ("games:record", "game-record:finished", "/games/{finished}/record.json"),
     ("lobby", "lobby", "/"),
@@ -607,6 +642,7 @@ for route, label, path in (
     ("games:chat", "game-chat:active", "/games/{active}/chat/"),
     ("games:rematch", "game-rematch:finished", "/games/{finished}/rematch/"),
     ("games:chat_mute", "game-chat-mute:active", "/games/{active}/chat/mute/"),
+    ("games:orders", "game-orders:active", "/games/{active}/orders/"),
 ):
     add(route, label, path, "GET", 405)
 add(
@@ -706,6 +742,18 @@ add(
     "GET",
     by(405, anonymous=LOGIN),
 )
+# The language switcher: anyone, signed in or not (the cookie); a signed-in player's
+# choice is saved on their own account only.
+add(
+    "set_language",
+    "set-language",
+    "/accounts/language/",
+    "POST",
+    302,
+    data={"language": "de", "next": "/"},
+    effects={p: user_changed(p, "language", "de") for p in PERSONAS[1:]},
+)
+add("set_language", "set-language", "/accounts/language/", "GET", 405)
 add(
     "vacation_update",
     "vacation-update",
@@ -724,6 +772,33 @@ add(
     "GET",
     by(405, anonymous=LOGIN),
 )
+# Web Push: a browser's subscription, JSON only (a form post is a 400 for the signed-in,
+# and no push is offered without VAPID keys anyway); visitors get 403, never a change.
+add("push_on", "push-on", "/accounts/profile/push/", "POST", by(400, anonymous=403))
+add("push_on", "push-on", "/accounts/profile/push/", "GET", 405)
+add("push_off", "push-off", "/accounts/profile/push/off/", "POST", by(400, anonymous=403))
+add("push_off", "push-off", "/accounts/profile/push/off/", "GET", 405)
+add(
+    "push_settings_update",
+    "push-settings-update",
+    "/accounts/profile/push/settings/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    data={"push_on": "turn"},
+    effects={
+        p: user_changed(p, "push_off", ["reminder", "deadline", "invitation", "game_over"])
+        for p in PERSONAS[1:]
+    },
+)
+add(
+    "push_settings_update",
+    "push-settings-update",
+    "/accounts/profile/push/settings/",
+    "GET",
+    by(405, anonymous=LOGIN),
+)
+add("service_worker", "service-worker", "/sw.js", "GET", 200)
+add("service_worker", "service-worker", "/sw.js", "POST", 405)
 add(
     "sign_out_everywhere",
     "sign-out-everywhere",
@@ -1128,6 +1203,38 @@ for t in TABLES:
         effects={p: chat_posted(p) for p in players},
         api=True,
     )
+
+# Standing orders in the API: each player of a running game reads and leaves their own;
+# before the start and after the end there are none to read, and leaving one is a 409.
+for t in TABLES:
+    g = f"{A}/games/{{{t}}}"
+    seated_at = ("seated", "creator") if t in ("open", "abandoned") else ORDER_PLAYERS
+    if t == "missing":
+        read = write = gone = by(404, anonymous=401)
+    elif t == "abandoned":
+        read = by(403, anonymous=401, outsider=404, staff=404)
+        write = by(403, anonymous=401, outsider=404, staff=404, **{p: 409 for p in seated_at})
+        gone = by(403, anonymous=401, outsider=404, staff=404, **{p: 204 for p in seated_at})
+    elif t == "active":
+        read = by(403, anonymous=401, **{p: 200 for p in ORDER_PLAYERS})
+        write = by(403, anonymous=401, **{p: 200 for p in ORDER_PLAYERS})
+        gone = by(403, anonymous=401, **{p: 204 for p in ORDER_PLAYERS})
+    else:
+        read = by(403, anonymous=401)
+        write = by(403, anonymous=401, **{p: 409 for p in seated_at})
+        gone = by(403, anonymous=401, **{p: 204 for p in seated_at})
+    add("api:game-orders", f"api-game-orders:{t}", f"{g}/orders/", "GET", read, api=True)
+    add(
+        "api:game-orders",
+        f"api-game-orders:{t}",
+        f"{g}/orders/",
+        "PUT",
+        write,
+        data={"defaults": {"luxury_below": 3}},
+        effects={p: orders_left(p) for p in ORDER_PLAYERS} if t == "active" else None,
+        api=True,
+    )
+    add("api:game-orders", f"api-game-orders:{t}", f"{g}/orders/", "DELETE", gone, api=True)
 
 # Naming a seat: only your own (Sam's is to act; Otto's is not).
 add(

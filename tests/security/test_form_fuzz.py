@@ -299,6 +299,19 @@ def test_notification_settings_form(alice, pairs):
             assert stored == seen(pairs).get("turn_emails")
 
 
+@FEW
+@given(pairs=body({"push_on": list(User.PUSH_KINDS), "action": ["off-everywhere", "save"]}))
+@example(pairs=[("push_on", "turn"), ("push_on", "digest")])  # the digest is never pushed
+def test_push_settings_form(alice, pairs):
+    with rolled_back():
+        client = client_for(alice)
+        response, text = send(
+            client, "POST", "/accounts/profile/push/settings/", pairs, follow=True
+        )
+        assert "message--error" in text or "message--success" in text
+        assert set(User.objects.get(pk=alice.pk).push_off) <= set(User.PUSH_KINDS)
+
+
 @FUZZ
 @given(pairs=body({"action": ["start", "end"], "days": ["1", "3", "30", " 2 "]}))
 @example(pairs=[("action", "start"), ("days", "²")])  # "²".isdigit(), but int("²") fails

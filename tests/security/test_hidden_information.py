@@ -19,7 +19,11 @@ they may not:
   replay, the record and the profiles too, stays identical to the very end;
 - **sealed twins**: the decks are equal and Bob makes a different Yacht Club choice;
   everybody else's outputs, and every log line, must be identical until all choices
-  are in.
+  are in;
+- **order twins**: the decks are equal and Bob leaves different standing orders (how
+  much to pay to avoid a misfortune, from the board and through the API); everybody
+  else's outputs, and every log line, must be identical until those orders could act
+  (the first misfortune turns up).
 
 Each universe is played inside a savepoint that is rolled back afterwards, with the
 database sequences set to the same values first, so both universes get the same ids;
@@ -54,7 +58,7 @@ from accounts.models import User
 from accounts.tokens.services import token_create
 from games import deadlines, notifications
 from games.engine import deck_cards
-from games.engine.cards import GAME_END_CARDS
+from games.engine.cards import GAME_END_CARDS, MISFORTUNES
 from games.models import Game
 from ops.logcontext import ContextFilter
 from tests.conftest import _cache_clear_own_keys
@@ -89,6 +93,7 @@ class Table:
     first_player: int
     differ_at: int | None  # first deck position where the decks differ (None: equal)
     sealed_twins: bool = False
+    order_twins: bool = False
 
     @property
     def people(self) -> list[str]:
@@ -176,6 +181,18 @@ def _tables() -> list[Table]:
         tables.append(
             Table(name, seed, seats, ["gambling", "yacht"], aid, deck, deck, 0, None, True)
         )
+    for name, seed, seats in [
+        ("3p-orders", 31, [{"user": "bob"}, {"ai": "medium"}]),
+        ("4p-orders", 32, [{"user": "bob"}, {"user": "carol"}, {"ai": "easy"}]),
+    ]:
+        rng = random.Random(seed)
+        deck = list(deck_cards(()))
+        rng.shuffle(deck)
+        # The misfortunes come late: Bob's orders (about them) cannot act before.
+        late = [card for card in deck if card in MISFORTUNES]
+        deck = [card for card in deck if card not in MISFORTUNES]
+        deck[4:4] = late
+        tables.append(Table(name, seed, seats, [], False, deck, deck, 0, None, order_twins=True))
     return tables
 
 
@@ -316,6 +333,7 @@ def _snapshot(u: Universe, label: str, *, full: bool, caplog: Any) -> dict[str, 
             api = u.api[name]
             _record(u, out, f"{name} api view", api.get(f"/api/v1/games/{g}/"))
             _record(u, out, f"{name} api moves", api.get(f"/api/v1/games/{g}/moves/?since=0"))
+            _record(u, out, f"{name} api orders", api.get(f"/api/v1/games/{g}/orders/"))
         if not full:
             continue
         _record(u, out, f"{name} board", web.get(f"/games/{g}/"))
@@ -328,6 +346,12 @@ def _snapshot(u: Universe, label: str, *, full: bool, caplog: Any) -> dict[str, 
             out,
             f"{name} preview",
             web.get(f"/games/{g}/bid-preview/?cards=1000&cards=25000", **HX),
+        )
+        _record(
+            u,
+            out,
+            f"{name} order preview",
+            web.get(f"/games/{g}/order-preview/?maximum=9000", **HX),
         )
         _record(u, out, f"{name} lobby", web.get("/"))
         _record(u, out, f"{name} replay", web.get(f"/games/{g}/replay/"))
@@ -431,6 +455,8 @@ def _differs_now(u: Universe) -> bool:
     if t.sealed_twins:  # the choices are revealed when the sealed phase ends
         yacht_up = any(e[0] == "reveal" and e[2] == "yacht" for e in state.events)
         return yacht_up and state.phase != "sealed"
+    if t.order_twins:  # Bob's orders may act from the first misfortune on
+        return any(e[0] == "reveal" and e[2] in MISFORTUNES for e in state.events)
     return t.differ_at is not None and state.deck_pos > t.differ_at
 
 
@@ -473,6 +499,23 @@ def _play(u: Universe, capture: Any, caplog: Any, *, steps: int, full_every: int
                 response = u.api[name].post(f"/api/v1/games/{u.game_id}/join/")
         _record(u, created, f"{name} join", response)
     assert _game(u).status == Game.Status.ACTIVE
+    if t.order_twins:  # Bob's standing orders, from the board and from the API
+        most = 3000 if u.sealed_card == "max" else 0
+        with capture():
+            response = u.web["bob"].post(
+                f"/games/{u.game_id}/orders/",
+                {"what": "defaults", "misfortune_max": str(most)},
+                **HX,
+            )
+            assert response.status_code == 200, response.content
+            _record(u, created, "bob orders page", response)
+            response = u.api["bob"].put(
+                f"/api/v1/games/{u.game_id}/orders/",
+                {"defaults": {"misfortune_max": most, "luxury_below": None}},
+                format="json",
+            )
+            assert response.status_code == 200, response.content
+            _record(u, created, "bob orders api", response)
     _checkpoint(u, "create", created)
     _snapshot(u, "start", full=True, caplog=caplog)
 
@@ -553,8 +596,11 @@ def _sensitive(u: Universe) -> bool:
     up is the first that differs, or the Yacht Club choices are being made."""
     state = _game(u).engine_state()
     t = u.table
-    now = (t.differ_at is not None and state.deck_pos == t.differ_at) or (
-        t.sealed_twins and state.phase == "sealed" and state.sealed[1] > 0  # Bob has chosen
+    next_card = state.setup_deck[state.deck_pos] if state.deck_pos < len(state.setup_deck) else ""
+    now = (
+        (t.differ_at is not None and state.deck_pos == t.differ_at)
+        or (t.sealed_twins and state.phase == "sealed" and state.sealed[1] > 0)  # Bob chose
+        or (t.order_twins and next_card in MISFORTUNES)  # Bob's orders act on the next card
     )
     if now and not u.sensitive_seen:
         u.sensitive_seen = True
@@ -634,7 +680,8 @@ def test_twins_look_the_same_to_everybody_until_the_difference_is_revealed(
     assert len(a.checkpoints) == len(b.checkpoints)
     compared = 0
     for one, other in zip(a.checkpoints, b.checkpoints, strict=True):
-        if table.sealed_twins:  # Bob sees his own choice: everybody else, and the logs, not
+        if table.sealed_twins or table.order_twins:
+            # Bob sees his own choice or orders: everybody else, and the logs, not.
             one = {k: v for k, v in one.items() if _viewer_of(k) != "bob" and "to ['bob@" not in k}
             other = {
                 k: v for k, v in other.items() if _viewer_of(k) != "bob" and "to ['bob@" not in k

@@ -15,6 +15,20 @@ pytestmark = [pytest.mark.django_db, pytest.mark.slow]  # twin games played thro
 HX = {"HTTP_HX_REQUEST": "true"}
 
 
+# A stretch of play of host (0), Bob (1) and Carol (2) over DECK's first cards.
+TWIN_SCRIPT = [
+    (0, {"type": "bid", "cards": [1000]}),
+    (1, {"type": "bid", "cards": [2000, 3000]}),
+    (2, {"type": "pass"}),
+    (0, {"type": "pass"}),  # Bob wins Luxury 3 and reveals Luxury 7
+    (1, {"type": "pass"}),
+    (2, {"type": "bid", "cards": [4000]}),
+    (0, {"type": "pass"}),  # Carol wins Luxury 7 and reveals Debt
+    (2, {"type": "bid", "cards": [1000]}),
+    (0, {"type": "bid", "cards": [2000]}),
+]
+
+
 def _pages(client, game, viewer):
     """Everything a viewer can fetch about a table: the board, its partial, the poll
     with an old version, and a bid preview."""
@@ -46,17 +60,7 @@ def test_unrevealed_deck_order_never_shows_during_a_game(client, host, bob, caro
     one = table_make(host, [bob, carol], deck=DECK[:4] + tail)
     other = table_make(host, [bob, carol], deck=DECK[:4] + tail[::-1])
     users = {0: host, 1: bob, 2: carol}
-    script = [
-        (0, {"type": "bid", "cards": [1000]}),
-        (1, {"type": "bid", "cards": [2000, 3000]}),
-        (2, {"type": "pass"}),
-        (0, {"type": "pass"}),  # Bob wins Luxury 3 and reveals Luxury 7
-        (1, {"type": "pass"}),
-        (2, {"type": "bid", "cards": [4000]}),
-        (0, {"type": "pass"}),  # Carol wins Luxury 7 and reveals Debt
-        (2, {"type": "bid", "cards": [1000]}),
-        (0, {"type": "bid", "cards": [2000]}),
-    ]
+    script = TWIN_SCRIPT
     viewers = [host, bob, carol, dave, None]
     _assert_same_for(client, one, other, viewers)
     for seat, action in script:

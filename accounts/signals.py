@@ -1,0 +1,26 @@
+"""At log-in (sign-up included): the player's language into their session, so that
+every page speaks it (accounts.middleware); a player who never chose one keeps the
+language they are reading the site in, so their e-mails come in it too."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.utils import translation
+
+from accounts.preferences import LANGUAGE_SESSION_KEY, language_set, language_supported
+
+
+def remember_language(sender, request, user, **kwargs) -> None:
+    if request is None or not hasattr(user, "language"):
+        return
+    if not user.language:
+        # Only what the browser or the header's switch said, never the site's fallback.
+        said = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) or request.META.get(
+            "HTTP_ACCEPT_LANGUAGE"
+        )
+        current = translation.get_language_from_request(request) if said else ""
+        if not language_supported(current or ""):
+            return
+        language_set(user=user, value=current)
+    if hasattr(request, "session"):
+        request.session[LANGUAGE_SESSION_KEY] = user.language

@@ -1,0 +1,100 @@
+// The board's stream (server-sent events through htmx's sse extension) and its fallback.
+//
+// The board (#board) asks for its partial "every 3s" and on "sse:changed", the stream's
+// news that the table changed.  While the stream is known to work (it delivered its
+// "hello" or a change since it last failed), the 3-second polls are dropped before they
+// leave the browser; as soon as it fails they go out again, so a board never waits for
+// a stream that cannot connect (a proxy that buffers, a blocked URL, an old browser).
+// After three failures in a row without a message, the stream is closed for good and
+// the board keeps polling.  Without JavaScript the board works as a plain page.
+//
+// Two safety nets, since a change announced while the board's previous request is still
+// on its way can be dropped: after each refresh the board asks again if the stream has
+// announced a later version than the one it shows, and one poll in ten still goes out
+// while the stream works (a chat line announced at such a moment shows 30 s later).
+(function () {
+  var GIVE_UP_AFTER = 3;
+  var SAFETY_POLL_MS = 30000;
+  var live = false;
+  var failures = 0;
+  var stream = null;  // the EventSource that opened last
+  var announced = -1;  // the latest version the stream announced
+  var lastPoll = Date.now();
+
+  function shownVersion(board) {
+    var found = /[?&]version=(\d+)/.exec(board.getAttribute("hx-get") || "");
+    return found ? parseInt(found[1], 10) : -1;
+  }
+
+  function holder() {
+    return document.getElementById("board-live");
+  }
+
+  function giveUp(source) {
+    live = false;
+    var element = holder();
+    if (element) {
+      element.removeAttribute("sse-connect");  // the extension's retries find no URL
+    }
+    if (source) {
+      source.close();
+    }
+  }
+
+  document.addEventListener("htmx:sseOpen", function (event) {
+    var source = event.detail.source;
+    if (!source || source.hsHeard) {
+      return;
+    }
+    stream = source;
+    source.hsHeard = true;
+    var heard = function () {
+      live = true;
+      failures = 0;
+    };
+    source.addEventListener("hello", heard);
+    source.addEventListener("changed", heard);
+    source.addEventListener("changed", function (message) {
+      var version = parseInt(message.data, 10);
+      if (!isNaN(version) && version > announced) {
+        announced = version;
+      }
+    });
+  });
+
+  document.addEventListener("htmx:sseError", function (event) {
+    live = false;
+    failures += 1;
+    if (failures >= GIVE_UP_AFTER) {
+      giveUp((event.detail && event.detail.source) || stream);
+    }
+  });
+
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    var element = config && config.elt;
+    // A poll has no triggering event; the stream's news (sse:changed) has one.
+    if (live && element && element.id === "board" && !config.triggeringEvent) {
+      if (Date.now() - lastPoll < SAFETY_POLL_MS) {
+        event.preventDefault();
+      } else {
+        lastPoll = Date.now();
+      }
+    }
+  });
+
+  document.addEventListener("htmx:afterSettle", function () {
+    var current = document.getElementById("board");
+    // A change announced while the last request was on its way: ask again.
+    if (live && current && current.hasAttribute("hx-get") && announced > shownVersion(current)) {
+      setTimeout(function () {
+        htmx.trigger(current, "sse:changed");
+      }, 0);
+    }
+    // The game is over (the board no longer refreshes): nothing more to hear.
+    var element = holder();
+    if (current && element && !current.hasAttribute("hx-get") && element.hasAttribute("sse-connect")) {
+      giveUp(stream);
+    }
+  });
+})();

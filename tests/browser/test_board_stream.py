@@ -1,0 +1,84 @@
+"""The board's stream in a real browser, under an ASGI server: another player's move
+reaches an open board through the stream, with no poll at all; with the stream blocked,
+the board polls every 3 seconds as before and the move arrives all the same."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.factories import PASSWORD
+from tests.games.pages.conftest import act, table_make
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
+
+
+@pytest.fixture
+def staff_alice(alice):
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    return alice
+
+
+def open_board(page, server, user, game):
+    """Log in through the form and open the board, recording the page's requests."""
+    requests: list[str] = []
+    page.on("request", lambda request: requests.append(request.url))
+    page.goto(f"{server.url}/accounts/login/")
+    page.fill("input[name=login]", user.username)
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{server.url}/")
+    page.goto(f"{server.url}/games/{game.pk}/")
+    return requests
+
+
+def polls(requests: list[str], game) -> int:
+    return sum(f"/games/{game.pk}/board/" in url for url in requests)
+
+
+def streams(requests: list[str], game) -> int:
+    return sum(f"/games/{game.pk}/stream/" in url for url in requests)
+
+
+def test_a_move_reaches_an_open_board_through_the_stream(
+    asgi_server, new_page, screenshot, staff_alice, bob, carol
+):
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    page = new_page()
+    requests = open_board(page, asgi_server, bob, game)
+    expect(page.locator(".banner")).to_contain_text("Waiting for Alice")
+    page.wait_for_timeout(7000)  # two polls' worth of waiting: none may go out
+    assert streams(requests, game) == 1
+    assert polls(requests, game) == 0
+
+    act(game, staff_alice, type="pass")
+    expect(page.locator(".log")).to_contain_text("Alice passes.", timeout=2500)
+    page.wait_for_timeout(500)
+    # One fetch of the partial, asked for by the stream's news; the stream stayed open.
+    assert polls(requests, game) == 1
+    assert streams(requests, game) == 1
+    screenshot(page, "browser-board-stream")
+
+
+def test_with_the_stream_blocked_the_board_polls(
+    asgi_server, new_page, screenshot, staff_alice, bob, carol
+):
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    page = new_page()
+    page.route("**/stream/**", lambda route: route.abort())
+    requests = open_board(page, asgi_server, bob, game)
+    expect(page.locator(".banner")).to_contain_text("Waiting for Alice")
+    page.wait_for_timeout(7000)
+    assert polls(requests, game) >= 2  # every 3 seconds, as without the stream
+    attempts = streams(requests, game)
+    assert 1 <= attempts <= 3  # then the board gives up on the stream
+
+    act(game, staff_alice, type="pass")
+    expect(page.locator(".log")).to_contain_text("Alice passes.", timeout=4000)
+    page.wait_for_timeout(6000)
+    assert streams(requests, game) == attempts
+    screenshot(page, "browser-board-stream-blocked")

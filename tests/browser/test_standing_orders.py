@@ -1,0 +1,90 @@
+"""A standing order in a real browser: Alice leaves a proxy bid, closes the tab, the
+others raise, and her order answers for her until its maximum, then passes."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from games.models import Move
+from tests.browser.conftest import PHONE
+from tests.games.factories import people_game, scenario_deck
+from tests.games.pages.conftest import act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_a_proxy_bid_answers_while_its_owner_is_away(
+    live_server, new_page, log_in, screenshot, dora, alice, bob
+):
+    from playwright.sync_api import expect
+
+    # Dora (seat 0) opens on Luxury 5; Alice sits at seat 1, Bob at seat 2.
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Dora")
+    page.fill("#order-max", "9000")
+    expect(page.locator("#order-preview")).to_contain_text(
+        "When your turn comes it raises with your cheapest cards, up to a total of 9,000"
+    )
+    page.click("#order-button")
+    expect(page.locator("#order-line")).to_have_text("Bid up to 9,000 for Luxury 5.")
+    screenshot(page, "browser-standing-order")
+    page.context.close()  # Alice closes the tab and goes away
+
+    # Dora and Bob raise; Alice's order answers each time, in their own moves'
+    # transactions, with her cheapest cards, while the total stays within 9,000.
+    game = act(game, dora, type="bid", cards=[1000])
+    game = act(game, bob, type="bid", cards=[3000])
+    game = act(game, dora, type="bid", cards=[3000])  # Dora: 4,000
+    game = act(game, bob, type="bid", cards=[2000, 1000])  # Bob: 6,000
+    game = act(game, dora, type="pass")
+    game = act(game, bob, type="bid", cards=[4000])  # Bob: 10,000: beyond Alice's 9,000
+    orders = [
+        m.action for m in Move.objects.filter(game=game, actor=Move.Actor.ORDER).order_by("number")
+    ]
+    totals, total = [], 0
+    for action in orders:
+        if action["type"] == "bid":
+            total += sum(action["cards"])
+            totals.append(total)
+    assert totals == [2000, 5000, 9000]
+    assert orders[-1] == {"seat": 1, "type": "pass"}
+    assert game.engine_state().owned[2] == ("lux5",)  # Bob won it
+
+    # Alice comes back (on her phone): the log says what her order did; it is spent.
+    page = log_in(new_page(viewport=PHONE), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    log = page.locator(".log")
+    expect(log).to_contain_text(re.compile(r"Alice \(standing order\) bids .*total 9,000"))
+    expect(log).to_contain_text("Alice (standing order) passes")
+    expect(page.locator("#order-line")).to_have_count(0)
+    screenshot(page, "browser-standing-order-after")
+
+
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_on_ones_turn_an_order_from_the_ticked_cards_answers_at_once(
+    live_server, new_page, log_in, screenshot, dora, alice, bob, javascript
+):
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = log_in(new_page(javascript=javascript), dora)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".banner")).to_contain_text("Your turn")
+    page.click("label[for=hand-4000]")
+    page.click("label[for=hand-8000]")
+    page.check("#order-only-ticked")
+    page.fill("#order-max", "12000")
+    if javascript:
+        expect(page.locator("#order-preview")).to_contain_text("Now it would add 4,000")
+        screenshot(page, "browser-standing-order-my-turn")
+    page.click("#order-button")
+    expect(page.locator("#order-line")).to_have_text(
+        "Bid up to 12,000 for Luxury 5, only with 4,000 + 8,000."
+    )
+    expect(page.locator(".log")).to_contain_text("Dora (standing order) bids 4,000")
+    move = Move.objects.get(game=game)
+    assert move.actor == Move.Actor.ORDER and move.action["cards"] == [4000]

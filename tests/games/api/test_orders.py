@@ -1,0 +1,118 @@
+"""Contract tests of GET/PUT/DELETE /api/v1/games/{id}/orders/: your own standing
+orders, 400 for an order that could never act, 409 for an auction that has ended, and
+the moves they make in the public log with actor ``order``."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import StandingOrder
+from tests.games.api.test_moves import GAMES, _error, move, scenario
+
+pytestmark = pytest.mark.embedded
+
+
+def orders(clients, name: str, game_id: int, method: str = "get", body=None):
+    call = getattr(clients[name], method)
+    if body is None:
+        return call(f"{GAMES}{game_id}/orders/")
+    return call(f"{GAMES}{game_id}/orders/", body, format="json")
+
+
+def test_a_proxy_bid_through_the_api_answers_for_its_owner(clients):
+    game_id = scenario(clients, "lux5 lux6")
+    empty = orders(clients, "bob", game_id).json()
+    assert empty == {
+        "card": "lux5",
+        "auction": "normal",
+        "may_bid": True,
+        "may_discard": False,
+        "may_seal": False,
+        "order": None,
+        "defaults": {"luxury_below": None, "misfortune_max": None},
+    }
+    body = {"for_card": "lux5", "order": {"type": "bid", "max": 7000}}
+    response = orders(clients, "bob", game_id, "put", body)
+    assert response.status_code == 200, response.content
+    assert response.json()["order"] == {
+        "type": "bid",
+        "max": 7000,
+        "cards": None,
+        "card": None,
+        "discard": None,
+    }
+    assert move(clients, "dora", game_id, type="bid", cards=[1000], version=0).status_code == 201
+    log = clients["carol"].get(f"{GAMES}{game_id}/moves/").json()
+    last = log["moves"][-1] if isinstance(log, dict) else log[-1]
+    assert last["actor"] == "order" and last["action"] == {
+        "seat": 1,
+        "type": "bid",
+        "cards": [2000],
+    }
+    # Carol sees the move, never the order.
+    assert orders(clients, "carol", game_id).json()["order"] is None
+    view = clients["carol"].get(f"{GAMES}{game_id}/").json()
+    assert "7000" not in str(view) and "'max'" not in str(view)
+
+
+def test_defaults_are_set_and_cleared_on_their_own(clients):
+    game_id = scenario(clients, "lux5 lux6")
+    body = {"defaults": {"luxury_below": 4, "misfortune_max": 0}}
+    answer = orders(clients, "carol", game_id, "put", body).json()
+    assert answer["defaults"] == {"luxury_below": 4, "misfortune_max": 0}
+    answer = orders(clients, "carol", game_id, "put", {"defaults": None}).json()
+    assert answer["defaults"] == {"luxury_below": None, "misfortune_max": None}
+    assert not StandingOrder.objects.exists()
+
+
+def test_delete_cancels_everything(clients):
+    game_id = scenario(clients, "lux5 lux6")
+    orders(clients, "bob", game_id, "put", {"for_card": "lux5", "order": {"type": "pass"}})
+    assert orders(clients, "bob", game_id, "delete").status_code == 204
+    assert orders(clients, "bob", game_id).json()["order"] is None
+
+
+@pytest.mark.parametrize(
+    "body, code, field",
+    [
+        ({"for_card": "lux5", "order": {"type": "bid", "max": 500}}, "invalid_order", None),
+        ({"for_card": "lux5", "order": {"type": "bid"}}, "invalid", "order.max"),
+        ({"for_card": "lux5", "order": {"type": "bid", "max": "9000"}}, "invalid", "order.max"),
+        ({"order": {"type": "pass"}}, "invalid", "for_card"),
+        ({"for_card": "lux5", "order": {"type": "jump"}}, "invalid", "order.type"),
+        ({"for_card": "lux5", "order": {"type": "pass", "max": 3}}, "invalid", "order.max"),
+        ({"for_card": "lux5", "order": {"type": "pass"}, "x": 1}, "invalid", "x"),
+        ({}, "invalid", "order"),
+        ({"defaults": {"luxury_below": 40}}, "invalid_order", None),
+        (
+            {"for_card": "lux5", "order": {"type": "bid", "max": 9000, "cards": [7]}},
+            "invalid_order",
+            None,
+        ),
+    ],
+)
+def test_bad_orders_answer_400_and_change_nothing(clients, body, code, field):
+    game_id = scenario(clients, "lux5 lux6")
+    move(clients, "dora", game_id, type="bid", cards=[1000], version=0)
+    response = orders(clients, "bob", game_id, "put", body)
+    error = _error(response, 400, code)
+    if field is not None:
+        assert field in error["errors"], error
+    assert not StandingOrder.objects.exists()
+
+
+def test_an_ended_auction_answers_409(clients):
+    game_id = scenario(clients, "lux5 lux6")
+    response = orders(
+        clients, "bob", game_id, "put", {"for_card": "lux6", "order": {"type": "pass"}}
+    )
+    assert "Luxury 6" in _error(response, 409, "auction_over")["detail"]
+
+
+def test_only_players_of_the_running_game_have_orders(clients, anon):
+    game_id = scenario(clients, "lux5 lux6")
+    assert orders(clients, "oscar", game_id).status_code == 403
+    response = orders(clients, "oscar", game_id, "put", {"defaults": {"luxury_below": 3}})
+    assert response.status_code == 403
+    assert anon.get(f"{GAMES}{game_id}/orders/").status_code == 401
+    assert orders(clients, "bob", 10**12).status_code == 404

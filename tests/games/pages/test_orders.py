@@ -1,0 +1,155 @@
+"""Standing orders on the board: left and cancelled with plain forms (htmx-enhanced),
+checked as the amount is typed, shown to their owner only, refused with a sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Move, StandingOrder
+from tests.games.factories import people_game, scenario_deck
+
+pytestmark = [pytest.mark.django_db, pytest.mark.embedded]
+
+HX = {"HTTP_HX_REQUEST": "true"}
+
+
+@pytest.fixture
+def game(dora, alice, bob):
+    """dora (seat 0, to act first), alice (1), bob (2); Luxury 5 is up."""
+    return people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 debt lux7"), first_player=0)
+
+
+def orders_post(client, game, data, **extra):
+    return client.post(f"/games/{game.pk}/orders/", data, **extra)
+
+
+def test_an_order_is_left_from_the_board_and_shown_to_its_owner_only(client, game, alice, bob):
+    client.force_login(alice)
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Until my next visit" in board and 'name="maximum"' in board
+    response = orders_post(
+        client, game, {"what": "order", "card": "lux5", "kind": "bid", "maximum": "8000"}
+    )
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    assert "Your standing order:" in html and "Bid up to 8,000 for Luxury 5." in html
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "8,000" not in html and "standing order" not in html.lower().replace(
+        "standing orders for the coming auctions", ""
+    )
+
+
+def test_on_ones_turn_the_order_takes_the_ticked_cards_and_answers_at_once(client, game, dora):
+    client.force_login(dora)
+    response = orders_post(
+        client,
+        game,
+        {
+            "what": "order",
+            "card": "lux5",
+            "kind": "bid",
+            "maximum": "9000",
+            "only_ticked": "1",
+            "cards": ["4000", "8000"],
+            "version": "0",
+        },
+        **HX,
+    )
+    assert response.status_code == 200
+    move = Move.objects.get(game=game)
+    assert move.actor == Move.Actor.ORDER and move.action["cards"] == [4000]
+    html = response.content.decode()
+    assert "Dora (standing order) bids" in html and "Cancel order" in html
+
+
+def test_cancel_clears_the_order_and_keeps_the_defaults(client, game, alice):
+    client.force_login(alice)
+    orders_post(client, game, {"what": "defaults", "luxury_below": "4", "misfortune_max": "2000"})
+    orders_post(client, game, {"what": "order", "card": "lux5", "kind": "pass"})
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Pass on Luxury 5." in html
+    assert "Pass on every luxury below 4." in html
+    assert "Pay up to 2,000 to avoid a misfortune, else take it." in html
+    orders_post(client, game, {"what": "cancel"})
+    row = StandingOrder.objects.get(game=game)
+    assert row.kind == "" and row.luxury_below == 4
+    orders_post(client, game, {"what": "defaults_clear"})
+    assert not StandingOrder.objects.exists()
+
+
+@pytest.mark.parametrize(
+    "data, sentence",
+    [
+        ({"what": "order", "card": "lux5", "kind": "bid"}, "Give the most your bid may total"),
+        (
+            {"what": "order", "card": "lux5", "kind": "bid", "maximum": "12k"},
+            "as a number, like 12000",
+        ),
+        ({"what": "order", "card": "lux9", "kind": "pass"}, "The auction of Luxury 9 is over"),
+        ({"what": "nonsense"}, "Choose what to order."),
+        ({"what": "defaults", "luxury_below": "1"}, "from 2 to 12"),
+        ({"what": "defaults", "misfortune_max": "-5"}, "as a number, like 3000"),
+        (
+            {"what": "order", "card": "lux5", "kind": "bid", "maximum": "99999999999"},
+            "more money than the whole game holds",
+        ),
+    ],
+)
+def test_bad_orders_are_refused_with_a_sentence(client, game, alice, data, sentence):
+    client.force_login(alice)
+    response = orders_post(client, game, data)
+    assert response.status_code == 400
+    assert sentence in response.content.decode()
+    assert not StandingOrder.objects.exists()
+
+
+def test_the_preview_checks_the_amount_as_it_is_typed(client, game, dora, alice):
+    client.force_login(dora)
+    url = f"/games/{game.pk}/order-preview/"
+    html = client.get(url, {"maximum": "5000"}, **HX).content.decode()
+    assert html.lstrip().startswith('<p id="order-preview"')
+    assert "Now it would add 1,000 (total 1,000)" in html
+    html = client.get(url, {"maximum": "5000", "only_ticked": "1", "cards": ["3000"]}, **HX)
+    assert "Now it would add 3,000" in html.content.decode()
+    html = client.get(url, {"maximum": "abc"}, **HX).content.decode()
+    assert "as a number" in html
+    client.force_login(alice)
+    html = client.get(url, {"maximum": "5000"}, **HX).content.decode()
+    assert "When your turn comes it raises" in html
+
+
+def test_visitors_cannot_leave_orders(client, game, outsider):
+    response = orders_post(client, game, {"what": "order", "card": "lux5", "kind": "pass"})
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    client.force_login(outsider)
+    response = orders_post(client, game, {"what": "order", "card": "lux5", "kind": "pass"})
+    assert response.status_code == 400
+    assert "You do not have a seat at this table." in response.content.decode()
+
+
+def test_theft_discard_order_from_the_board(client, dora, alice, bob):
+    from tests.games.pages.conftest import act
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux2 lux8 theft lux7"), first_player=0)
+    for user, action in (
+        (dora, {"type": "pass"}),
+        (alice, {"type": "bid", "cards": [1000]}),
+        (bob, {"type": "pass"}),  # Alice has Luxury 2 and opens Luxury 8
+        (alice, {"type": "bid", "cards": [2000]}),
+        (bob, {"type": "pass"}),
+        (dora, {"type": "pass"}),  # Alice has Luxury 2 and 8; Theft is up; Alice first
+        (alice, {"type": "bid", "cards": [3000]}),  # Bob's turn
+    ):
+        game = act(game, user, **action)
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'name="discard"' in html and "my lowest luxury" in html and "Luxury 8" in html
+    response = orders_post(
+        client, game, {"what": "order", "card": "theft", "kind": "", "discard": "lux8"}
+    )
+    assert response.status_code == 302
+    row = StandingOrder.objects.get(game=game)
+    assert (row.kind, row.discard) == ("", "lux8")
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "If you take Theft, discard Luxury 8." in html

@@ -1,0 +1,335 @@
+"""The site in German and French: the language chosen by the browser, the header and
+the profile, remembered for the account; e-mails in the recipient's language; the API
+by Accept-Language; money and cards as each language writes them."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.core import mail
+from django.utils import translation
+
+from accounts.models import User
+from games import presenter
+from games.engine import apply_action
+from games.engine.rules import IllegalAction, bid_problem
+from tests.factories import PASSWORD
+from tests.games.pages.conftest import act, table_make
+
+pytestmark = pytest.mark.django_db
+
+
+def test_money_is_written_as_each_language_writes_it():
+    expected = {"en": "25,000", "de": "25.000", "fr": "25\xa0000"}
+    for language, text in expected.items():
+        with translation.override(language):
+            assert presenter.money_text(25000) == text
+            assert presenter.money_text(1000) == text.replace("25", "1", 1)
+
+
+def test_cards_carry_the_names_of_the_german_and_french_editions():
+    names = {
+        "de": ["Luxus 7", "Prestige", "Skandal (½)", "Schulden (−5)", "Diebstahl"],
+        "fr": ["Luxe 7", "Prestige", "Scandale (½)", "Dette (−5)", "Vol"],
+        "en": ["Luxury 7", "Prestige", "Scandal (½)", "Debt (−5)", "Theft"],
+    }
+    for language, expected in names.items():
+        with translation.override(language):
+            shown = [
+                presenter.card_name(c) for c in ("lux7", "prestige", "scandal", "debt", "theft")
+            ]
+            assert shown == expected
+
+
+def test_the_engines_refusals_are_translated_with_their_numbers():
+    problem = bid_problem([1000, 2000], 0, 12000, [1000, 2000])
+    assert str(problem) == "Your bid must total more than 12,000; yours would be 3,000."
+    with translation.override("de"):
+        assert presenter.engine_text(problem) == (
+            "Dein Gebot muss insgesamt mehr als 12.000 betragen; deines wäre 3.000."
+        )
+    with translation.override("fr"):
+        assert presenter.engine_text(problem) == (
+            "Votre enchère doit dépasser 12\xa0000 au total\xa0; la vôtre serait de 3\xa0000."
+        )
+
+
+def test_the_board_speaks_the_browsers_language(client, host, bob, carol):
+    game = table_make(host, [bob, carol])
+    client.force_login(host)
+    html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="de-DE,de;q=0.9").content.decode()
+    assert '<html lang="de">' in html
+    assert "Du bist am Zug: Biete für Luxus 3 oder passe." in html
+    assert "Luxus — normale Versteigerung" in html
+    html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert "À vous\xa0: enchérissez pour Luxe 3, ou passez." in html
+    html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Your turn: bid for Luxury 3, or pass." in html
+
+
+def test_a_refused_bid_reads_in_german_with_german_numbers(client, host, bob, carol):
+    game = table_make(host, [bob, carol])
+    act(game, host, type="bid", cards=[10000, 2000])
+    game.refresh_from_db()
+    client.force_login(bob)
+    page = client.post(
+        f"/games/{game.pk}/act/",
+        {"type": "bid", "cards": ["1000"], "version": game.version},
+        HTTP_ACCEPT_LANGUAGE="de",
+    )
+    assert "Dein Gebot muss insgesamt mehr als 12.000 betragen; deines wäre 1.000." in (
+        page.content.decode()
+    )
+
+
+def test_the_header_switch_sets_the_language_and_remembers_it_for_the_account(client, bob):
+    client.force_login(bob)
+    response = client.post("/accounts/language/", {"language": "fr", "next": "/rules/"})
+    assert response.status_code == 302 and response["Location"] == "/rules/"
+    assert User.objects.get(pk=bob.pk).language == "fr"
+    # The account's choice wins over the browser's, on any page.
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert '<html lang="fr">' in html and "Vos parties" in html
+    # Signed in on another device: the account's language again.
+    other = client_class_new()
+    other.force_login(User.objects.get(pk=bob.pk))
+    assert '<html lang="fr">' in other.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+
+def client_class_new():
+    from django.test import Client
+
+    return Client()
+
+
+def test_an_unknown_language_changes_nothing(client, bob):
+    client.force_login(bob)
+    client.post("/accounts/language/", {"language": "de", "next": "/"})
+    response = client.post("/accounts/language/", {"language": "xx-evil", "next": "/"})
+    assert response.status_code == 302
+    assert User.objects.get(pk=bob.pk).language == "de"
+    response = client.post(
+        "/accounts/language/", {"language": ["de", "fr"], "next": "https://evil.example/"}
+    )
+    assert response.status_code == 302 and "evil" not in response["Location"]
+    assert client.get("/accounts/language/").status_code == 405
+
+
+def test_anonymous_visitors_switch_with_the_cookie_alone(client):
+    response = client.post("/accounts/language/", {"language": "de", "next": "/"})
+    assert response.status_code == 302
+    assert "Willkommen bei High Society" in client.get("/").content.decode()
+
+
+def test_the_first_log_in_keeps_the_language_the_player_was_reading(client, bob, carol):
+    assert bob.language == ""
+    response = client.post(
+        "/accounts/login/", {"login": "bob", "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert response.status_code == 302
+    assert User.objects.get(pk=bob.pk).language == "de"
+    # A player who chose before keeps their choice, whatever this browser says.
+    carol.language = "fr"
+    carol.save(update_fields=["language"])
+    other = client_class_new()
+    other.post(
+        "/accounts/login/", {"login": "carol", "password": PASSWORD}, HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert User.objects.get(pk=carol.pk).language == "fr"
+    assert '<html lang="fr">' in other.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
+
+
+def test_the_profile_offers_the_languages(client, bob):
+    client.force_login(bob)
+    html = client.get("/accounts/profile/").content.decode()
+    assert 'id="profile-language"' in html
+    for code in ("en", "de", "fr"):
+        assert f'<option value="{code}" lang="{code}"' in html
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "words"),
+    [
+        (
+            "de",
+            "Du bist am Zug an Tisch {}",
+            [
+                "Hallo Dora,",
+                "Dein Geld: ",
+                "25.000",
+                "Diese E-Mails (du bist am Zug) mit einem Klick abbestellen:",
+            ],
+        ),
+        (
+            "fr",
+            "À vous de jouer à la table {}",
+            ["Bonjour Dora,", "Votre argent\xa0: ", "25\xa0000", "en un clic\xa0:"],
+        ),
+    ],
+)
+def test_turn_emails_go_out_in_the_recipients_language(dora, run_commits, language, subject, words):
+    """The e-mail is built in Dora's language, whatever the language of the request or
+    task that sends it (here English)."""
+    from tests.games.factories import GameFactory, scenario_deck
+
+    dora.language = language
+    dora.save(update_fields=["language"])
+    with translation.override("en"), run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "medium"}, {"ai": "medium"}],
+            deck=scenario_deck("lux5 lux3"),
+            first_player=0,
+        )
+    (message,) = mail.outbox
+    assert subject.format(game.pk) in message.subject
+    html = message.alternatives[0][0]
+    for word in words:
+        assert word in message.body
+    assert f'<html lang="{language}">' in html
+    assert "Your turn" not in message.body and "Hello" not in message.body
+
+
+def test_the_api_answers_in_the_language_asked_for(bob, host, carol):
+    from tests.games.api.conftest import token_client
+
+    game = table_make(host, [bob, carol])
+    api = token_client(bob)
+    body = {"type": "bid", "cards": [1000], "version": game.version}
+    answer = api.post(
+        f"/api/v1/games/{game.pk}/moves/", body, format="json", HTTP_ACCEPT_LANGUAGE="de"
+    )
+    assert answer.status_code in (400, 403, 409)
+    assert answer.json()["detail"] == "Du bist nicht am Zug."
+    answer = api.post(
+        f"/api/v1/games/{game.pk}/moves/", body, format="json", HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert answer.json()["detail"] == "Ce n'est pas à vous de jouer."
+    answer = api.post(f"/api/v1/games/{game.pk}/moves/", body, format="json")
+    assert answer.json()["detail"] == "It is not your turn."
+
+
+def test_the_engine_itself_stays_english_and_django_free():
+    from games.engine import new_game
+
+    state = new_game(players=3, seed=1)
+    with pytest.raises(IllegalAction) as refused:
+        apply_action(state, {"seat": 9, "type": "pass"})
+    assert str(refused.value) == "The seat must be a number from 0 to 2."
+    assert re.search(r"%\(last\)s", refused.value.args[0].template)
+
+
+@pytest.mark.parametrize(
+    ("language", "title"),
+    [
+        ("de", "Die Regeln von High Society, wie diese Seite sie spielt"),
+        ("fr", "Les règles de High Society, telles que ce site les joue"),
+        ("en", "The rules of High Society, as this site plays them"),
+    ],
+)
+def test_the_rules_page_reads_in_the_players_language(client, language, title):
+    html = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f"<h1>{title}</h1>" in html
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_translated_rules_keep_the_originals_structure(language):
+    """Same sections, same tables, same numbered points as docs/rules.md: a rule added to
+    the original and not to a translation fails here."""
+    from django.conf import settings
+
+    docs = settings.BASE_DIR / "docs"
+    original = (docs / "rules.md").read_text(encoding="utf-8")
+    translated = (docs / f"rules.{language}.md").read_text(encoding="utf-8")
+
+    def shape(text):
+        return (
+            len(re.findall(r"^#{1,3} ", text, re.M)),
+            len(re.findall(r"^\|---", text, re.M)),
+            re.findall(r"^(\d+)\. ", text, re.M),
+            re.findall(r"`[a-z_0-9./]+`", text).count("`games/engine/rules.py`"),
+        )
+
+    assert shape(translated) == shape(original)
+
+
+def test_the_apis_own_refusals_come_in_the_language_asked_for(client):
+    """Django REST framework's messages come from its own catalogues."""
+    english = client.get("/api/v1/games/").json()["detail"]
+    german = client.get("/api/v1/games/", HTTP_ACCEPT_LANGUAGE="de").json()["detail"]
+    french = client.get("/api/v1/games/", HTTP_ACCEPT_LANGUAGE="fr").json()["detail"]
+    assert english == "Authentication credentials were not provided."
+    assert german != english and french != english
+
+
+def test_numbers_in_svg_attributes_stay_plain_in_german():
+    """The rating chart's coordinates are numbers for the browser, not for a reader:
+    no decimal comma, whatever the language (its labels are localised)."""
+    from datetime import UTC, datetime
+
+    from django.template import Context, Template
+
+    from accounts.charts import rating_chart
+
+    history = [
+        {
+            "game_id": n,
+            "finished_at": datetime(2026, 1, n, tzinfo=UTC),
+            "rating_before": 1000 + 10 * n,
+            "rating_after": 1012.5 + 10 * n,
+        }
+        for n in range(1, 4)
+    ]
+    with translation.override("de"):
+        chart = rating_chart("Greta", history)
+        html = Template(
+            '{% load l10n %}{% localize off %}<circle cx="{{ p.x }}">{% endlocalize %}'
+        ).render(Context({"p": chart.points[1]}))
+        assert "," not in html
+        assert "Wertung von Greta" in chart.title
+        assert "1.0" in chart.description  # 1.022, 1.032 …: German thousands
+    from django.conf import settings
+
+    profile = settings.BASE_DIR / "templates" / "accounts" / "public_profile.html"
+    assert "{% localize off %}<svg" in profile.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("language", "words"),
+    [
+        ("de", ["Hallo von High Society!", "Bitte bestätige", "Hier bestätigen:"]),
+        ("fr", ["Bonjour de la part de High Society", "Merci de confirmer", "Confirmez-la ici"]),
+    ],
+)
+def test_a_german_or_french_sign_up_gets_its_e_mail_and_its_pages_in_that_language(
+    client, language, words
+):
+    page = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert f'<html lang="{language}">' in page
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "greta",
+            "email": "greta@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+        HTTP_ACCEPT_LANGUAGE=language,
+    )
+    assert response.status_code == 302
+    (message,) = mail.outbox
+    for word in words:
+        assert word in message.body
+    sent = client.get(response["Location"], HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert (
+        "Bestätige deine E-Mail-Adresse" if language == "de" else "Confirmez votre adresse"
+    ) in sent
+
+
+@pytest.mark.parametrize("name", ["Freier Platz", "place libre", "Bot (mittel)"])
+def test_no_display_name_reads_like_an_empty_seat_in_any_language(client, bob, name):
+    client.force_login(bob)
+    response = client.post("/accounts/profile/", {"display_name": name})
+    assert response.status_code == 400
+    assert User.objects.get(pk=bob.pk).display_name != name
