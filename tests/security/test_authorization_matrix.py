@@ -61,6 +61,7 @@ from accounts.preferences import unsubscribe_token
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import token_create
 from games.engine import AUCTION, seats_to_act
+from games.engine.cards import LUXURY_VALUE, PRESTIGE
 from games.models import Game, Move, Seat
 from games.services import game_create, game_join, game_leave, game_submit_action
 from tests.factories import PASSWORD, UserFactory
@@ -109,13 +110,19 @@ class World:
 
 def _turn_of(game: Game, user: User, rng: random.Random) -> Game:
     """Play the others' moves until ``user`` is to act in an auction (where passing is
-    always legal), so the move cases below know whose turn it is."""
+    always legal) of a luxury worth 3 or more or a Prestige card, so the move cases below
+    know whose turn it is, and the standing-order cases' "pass on luxuries below 3" has
+    nothing to answer (the order would act at once and move the game)."""
     people = {s.position: s.user for s in Seat.objects.filter(game=game).select_related("user")}
     mine = next(pos for pos, person in people.items() if person == user)
-    for _ in range(40):
+    for _ in range(300):
         state = game.engine_state()
         to_act = seats_to_act(state)
-        if state.phase == AUCTION and mine in to_act:
+        if (
+            state.phase == AUCTION
+            and mine in to_act
+            and (LUXURY_VALUE.get(state.card, 0) >= 3 or state.card == PRESTIGE)
+        ):
             return game
         seat = to_act[0]
         game = game_submit_action(
