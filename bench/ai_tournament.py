@@ -2,62 +2,86 @@
 
 Prints, per matchup: games, wins of the tested level (a shared win counts 1/k), win rate
 with its 95% Wilson interval (three equal opponents make 25% the baseline at 4 players),
-average status, cast-out rate, and the tested bot's average seconds per decision.
-Each deck is played once with the tested bot in every seat (seat rotation), so
-``--games`` is rounded up to a multiple of the table size.
+average status, cast-out rate, and the seconds the tested bot spent per decision (mean,
+median and 95th percentile over all its decisions).  Each deck is played once with the
+tested bot in every seat (seat rotation), so ``--games`` is rounded up to a multiple of
+the table size.
 
-    python bench/ai_tournament.py [--games 200] [--jobs 2] [--budget 1.0]
-                                  [--matchups easy,medium,hard] [--players 4]
+A matchup is a level (``easy``, ``medium``, ``hard``, ``expert``: one seat of it against
+the level below in every other seat) or ``A-B`` for a head-to-head table (``expert-hard``:
+half the seats each, alternating, rotated; the win rate is A's share of the wins, so 50%
+is even).
+
+    python bench/ai_tournament.py [--games 400] [--jobs 2] [--budget 0.25]
+        [--expert-budget 2.0] [--hard-opponent-budget 1.0]
+        [--matchups easy,medium,hard,expert,expert-hard] [--players 4]
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
+import platform
 import random
+import statistics
 import sys
 import time
+from datetime import date
 from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from games.ai import choose_action  # noqa: E402
+from games.ai import BUDGETS, choose_action  # noqa: E402
 from games.engine import OVER, apply_action, forced_action, new_game, result, seats_to_act  # noqa: E402
 
-BELOW = {"easy": "random", "medium": "easy", "hard": "medium"}
+BELOW = {"easy": "random", "medium": "easy", "hard": "medium", "expert": "hard"}
+SEARCHERS = ("hard", "expert")
 
 
-def play_one(job: tuple) -> tuple[float, int, bool, float, int]:
-    """One game: (win share, status, cast out, seconds deciding, decisions) of the tested seat."""
-    level, game, players, budget, iterations, advanced, seed = job
+def seat_levels(matchup: str, players: int, tested: int) -> tuple[list[str], set[int]]:
+    """Each seat's level and the seats counted as the tested side."""
+    if "-" in matchup:
+        a, b = matchup.split("-")
+        levels = [a if (seat - tested) % 2 == 0 else b for seat in range(players)]
+        return levels, {s for s in range(players) if (s - tested) % 2 == 0}
+    return [matchup if s == tested else BELOW[matchup] for s in range(players)], {tested}
+
+
+def play_one(job: tuple) -> tuple[float, float, float, list[float]]:
+    """One game: (win share, status, cast out) of the tested side, and its decision times."""
+    matchup, game, players, budgets, advanced, seed = job
     deal, tested = divmod(game, players)
     state = new_game(
         players=players, seed=f"{seed}-{deal}", advanced=advanced, first_player=deal % players
     )
     rngs = [random.Random(f"{seed}-{game}-{seat}") for seat in range(players)]
-    levels = [level if seat == tested else BELOW[level] for seat in range(players)]
-    spent = 0.0
-    decisions = 0
+    levels, side = seat_levels(matchup, players, tested)
+    times: list[float] = []
     while state.phase != OVER:
         forced = forced_action(state)
         if forced is not None:
             state = apply_action(state, forced)
             continue
         for seat in seats_to_act(state):
+            level = levels[seat]
             kwargs = {}
-            if levels[seat] == "hard":
-                kwargs = {"time_budget": budget, "iterations": iterations}
+            if level in SEARCHERS:
+                # The tested hard bot plays at its budget; hard opponents at theirs.
+                key = level if seat in side or level == "expert" else "hard-opponent"
+                kwargs = {"time_budget": budgets[key]}
             t0 = time.perf_counter()
-            action = choose_action(state, seat, levels[seat], rngs[seat], **kwargs)
-            if seat == tested:
-                spent += time.perf_counter() - t0
-                decisions += 1
+            action = choose_action(state, seat, level, rngs[seat], **kwargs)
+            if seat in side:
+                times.append(time.perf_counter() - t0)
             state = apply_action(state, action)
-    row = result(state)["players"][tested]
-    winners = sum(1 for r in result(state)["players"] if r["winner"])
-    share = 1.0 / winners if row["winner"] else 0.0
-    return share, row["status"], row["cast_out"], spent, decisions
+    rows = result(state)["players"]
+    winners = sum(1 for r in rows if r["winner"])
+    share = sum(1.0 / winners for s in side if rows[s]["winner"])
+    status = sum(rows[s]["status"] for s in side) / len(side)
+    cast = sum(rows[s]["cast_out"] for s in side) / len(side)
+    return share, status, cast, times
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -69,57 +93,77 @@ def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
     return centre - half, centre + half
 
 
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return 0.0
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
     )
-    parser.add_argument("--games", type=int, default=200, help="games per matchup")
-    parser.add_argument("--jobs", type=int, default=1, help="worker processes (at most 2 here)")
-    parser.add_argument("--budget", type=float, default=1.0, help="hard bot's seconds per move")
+    parser.add_argument("--games", type=int, default=400, help="games per matchup")
+    parser.add_argument("--jobs", type=int, default=2, help="worker processes")
     parser.add_argument(
-        "--iterations", type=int, default=None, help="hard bot's iterations per move instead"
+        "--budget", type=float, default=BUDGETS["hard"], help="tested hard bot's s/move"
     )
     parser.add_argument(
-        "--matchups", default="easy,medium,hard", help="tested levels, comma-separated"
+        "--expert-budget", type=float, default=BUDGETS["expert"], help="expert's s/move"
     )
+    parser.add_argument(
+        "--hard-opponent-budget", type=float, default=1.0, help="hard opponents' s/move"
+    )
+    parser.add_argument("--matchups", default="easy,medium,hard", help="comma-separated")
     parser.add_argument("--players", type=int, default=4)
     parser.add_argument("--advanced", default="", help="advanced cards, comma-separated")
     parser.add_argument("--seed", default="bench")
     args = parser.parse_args()
     advanced = tuple(a for a in args.advanced.split(",") if a)
     games = -(-args.games // args.players) * args.players
+    budgets = {
+        "hard": args.budget,
+        "expert": args.expert_budget,
+        "hard-opponent": args.hard_opponent_budget,
+    }
     print(
-        f"{args.players} players, advanced={list(advanced)}, hard budget "
-        + (f"{args.iterations} iterations" if args.iterations else f"{args.budget} s")
-        + f", {args.jobs} job(s)"
+        f"{date.today()}, {platform.processor() or platform.machine()}, {os.cpu_count()} CPUs,"
+        f" Python {platform.python_version()}; {args.players} players,"
+        f" advanced={list(advanced)}; budgets: hard {args.budget} s, expert"
+        f" {args.expert_budget} s, hard opponents {args.hard_opponent_budget} s;"
+        f" {args.jobs} job(s)"
     )
     print(
-        f"{'matchup':<22}{'games':>6}{'wins':>8}{'rate':>7}  {'95% interval':<14}{'status':>7}{'cast out':>9}{'s/move':>8}"
+        f"{'matchup':<22}{'games':>6}{'wins':>8}{'rate':>7}  {'95% interval':<16}"
+        f"{'status':>7}{'cast out':>9}{'s/move mean':>12}{'median':>8}{'p95':>7}"
     )
-    for level in args.matchups.split(","):
-        jobs = [
-            (level, g, args.players, args.budget, args.iterations, advanced, args.seed)
-            for g in range(games)
-        ]
+    for matchup in args.matchups.split(","):
+        jobs = [(matchup, g, args.players, budgets, advanced, args.seed) for g in range(games)]
         start = time.perf_counter()
         if args.jobs > 1:
             with Pool(args.jobs) as pool:
                 rows = pool.map(play_one, jobs, chunksize=1)
         else:
             rows = [play_one(job) for job in jobs]
-        wins = sum(r[0] for r in rows)
+        if "-" in matchup:
+            a, b = matchup.split("-")
+            sides = math.ceil(args.players / 2)
+            name = f"{sides} {a} vs {args.players - sides} {b}"
+            # A's share of all wins: comparable across seat counts, 50% is even.
+            wins = sum(r[0] for r in rows)
+        else:
+            name = f"{matchup} vs {args.players - 1} {BELOW[matchup]}"
+            wins = sum(r[0] for r in rows)
         low, high = wilson(wins, games)
         status = sum(r[1] for r in rows) / games
         cast = sum(r[2] for r in rows) / games
-        per_move = sum(r[3] for r in rows) / max(1, sum(r[4] for r in rows))
-        name = (
-            f"{level} vs 3 {BELOW[level]}"
-            if args.players == 4
-            else f"{level} vs {args.players - 1} {BELOW[level]}"
-        )
+        times = [t for r in rows for t in r[3]]
+        mean = statistics.fmean(times) if times else 0.0
         print(
             f"{name:<22}{games:>6}{wins:>8.1f}{wins / games:>7.1%}  [{low:.1%}, {high:.1%}]"
-            f"{status:>7.1f}{cast:>9.1%}{per_move:>8.3f}   ({time.perf_counter() - start:.0f} s)",
+            f"{status:>9.1f}{cast:>9.1%}{mean:>12.3f}{percentile(times, 0.5):>8.3f}"
+            f"{percentile(times, 0.95):>7.3f}   ({time.perf_counter() - start:.0f} s)",
             flush=True,
         )
 

@@ -96,17 +96,19 @@ def bot_version_to_act(game_id: int) -> int | None:
     return game.version if bots & set(seats_to_act(game.engine_state())) else None
 
 
-MIN_BUDGET = 0.2  # seconds: the hard bot never thinks less than this
-BACKLOG_STEP = 4  # bot tasks waiting that cut the hard bot's time to a half, a third …
+MIN_SHARE = 0.4  # a searching bot never thinks less than this share of its budget
+BACKLOG_STEP = 4  # bot tasks waiting that cut a searching bot's time to a half, a third …
 
 
-def bot_time_budget(backlog: int) -> float:
-    """The hard bot's seconds per move while ``backlog`` bot tasks wait for a worker:
-    the full budget with none waiting, less the longer the queue, never below
-    ``MIN_BUDGET``.  Everybody's bots answer sooner when many games want them."""
-    from games.ai import DEFAULT_BUDGET
+def bot_time_budget(level: str, backlog: int) -> float:
+    """A searching bot's (hard, expert) seconds per move while ``backlog`` bot tasks
+    wait for a worker: its full budget with none waiting, less the longer the queue,
+    never below ``MIN_SHARE`` of it.  Everybody's bots answer sooner when many games
+    want them."""
+    from games.ai import BUDGETS
 
-    return max(MIN_BUDGET, DEFAULT_BUDGET / (1 + max(backlog, 0) / BACKLOG_STEP))
+    full = BUDGETS[level]
+    return max(full * MIN_SHARE, full / (1 + max(backlog, 0) / BACKLOG_STEP))
 
 
 def bots_backlog() -> int:
@@ -134,11 +136,15 @@ def bot_action(
     state: State, seat: int, level: str, *, time_budget: float | None = None
 ) -> dict[str, Any]:
     """The bot's choice; a random legal move if the bot fails (the game must go on).
-    ``time_budget``: the hard bot's seconds for this move (its default otherwise)."""
+    ``time_budget``: a searching bot's seconds for this move (its default otherwise)."""
     try:
-        from games.ai import choose_action
+        from games.ai import SEARCH_LEVELS, choose_action
 
-        extra = {"time_budget": time_budget} if time_budget is not None and level == "hard" else {}
+        extra = (
+            {"time_budget": time_budget}
+            if time_budget is not None and level in SEARCH_LEVELS
+            else {}
+        )
         action = choose_action(state, seat, level, **extra)
     except Exception:
         logger.exception("the %s bot failed on seat %s; playing a random legal move", level, seat)
@@ -173,12 +179,7 @@ def bots_play(*, game_id: int, expected_version: int, limit: int | None = None) 
         state = game.engine_state()
         seats = {seat.position: seat for seat in game.seats.all()}
         to_play = [p for p in seats_to_act(state) if seats[p].is_bot]
-        budget = None
-        if any(seats[p].ai_level == "hard" for p in to_play):
-            budget = bot_time_budget(bots_backlog())
-        planned = [
-            (p, bot_action(state, p, seats[p].ai_level, time_budget=budget)) for p in to_play
-        ]
+        planned = _decide(state, {p: seats[p].ai_level for p in to_play})
         if not planned:
             return moved
         for position, action in planned:
@@ -195,6 +196,26 @@ def bots_play(*, game_id: int, expected_version: int, limit: int | None = None) 
                 extra={"seat": position, "bot_level": seats[position].ai_level},
             )
     return moved
+
+
+def _decide(state: State, levels: dict[int, str]) -> list[tuple[int, dict[str, Any]]]:
+    """Each bot's action; the searching ones think for a budget cut by the queue."""
+    from games.ai import SEARCH_LEVELS
+
+    searching = [p for p, level in levels.items() if level in SEARCH_LEVELS]
+    backlog = bots_backlog() if searching else 0
+    return [
+        (
+            p,
+            bot_action(
+                state,
+                p,
+                level,
+                time_budget=bot_time_budget(level, backlog) if p in searching else None,
+            ),
+        )
+        for p, level in levels.items()
+    ]
 
 
 def _submit(game: Game, state: State, position: int, action: dict, version: int, level: str):

@@ -18,7 +18,7 @@ from games.ai.orders import Defaults, Order
 from games.engine import ADVANCED_CARDS, MONEY
 from games.presenter import money_text
 
-BOT_LEVELS = ("random", "easy", "medium", "hard")
+BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
 MAX_SEATS = 5
 DEADLINE_CHOICES = [
     ("", _("No deadline")),
@@ -33,6 +33,7 @@ SEAT_CHOICES = [
     ("bot:easy", _("Bot — easy")),
     ("bot:medium", _("Bot — medium")),
     ("bot:hard", _("Bot — hard")),
+    ("bot:expert", _("Bot — expert")),
     ("invite", _("Invite a player by username")),
 ]
 assert [code for code, _label in SEAT_CHOICES[1:-1]] == [f"bot:{level}" for level in BOT_LEVELS]

@@ -20,7 +20,7 @@ from django.utils.translation import gettext, pgettext
 from games.ai.orders import Defaults, Order
 from games.engine import State
 
-AI_LEVELS = ("random", "easy", "medium", "hard")
+AI_LEVELS = ("random", "easy", "medium", "hard", "expert")
 DEADLINE_HOURS = (24, 48, 72, 168)
 MIN_PLAYERS = 3
 MAX_PLAYERS = 5

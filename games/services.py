@@ -1183,7 +1183,7 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
                 raise GameError(
                     _(
                         "Seat %(number)s: unknown bot level %(level)s; choose random, easy, "
-                        "medium or hard."
+                        "medium, hard or expert."
                     )
                     % {"number": number, "level": _shown(value)}
                 )

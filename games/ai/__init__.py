@@ -20,8 +20,11 @@ Levels:
 - ``hard``: flat Monte Carlo search (``search.py``): a few candidate moves (pass, the
   cheapest bids beating the high bid by several margins, the medium move, or every
   Yacht Club card), each played out to the end with the medium heuristic in states
-  drawn consistently with the view; the best average result wins.  Default budget one
-  second per move; ``iterations`` makes it reproducible.
+  drawn consistently with the view, its own seat with tuned weights (``SHARP``); the
+  best average result wins.  Default budget a quarter of a second per move;
+  ``iterations`` makes it reproducible.
+- ``expert``: the same search with finer bid steps, two seconds per move, and each
+  other seat played out with the default or the tuned weights (drawn per deal).
 
 Bots see only ``player_view(state, seat, memory_aid=True)``: ``choose_action`` computes
 the view first and everything after works from it (``choose_from_view``), so neither the
@@ -42,13 +45,23 @@ from games.engine.redaction import player_view
 from games.engine.state import AUCTION, OVER, State
 
 from .policy import POLICIES, move_to_action
-from .search import search_move
+from .search import SEARCHERS, search_move
 from .view_state import state_from_view
 
-LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard")
-DEFAULT_BUDGET = 1.0  # seconds per hard move
+LEVELS: tuple[str, ...] = ("random", "easy", "medium", "hard", "expert")
+SEARCH_LEVELS: tuple[str, ...] = tuple(SEARCHERS)  # the levels that think for a time budget
+BUDGETS: dict[str, float] = {level: s.budget for level, s in SEARCHERS.items()}
+DEFAULT_BUDGET = BUDGETS["hard"]  # seconds per hard move
 
-__all__ = ["DEFAULT_BUDGET", "LEVELS", "choose_action", "choose_from_view", "state_from_view"]
+__all__ = [
+    "BUDGETS",
+    "DEFAULT_BUDGET",
+    "LEVELS",
+    "SEARCH_LEVELS",
+    "choose_action",
+    "choose_from_view",
+    "state_from_view",
+]
 
 
 def choose_action(
@@ -62,13 +75,13 @@ def choose_action(
 ) -> dict[str, Any]:
     """One legal action dict for ``seat``, decided from that seat's view only.
 
-    ``time_budget``: seconds for the hard bot (default ``DEFAULT_BUDGET``);
-    ``iterations``: the hard bot's number of sampled states instead (reproducible).
+    ``time_budget``: seconds for a searching bot (hard, expert; default its ``BUDGETS``);
+    ``iterations``: its number of sampled states instead (reproducible).
     """
     start = time.perf_counter()
     view = player_view(state, seat, memory_aid=True).to_json()  # the bots read the JSON form
     if time_budget is None:
-        time_budget = DEFAULT_BUDGET
+        time_budget = BUDGETS.get(level, DEFAULT_BUDGET)
     budget = max(time_budget - (time.perf_counter() - start), 0.0)  # the view is part of the move
     return choose_from_view(view, level, rng, time_budget=budget, iterations=iterations)
 
@@ -97,9 +110,17 @@ def choose_from_view(
     base = state_from_view(view, with_log=False)
     if base.phase == AUCTION and view["seats"][seat]["passed"]:
         raise ValueError(f"Seat {seat} has passed this round.")
-    if level == "hard":
-        budget = DEFAULT_BUDGET if time_budget is None else time_budget
-        move = search_move(base, seat, rng, time_budget=budget, iterations=iterations)
+    searcher = SEARCHERS.get(level)
+    if searcher is not None:
+        budget = searcher.budget if time_budget is None else time_budget
+        move = search_move(
+            base,
+            seat,
+            rng,
+            time_budget=budget,
+            iterations=iterations,
+            searcher=searcher,
+        )
     else:
         move = POLICIES[level](base, seat, rng)
     return move_to_action(move, seat)

@@ -1,4 +1,5 @@
-"""The hard bot: flat Monte Carlo over a few candidate moves, with determinisation.
+"""The searching bots (hard, expert): flat Monte Carlo over a few candidate moves, with
+determinisation.
 
 Each iteration draws one full state consistent with the bot's view (a uniformly
 shuffled deck, guessed hidden Yacht Club choices), then plays every surviving candidate
@@ -8,6 +9,13 @@ by the move.  A playout scores the engine's ``result``: 1 for a win, 1/k for a w
 shared by k, plus a small term for the status margin.  Candidates that fall clearly
 behind are dropped at checkpoints; the search stops at the time budget, or after
 exactly ``iterations`` iterations when that is given (reproducible for tests).
+
+In every playout the searching seat plays medium with the tuned weights ``SHARP`` (its
+own plan), the others with the default weights (a model of them).  The two levels run
+the same search (``SEARCHERS``): hard for a quarter of a second per move with a handful
+of bids to weigh; expert for two seconds, with finer steps between the bids, and each
+other seat played with the default or the tuned weights, drawn per sampled deal, since
+it cannot know which kind of player it faces.
 """
 
 from __future__ import annotations
@@ -15,6 +23,7 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import NamedTuple
 
 from games.engine.cards import MASK_CARDS, MASK_SUM, MISFORTUNES
 from games.engine.scoring import result
@@ -23,10 +32,13 @@ from games.engine.state import SEALED, THEFT_CHOICE, State
 from .bids import cheapest_over
 from .policy import (
     BID,
+    DEFAULT,
     DISCARD,
     PASS,
     SEAL,
+    SHARP,
     Move,
+    Params,
     apply_move,
     lowest_luxury,
     medium_move,
@@ -35,14 +47,38 @@ from .policy import (
 )
 from .view_state import determinise
 
-NORMAL_STEPS = (0, 2000, 5000, 10000)  # bids: cheapest sets beating the high bid by more than this
-MISFORTUNE_STEPS = (0, 3000)
+
+class Searcher(NamedTuple):
+    """A searching level: its default seconds per move, and the bids it weighs: the
+    cheapest sets beating the high bid by more than each step (normal and misfortune
+    auctions)."""
+
+    budget: float
+    steps: tuple[int, ...]
+    misfortune_steps: tuple[int, ...]
+    own: Params = SHARP  # the weights its own seat plays the playouts with
+    # Each other seat's weights in a playout: drawn from these, evenly, per sampled deal.
+    others: tuple[Params, ...] = (DEFAULT,)
+
+
+SEARCHERS: dict[str, Searcher] = {
+    "hard": Searcher(budget=0.25, steps=(0, 2000, 5000, 10000), misfortune_steps=(0, 3000)),
+    "expert": Searcher(
+        budget=2.0,
+        steps=(0, 1000, 2000, 4000, 7000, 12000),
+        misfortune_steps=(0, 1000, 3000, 6000),
+        others=(DEFAULT, SHARP),
+    ),
+}
+HARD = SEARCHERS["hard"]
 CHECKPOINTS = (12, 24, 48, 96, 192, 384)
 MARGIN_WEIGHT = 0.1
 MARGIN_SCALE = 40.0
 
 
-def candidate_moves(state: State, seat: int, rng: random.Random) -> list[Move]:
+def candidate_moves(
+    state: State, seat: int, rng: random.Random, searcher: Searcher = HARD
+) -> list[Move]:
     """Pass plus a handful of meaningful bids, or every Yacht Club card; the medium
     heuristic's own choice is always among them."""
     phase = state.phase
@@ -55,12 +91,12 @@ def candidate_moves(state: State, seat: int, rng: random.Random) -> list[Move]:
     need = need_to_beat(state, seat)
     if MASK_SUM[hand] <= need:
         return moves
-    steps = MISFORTUNE_STEPS if state.card in MISFORTUNES else NORMAL_STEPS
+    steps = searcher.misfortune_steps if state.card in MISFORTUNES else searcher.steps
     for step in steps:
         mask = cheapest_over(hand, need + step)
         if mask and (BID, mask) not in moves:
             moves.append((BID, mask))
-    heuristic = medium_move(state, seat, rng)
+    heuristic = medium_move(state, seat, rng, searcher.own)
     if heuristic not in moves:
         moves.append(heuristic)
     return moves
@@ -93,11 +129,12 @@ def search_move(
     *,
     time_budget: float = 1.0,
     iterations: int | None = None,
+    searcher: Searcher = HARD,
     stats: dict | None = None,
 ) -> Move:
     """The best candidate move for ``seat`` in ``base`` (a state rebuilt from its view)."""
     start = time.perf_counter()
-    candidates = candidate_moves(base, seat, rng)
+    candidates = candidate_moves(base, seat, rng, searcher)
     if len(candidates) == 1:
         if stats is not None:
             stats.update(iterations=0, candidates=1, playouts=0)
@@ -113,10 +150,13 @@ def search_move(
             break
         sample = determinise(base, seat, rng, _guess_sealed)
         seed = rng.getrandbits(64)
+        weights = tuple(
+            searcher.own if s == seat else rng.choice(searcher.others) for s in range(base.players)
+        )
         out_of_time = False
         for index in alive:
             state = apply_move(sample, seat, candidates[index])
-            end = play_policy(state, random.Random(seed))
+            end = play_policy(state, random.Random(seed), weights=weights)
             scores[index].append(playout_score(end, seat))
             playouts += 1
             if iterations is None and time.perf_counter() >= deadline:
@@ -134,7 +174,7 @@ def search_move(
             if len(alive) == 1:
                 break
     if done == 0:  # not even one iteration in time: the heuristic's move
-        best = candidates.index(medium_move(base, seat, rng))
+        best = candidates.index(medium_move(base, seat, rng, searcher.own))
     else:
         best = max(alive, key=lambda i: (sum(scores[i][:done]) / done, -i))
     if stats is not None:

@@ -352,7 +352,7 @@ class TableSeatSerializer(serializers.Serializer):
     is_bot = _out(serializers.BooleanField, "A bot plays this seat (also after a player resigned).")
     ai_level = _out(
         serializers.CharField,
-        "The bot's level (random, easy, medium, hard), else empty.",
+        "The bot's level (random, easy, medium, hard, expert), else empty.",
         allow_blank=True,
     )
     is_open = _out(serializers.BooleanField, "Nobody sits here yet: anyone may join.")

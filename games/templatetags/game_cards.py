@@ -210,12 +210,13 @@ BOT_LEVELS = {
     "easy": pgettext_lazy("bot level", "easy"),
     "medium": pgettext_lazy("bot level", "medium"),
     "hard": pgettext_lazy("bot level", "hard"),
+    "expert": pgettext_lazy("bot level", "expert"),
 }
 
 
 @register.filter
 def bot_level(level: str) -> str:
-    """A bot's level in words: random, easy, medium, hard."""
+    """A bot's level in words: random, easy, medium, hard, expert."""
     return str(BOT_LEVELS.get(level, level))
 
 

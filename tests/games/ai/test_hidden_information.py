@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from games.ai import LEVELS, choose_action
+from games.ai import LEVELS, SEARCH_LEVELS, choose_action
 from games.ai.search import search_move
 from games.ai.view_state import state_from_view
 from games.engine import new_game, player_view, seats_to_act
@@ -43,7 +43,7 @@ def twin(state, seat, rng):
 
 
 def decide(state, seat, level, seed):
-    extra = {"iterations": ITERATIONS} if level == "hard" else {}
+    extra = {"iterations": ITERATIONS} if level in SEARCH_LEVELS else {}
     return choose_action(state, seat, level, random.Random(seed), **extra)
 
 
@@ -58,7 +58,7 @@ def test_deck_order_and_others_sealed_choices_do_not_change_the_action(level, po
     rng = random.Random(11)
     differed = 0
     sealed_differed = 0
-    if level == "hard":  # the slowest: fewer positions, the sealed ones included
+    if level in SEARCH_LEVELS:  # the slowest: fewer positions, the sealed ones included
         positions = positions[:10] + [p for p in positions if p.phase == SEALED][:3]
     for i, state in enumerate(positions):
         for seat in seats_to_act(state):
@@ -90,7 +90,8 @@ def test_hard_runs_exactly_the_iterations_asked():
     assert stats["playouts"] >= 7 * 2  # every surviving candidate plays each drawn state
 
 
-def test_hard_keeps_to_its_time_budget():
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_searching_bot_keeps_to_its_time_budget(level):
     state = new_game(
         players=5, seed=22, first_player=0, advanced=("gambling", "excursions", "yacht")
     )
@@ -99,7 +100,7 @@ def test_hard_keeps_to_its_time_budget():
     choose_action(
         state,
         state.turn if state.turn >= 0 else seats_to_act(state)[0],
-        "hard",
+        level,
         random.Random(2),
         time_budget=budget,
     )

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from games.ai import LEVELS, choose_action, choose_from_view
+from games.ai import LEVELS, SEARCH_LEVELS, choose_action, choose_from_view
 from games.engine import (
     OVER,
     apply_action,
@@ -25,7 +25,7 @@ HARD_ITERATIONS = 2
 
 
 def decide(state, seat, level, seed):
-    extra = {"iterations": HARD_ITERATIONS} if level == "hard" else {}
+    extra = {"iterations": HARD_ITERATIONS} if level in SEARCH_LEVELS else {}
     return choose_action(state, seat, level, random.Random(seed), **extra)
 
 
@@ -36,7 +36,7 @@ def specials():
 
 @pytest.mark.parametrize("level", LEVELS)
 def test_every_level_returns_a_legal_action(level):
-    positions = random_positions(30 if level == "hard" else 150, seed=1)
+    positions = random_positions(30 if level in SEARCH_LEVELS else 150, seed=1)
     assert {p.players for p in positions} == {3, 4, 5}
     assert any(p.advanced for p in positions) and any(not p.advanced for p in positions)
     for i, state in enumerate(positions):
@@ -80,7 +80,7 @@ def test_unknown_level_and_seat_without_a_move_are_refused():
 @pytest.mark.parametrize("players", [3, 4, 5])
 def test_complete_games_between_bots_finish(players):
     rng = random.Random(players)
-    levels = ["hard", "medium", "easy", "random", "medium"][:players]
+    levels = ["hard", "medium", "easy", "expert", "medium"][:players]
     for advanced in ((), ADVANCED):
         state = new_game(players=players, seed=f"bots-{players}-{advanced}", advanced=advanced)
         moves = 0
@@ -90,7 +90,7 @@ def test_complete_games_between_bots_finish(players):
                 state = apply_action(state, forced)
                 continue
             for seat in seats_to_act(state):
-                extra = {"iterations": 1} if levels[seat] == "hard" else {}
+                extra = {"iterations": 1} if levels[seat] in SEARCH_LEVELS else {}
                 state = apply_action(state, choose_action(state, seat, levels[seat], rng, **extra))
             moves += 1
             assert moves < 500

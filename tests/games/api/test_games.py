@@ -56,6 +56,13 @@ def test_create_with_every_option(clients, bob):
     assert view["seats_info"][3]["is_open"] and view["legal_actions"] is None
 
 
+def test_an_expert_bot_takes_a_seat_through_the_api(clients):
+    view = create(clients["alice"], players=3, seats=[{"ai": "expert"}, {"ai": "medium"}])
+    assert [s["ai_level"] for s in view["seats_info"]] == ["", "expert", "medium"]
+    schema = clients["alice"].get("/api/schema/").content.decode()
+    assert "- expert" in schema  # the seat's level enumerates it
+
+
 def test_create_with_all_seats_listed(clients, bob):
     view = create(
         clients["alice"], players=3, seats=[{"ai": "easy"}, {"user": "alice"}, {"open": True}]

@@ -73,6 +73,7 @@ def test_create_form_has_every_option(client, alice):
         'name="seat_2"',
         'name="invite_2"',
         'value="bot:hard"',
+        'value="bot:expert"',
         'value="gambling"',
         'value="excursions"',
         'value="yacht"',
@@ -116,6 +117,16 @@ def test_create_with_bots_starts_the_game(client, alice):
         and game.memory_aid
     )
     assert [s.ai_level for s in game.seats.order_by("position")] == ["", "easy", "random"]
+
+
+def test_an_expert_bot_can_take_a_seat_and_is_named_so_on_the_board(client, alice):
+    client.force_login(alice)
+    response = client.post("/games/new/", _form(seat_2="bot:expert", seat_3="open"))
+    game = Game.objects.get()
+    assert response.status_code == 302
+    assert [s.ai_level for s in game.seats.order_by("position")] == ["", "expert", ""]
+    assert "Bot — expert" in client.get("/games/new/").content.decode()
+    assert "expert" in client.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_create_with_an_invitation_and_my_own_seat(client, alice, bob):

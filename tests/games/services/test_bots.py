@@ -224,18 +224,20 @@ def test_a_persons_move_returns_the_game_after_the_bots_replied(dora, alice):
     assert game.status == Game.Status.FINISHED or 0 in seats_to_act(game.engine_state())
 
 
-def test_the_hard_bot_thinks_less_while_many_bot_tasks_wait():
-    from games.ai import DEFAULT_BUDGET
-    from games.bots import MIN_BUDGET, bot_time_budget
+@pytest.mark.parametrize("level", ["hard", "expert"])
+def test_a_searching_bot_thinks_less_while_many_bot_tasks_wait(level):
+    from games.ai import BUDGETS
+    from games.bots import MIN_SHARE, bot_time_budget
 
-    assert bot_time_budget(0) == DEFAULT_BUDGET
-    assert bot_time_budget(4) == DEFAULT_BUDGET / 2
-    assert bot_time_budget(8) == pytest.approx(DEFAULT_BUDGET / 3)
-    assert bot_time_budget(1000) == MIN_BUDGET
+    full = BUDGETS[level]
+    assert bot_time_budget(level, 0) == full
+    assert bot_time_budget(level, 2) == pytest.approx(full / 1.5)
+    assert bot_time_budget(level, 4) == full / 2
+    assert bot_time_budget(level, 1000) == pytest.approx(full * MIN_SHARE)
 
 
 @pytest.mark.django_db
-def test_bots_play_passes_the_shorter_budget_to_the_hard_bot(dora, monkeypatch, run_commits):
+def test_bots_play_passes_the_shorter_budgets_to_the_searching_bots(dora, monkeypatch, run_commits):
     from games import bots
 
     budgets = []
@@ -250,10 +252,12 @@ def test_bots_play_passes_the_shorter_budget_to_the_hard_bot(dora, monkeypatch, 
     with run_commits():
         game = GameFactory(
             creator=dora,
-            seats=[{"ai": "hard"}, {"ai": "easy"}],
+            players=4,
+            seats=[{"ai": "hard"}, {"ai": "expert"}, {"ai": "easy"}],
             deck=scenario_deck("lux5"),
             first_player=1,
         )
-    assert ("hard", 0.25) in budgets  # 1 s / (1 + 12/4)
+    assert ("hard", 0.1) in budgets  # 0.25 s / (1 + 12/4), but not under 40% of it
+    assert ("expert", 0.4) in budgets
     assert all(budget is None for level, budget in budgets if level == "easy")
     assert game.pk
