@@ -258,6 +258,6 @@ def test_bots_play_passes_the_shorter_budgets_to_the_searching_bots(dora, monkey
             first_player=1,
         )
     assert ("hard", 0.1) in budgets  # 0.25 s / (1 + 12/4), but not under 40% of it
-    assert ("expert", 0.4) in budgets
+    assert ("expert", 0.8) in budgets  # 2 s / (1 + 12/4) = 0.5 s, under 40% of 2 s
     assert all(budget is None for level, budget in budgets if level == "easy")
     assert game.pk

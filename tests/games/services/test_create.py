@@ -115,7 +115,7 @@ BAD_TABLES = [
         "Seat 1: say who sits there",
     ),
     ({"players": 3, "seats": [{"robot": "easy"}, {"open": True}]}, "Seat 1: say who sits there"),
-    ({"players": 3, "seats": [{"ai": "expert"}, {"open": True}]}, "unknown bot level 'expert'"),
+    ({"players": 3, "seats": [{"ai": "master"}, {"open": True}]}, "unknown bot level 'master'"),
     ({"players": 3, "seats": [{"ai": 3}, {"open": True}]}, "unknown bot level '3'"),
     ({"players": 3, "seats": [{"ai": ""}, {"open": True}]}, "unknown bot level"),
     ({"players": 3, "seats": [{"open": False}, {"open": True}]}, 'written {"open": true}'),
