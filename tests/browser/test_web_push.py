@@ -85,6 +85,15 @@ def test_the_service_worker_registers_and_the_switch_answers(
     assert not [e for e in errors if "Content Security Policy" in e], errors
 
 
+SHOWN = """() => navigator.serviceWorker.ready
+    .then(r => r.getNotifications())
+    .then(list => list.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})))"""
+
+
+# Chromium's DevTools delivery of a push message has dropped it on a busy machine (seen
+# twice in full runs, never alone): the test redelivers as a push service would, and
+# runs once more before it counts as failed.  Its message names the worker's states.
+@pytest.mark.flaky(reruns=2, reruns_delay=2)
 def test_a_push_message_becomes_a_notification_of_the_game(
     live_server, new_page, log_in, alice, vapid
 ):
@@ -102,11 +111,18 @@ def test_a_push_message_becomes_a_notification_of_the_game(
     page.goto(f"{live_server.url}/accounts/profile/")
     _control_settled(page)
     page.evaluate("() => navigator.serviceWorker.ready.then(() => true)")
-    for _ in range(50):  # DevTools reports the activation a little after the page sees it
-        if any(v["status"] == "activated" for v in versions):
+    assert page.evaluate("() => Notification.permission") == "granted"
+    ours = []
+    for _ in range(100):  # DevTools reports the registration and its activation a little later
+        ours = [
+            r
+            for r in registrations
+            if r["scopeURL"] == f"{live_server.url}/" and not r.get("isDeleted")
+        ]
+        ready = {v["registrationId"] for v in versions if v["status"] == "activated"}
+        if ours and ours[-1]["registrationId"] in ready:
             break
         page.wait_for_timeout(100)
-    ours = [r for r in registrations if r["scopeURL"] == f"{live_server.url}/"]
     assert ours, registrations
     payload = {
         "title": "Your turn at table 7",
@@ -115,32 +131,30 @@ def test_a_push_message_becomes_a_notification_of_the_game(
         "tag": "game-7",
         "kind": "turn",
     }
-    shown = None
+    shown = []
     # A push service delivers again until the worker has taken the message; so does this
-    # test, once, when a worker that was still starting lets the first delivery drop.
-    for _attempt in range(2):
+    # test, every two seconds for up to half a minute, when a worker that was still
+    # starting (or a busy machine) let a delivery drop.  The notification's tag makes a
+    # second delivery replace the first, so there is still one notification.
+    for _attempt in range(15):
         session.send(
             "ServiceWorker.deliverPushMessage",
             {
                 "origin": live_server.url,
-                "registrationId": ours[0]["registrationId"],
+                "registrationId": ours[-1]["registrationId"],
                 "data": json.dumps(payload),
             },
         )
         # Asked from here until they are there: a predicate that returns a promise
         # would satisfy wait_for_function at once, before the worker has shown anything.
-        for _ in range(50):
-            shown = page.evaluate(
-                """() => navigator.serviceWorker.ready
-                    .then(r => r.getNotifications())
-                    .then(list => list.length ? list.map(n => ({
-                        title: n.title, body: n.body, tag: n.tag, url: n.data.url})) : null)"""
-            )
+        for _ in range(20):
+            shown = page.evaluate(SHOWN)
             if shown:
                 break
             page.wait_for_timeout(100)
         if shown:
             break
+    states = [(v["registrationId"], v["status"], v["runningStatus"]) for v in versions]
     assert shown == [
         {
             "title": "Your turn at table 7",
@@ -148,7 +162,7 @@ def test_a_push_message_becomes_a_notification_of_the_game(
             "tag": "game-7",
             "url": f"{live_server.url}/games/7/",
         }
-    ]
+    ], (ours, states)
 
 
 def test_the_board_has_the_switch_under_the_table(
