@@ -9,8 +9,8 @@ the table size.
 
 A matchup is a level (``easy``, ``medium``, ``hard``, ``expert``: one seat of it against
 the level below in every other seat) or ``A-B`` for a head-to-head table (``expert-hard``:
-half the seats each, alternating, rotated; the win rate is A's share of the wins, so 50%
-is even).
+half the seats each, alternating, rotated; the win rate is A's share of the wins in the
+games somebody won, so 50% is even, with its interval over those games).
 
     python bench/ai_tournament.py [--games 400] [--jobs 2] [--budget 0.25]
         [--expert-budget 2.0] [--hard-opponent-budget 1.0]
@@ -49,8 +49,9 @@ def seat_levels(matchup: str, players: int, tested: int) -> tuple[list[str], set
     return [matchup if s == tested else BELOW[matchup] for s in range(players)], {tested}
 
 
-def play_one(job: tuple) -> tuple[float, float, float, list[float]]:
-    """One game: (win share, status, cast out) of the tested side, and its decision times."""
+def play_one(job: tuple) -> tuple[float, float, float, list[float], float]:
+    """One game: (win share, status, cast out) of the tested side, its decision times,
+    and the other seats' win share (a game nobody wins gives both sides 0)."""
     matchup, game, players, budgets, advanced, seed = job
     deal, tested = divmod(game, players)
     state = new_game(
@@ -79,9 +80,10 @@ def play_one(job: tuple) -> tuple[float, float, float, list[float]]:
     rows = result(state)["players"]
     winners = sum(1 for r in rows if r["winner"])
     share = sum(1.0 / winners for s in side if rows[s]["winner"])
+    others = sum(1.0 / winners for s in range(players) if s not in side and rows[s]["winner"])
     status = sum(rows[s]["status"] for s in side) / len(side)
     cast = sum(rows[s]["cast_out"] for s in side) / len(side)
-    return share, status, cast, times
+    return share, status, cast, times, others
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -146,22 +148,26 @@ def main() -> None:
                 rows = pool.map(play_one, jobs, chunksize=1)
         else:
             rows = [play_one(job) for job in jobs]
+        wins = sum(r[0] for r in rows)
         if "-" in matchup:
             a, b = matchup.split("-")
             sides = math.ceil(args.players / 2)
             name = f"{sides} {a} vs {args.players - sides} {b}"
-            # A's share of all wins: comparable across seat counts, 50% is even.
-            wins = sum(r[0] for r in rows)
+            # A's share of the games somebody won (wins shared across the sides split):
+            # 50% is even, whatever the number of games nobody wins.
+            decided = wins + sum(r[4] for r in rows)
+            low, high = wilson(wins, round(decided))
+            rate = wins / decided if decided else 0.0
         else:
             name = f"{matchup} vs {args.players - 1} {BELOW[matchup]}"
-            wins = sum(r[0] for r in rows)
-        low, high = wilson(wins, games)
+            low, high = wilson(wins, games)
+            rate = wins / games
         status = sum(r[1] for r in rows) / games
         cast = sum(r[2] for r in rows) / games
         times = [t for r in rows for t in r[3]]
         mean = statistics.fmean(times) if times else 0.0
         print(
-            f"{name:<22}{games:>6}{wins:>8.1f}{wins / games:>7.1%}  [{low:.1%}, {high:.1%}]"
+            f"{name:<22}{games:>6}{wins:>8.1f}{rate:>7.1%}  [{low:.1%}, {high:.1%}]"
             f"{status:>9.1f}{cast:>9.1%}{mean:>12.3f}{percentile(times, 0.5):>8.3f}"
             f"{percentile(times, 0.95):>7.3f}   ({time.perf_counter() - start:.0f} s)",
             flush=True,
