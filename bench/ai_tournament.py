@@ -49,9 +49,9 @@ def seat_levels(matchup: str, players: int, tested: int) -> tuple[list[str], set
     return [matchup if s == tested else BELOW[matchup] for s in range(players)], {tested}
 
 
-def play_one(job: tuple) -> tuple[float, float, float, list[float], float]:
+def play_one(job: tuple) -> tuple[float, float, float, list[float], bool]:
     """One game: (win share, status, cast out) of the tested side, its decision times,
-    and the other seats' win share (a game nobody wins gives both sides 0)."""
+    and whether anybody won (the winners' shares always add up to 1)."""
     matchup, game, players, budgets, advanced, seed = job
     deal, tested = divmod(game, players)
     state = new_game(
@@ -80,10 +80,9 @@ def play_one(job: tuple) -> tuple[float, float, float, list[float], float]:
     rows = result(state)["players"]
     winners = sum(1 for r in rows if r["winner"])
     share = sum(1.0 / winners for s in side if rows[s]["winner"])
-    others = sum(1.0 / winners for s in range(players) if s not in side and rows[s]["winner"])
     status = sum(rows[s]["status"] for s in side) / len(side)
     cast = sum(rows[s]["cast_out"] for s in side) / len(side)
-    return share, status, cast, times, others
+    return share, status, cast, times, winners > 0
 
 
 def wilson(wins: float, n: int, z: float = 1.96) -> tuple[float, float]:
@@ -155,8 +154,8 @@ def main() -> None:
             name = f"{sides} {a} vs {args.players - sides} {b}"
             # A's share of the games somebody won (wins shared across the sides split):
             # 50% is even, whatever the number of games nobody wins.
-            decided = wins + sum(r[4] for r in rows)
-            low, high = wilson(wins, round(decided))
+            decided = sum(r[4] for r in rows)
+            low, high = wilson(wins, decided)
             rate = wins / decided if decided else 0.0
         else:
             name = f"{matchup} vs {args.players - 1} {BELOW[matchup]}"
