@@ -23,8 +23,8 @@ Levels:
   drawn consistently with the view, its own seat with tuned weights (``SHARP``); the
   best average result wins.  Default budget a quarter of a second per move;
   ``iterations`` makes it reproducible.
-- ``expert``: the same search with finer bid steps, two seconds per move, and each
-  other seat played out with the default or the tuned weights (drawn per deal).
+- ``expert``: the same search with finer bid steps, two seconds per move, and every
+  other seat played out with the tuned weights as well (careful players).
 
 Bots see only ``player_view(state, seat, memory_aid=True)``: ``choose_action`` computes
 the view first and everything after works from it (``choose_from_view``), so neither the
