@@ -2,7 +2,8 @@
 // - when your turn begins (or the page opens on it), the action bar is scrolled into
 //   view if it is not;
 // - after your own move, focus returns to your hand (or to the headline), not to the
-//   top of the page;
+//   top of the page, even when a refresh replaces the board first; ticking a card
+//   leaves the focus on it;
 // - the headline is read out by screen readers when it changes (a live region outside
 //   the board, which the refreshes replace);
 // - the page's title and the header's "Your turn" badge count the games waiting for
@@ -178,9 +179,19 @@
   // A refresh the player did not ask for (the poll, the stream's news) keeps the focus
   // where it was: on the headline, or on the element of the same id.
   var keepFocus = null;
+  // An own move's board is in and not yet settled.  A refresh may replace that board
+  // within the settle delay; its settle event then never reaches the document, so the
+  // next settle of the board puts the focus back in the hand instead.
+  var ownMove = false;
   document.addEventListener("htmx:beforeSwap", function (event) {
     var active = document.activeElement;
     var board = document.getElementById("board");
+    var config = event.detail.requestConfig;
+    var source = config && config.elt;
+    if (board && event.detail.target === board && source && source.closest &&
+        source.closest(".tray")) {
+      ownMove = true;
+    }
     keepFocus = null;
     if (!board || !active || !board.contains(active) || event.detail.target !== board) {
       return;
@@ -207,7 +218,13 @@
         box.value = "";
       }
     }
-    var fromTray = !!(source && source.closest && source.closest(".tray"));
+    // A move made from the tray (not a preview of the ticked cards, which leaves the
+    // focus on the card just ticked).
+    var target = event.detail.target;
+    var moved = !!(target && target.id === "board" && source && source.closest &&
+      source.closest(".tray"));
+    var fromTray = ownMove || moved;
+    ownMove = false;
     settled(fromTray);
   });
 })();

@@ -26,18 +26,26 @@ def _in_view(page, selector: str) -> bool:
     )
 
 
+def _your_turn(live_server, new_page, log_in, alice, bob, carol, viewport):
+    """Alice's board of a new table with Bob and Carol, open on her turn: (page, game)."""
+    from playwright.sync_api import expect
+
+    alice.is_staff = True  # a staff table: the deck and the first player are set
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    page = log_in(new_page(viewport=viewport), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".banner")).to_contain_text("Your turn")
+    return page, game
+
+
 @pytest.mark.parametrize("size, name", [(LAPTOP, "laptop"), (PHONE, "phone")])
 def test_bid_and_pass_are_in_view_on_your_turn(
     live_server, new_page, log_in, screenshot, alice, bob, carol, size, name
 ):
     from playwright.sync_api import expect
 
-    alice.is_staff = True  # a staff table: the deck and the first player are set
-    alice.save(update_fields=["is_staff"])
-    game = table_make(alice, [bob, carol])
-    page = log_in(new_page(viewport=size), alice)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
-    expect(page.locator(".banner")).to_contain_text("Your turn")
+    page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, size)
     assert _in_view(page, "#bid-button") and _in_view(page, "#pass-button")
     screenshot(page.set_viewport_size(size) or page, f"browser-action-bar-{name}")
     page.screenshot(path=f"test-artifacts/browser-action-bar-{name}-viewport.png")
@@ -62,3 +70,49 @@ def test_bid_and_pass_are_in_view_on_your_turn(
     expect(page.locator("#turn-announcer")).to_contain_text("Your turn")
     assert _in_view(page, "#bid-button")
     expect(page).to_have_title(re.compile(r"^\(1\) Your turn — Table \d+ · High Society$"))
+
+
+def test_focus_returns_to_the_hand_when_a_refresh_lands_before_the_move_settles(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """A refresh of the board (the poll, the stream's news of one's own move) may replace
+    the board one's move brought, before that board has settled: the focus still goes
+    back to the hand.  A long settle delay makes the race certain."""
+    from playwright.sync_api import expect
+
+    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    stale = page.get_attribute("#board", "hx-get")  # the refresh as it was asked before the move
+    page.evaluate("htmx.config.defaultSettleDelay = 2000")
+    page.click("label[for=hand-3000]")
+    page.click("#bid-button")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Bob")
+    page.evaluate(
+        "(url) => htmx.ajax('GET', url, {source: '#board', target: '#board', swap: 'outerHTML'})",
+        stale,
+    )
+    # Once both swaps have settled, the focus is in the hand (or on the headline).
+    focused = False
+    for _ in range(50):
+        page.wait_for_timeout(200)
+        focused = page.evaluate(
+            "() => !!document.activeElement && "
+            "document.activeElement.matches('#board .pick__input, #board .banner')"
+        )
+        if focused:
+            break
+    assert focused, "the focus was lost when a refresh replaced the board of one's move"
+
+
+def test_ticking_a_card_with_the_keyboard_keeps_the_focus_on_it(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """The bid preview that a tick brings is not a move: the focus stays on the card."""
+    from playwright.sync_api import expect
+
+    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    page.focus("#hand-6000")
+    page.keyboard.press("Space")
+    expect(page.locator("#hand-6000")).to_be_checked()
+    expect(page.locator("#bid-preview")).to_have_class(re.compile("preview--ok"))  # it is back
+    page.wait_for_timeout(500)  # past the preview's settle
+    assert page.evaluate("() => document.activeElement.id") == "hand-6000"
