@@ -179,19 +179,22 @@
   // A refresh the player did not ask for (the poll, the stream's news) keeps the focus
   // where it was: on the headline, or on the element of the same id.
   var keepFocus = null;
-  // An own move's board is in and not yet settled.  A refresh may replace that board
-  // within the settle delay; its settle event then never reaches the document, so the
-  // next settle of the board puts the focus back in the hand instead.
+  // An own move is on its way or its board not yet settled.  A refresh may replace the
+  // board first: before the move's answer comes (which then has no board left to
+  // replace), or within the settle delay (the settle event of a replaced board never
+  // reaches the document).  Whichever board settles next puts the focus in the hand.
   var ownMove = false;
-  document.addEventListener("htmx:beforeSwap", function (event) {
-    var active = document.activeElement;
-    var board = document.getElementById("board");
-    var config = event.detail.requestConfig;
-    var source = config && config.elt;
-    if (board && event.detail.target === board && source && source.closest &&
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var target = event.detail.target;
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (target && target.id === "board" && source && source.closest &&
         source.closest(".tray")) {
       ownMove = true;
     }
+  });
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var active = document.activeElement;
+    var board = document.getElementById("board");
     keepFocus = null;
     if (!board || !active || !board.contains(active) || event.detail.target !== board) {
       return;
