@@ -221,13 +221,14 @@
         box.value = "";
       }
     }
-    // A move made from the tray (not a preview of the ticked cards, which leaves the
-    // focus on the card just ticked).
+    // Only a board settles an own move (a preview of the ticked cards leaves the focus
+    // on the card just ticked).
     var target = event.detail.target;
-    var moved = !!(target && target.id === "board" && source && source.closest &&
-      source.closest(".tray"));
-    var fromTray = ownMove || moved;
-    ownMove = false;
-    settled(fromTray);
+    var afterOwnMove = false;
+    if (target && target.id === "board") {
+      afterOwnMove = ownMove;
+      ownMove = false;
+    }
+    settled(afterOwnMove);
   });
 })();

@@ -91,16 +91,8 @@ def test_focus_returns_to_the_hand_when_a_refresh_lands_before_the_move_settles(
         stale,
     )
     # Once both swaps have settled, the focus is in the hand (or on the headline).
-    focused = False
-    for _ in range(50):
-        page.wait_for_timeout(200)
-        focused = page.evaluate(
-            "() => !!document.activeElement && "
-            "document.activeElement.matches('#board .pick__input, #board .banner')"
-        )
-        if focused:
-            break
-    assert focused, "the focus was lost when a refresh replaced the board of one's move"
+    focused = page.locator("#board .pick__input:focus, #board .banner:focus")
+    expect(focused).to_have_count(1, timeout=10_000)
 
 
 def test_ticking_a_card_with_the_keyboard_keeps_the_focus_on_it(
