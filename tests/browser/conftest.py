@@ -47,21 +47,45 @@ def browser():
         chromium.close()
 
 
+def refusals_of(context) -> list[str]:
+    """What the Content-Security-Policy refused in ``context``'s pages, as Chromium
+    reports it on the console (an inline style or script, an eval, a foreign source):
+    the list fills while the pages run."""
+    refused: list[str] = []
+    context.on(
+        "console",
+        lambda message: (
+            refused.append(f"{message.page.url if message.page else '?'}: {message.text}")
+            if "Content Security Policy" in message.text
+            else None
+        ),
+    )
+    return refused
+
+
 @pytest.fixture
 def new_page(browser, live_server):
-    """``new_page(viewport=DESKTOP, javascript=True)``: a page in a fresh context (its
-    own cookies), closed after the test."""
+    """``new_page(viewport=DESKTOP, javascript=True, locale=None)``: a page in a fresh
+    context (its own cookies; ``locale`` sets the browser's languages), closed after the
+    test.  The test fails if the Content-Security-Policy
+    refused anything in those pages: a refused style or script is a broken page that no
+    assertion on its text would notice."""
     contexts = []
+    refusals: list[list[str]] = []
 
-    def make(viewport=DESKTOP, javascript=True):
-        context = browser.new_context(viewport=viewport, java_script_enabled=javascript)
+    def make(viewport=DESKTOP, javascript=True, locale=None):
+        options = {"locale": locale} if locale else {}
+        context = browser.new_context(viewport=viewport, java_script_enabled=javascript, **options)
         context.set_default_timeout(10_000)
         contexts.append(context)
+        refusals.append(refusals_of(context))
         return context.new_page()
 
     yield make
     for context in contexts:
         context.close()
+    refused = [line for lines in refusals for line in lines]
+    assert refused == [], "the Content-Security-Policy refused:\n" + "\n".join(refused)
 
 
 @pytest.fixture
@@ -82,12 +106,16 @@ def log_in(live_server):
 
 @pytest.fixture
 def screenshot():
-    """``screenshot(page, name)``: a full-page PNG in test-artifacts/ (gitignored)."""
+    """``screenshot(page, name)``: a full-page PNG in test-artifacts/ (gitignored).
+
+    ``caret="initial"``: Playwright otherwise hides the text caret by giving every input
+    an inline style, which htmx copies with setAttribute onto the same inputs of the next
+    board it swaps in, and the Content-Security-Policy refuses that (see ``new_page``)."""
     ARTIFACTS.mkdir(exist_ok=True)
 
     def take(page, name):
         path = ARTIFACTS / f"{name}.png"
-        page.screenshot(path=str(path), full_page=True)
+        page.screenshot(path=str(path), full_page=True, caret="initial")
         return path
 
     return take

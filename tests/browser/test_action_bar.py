@@ -48,7 +48,7 @@ def test_bid_and_pass_are_in_view_on_your_turn(
     page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, size)
     assert _in_view(page, "#bid-button") and _in_view(page, "#pass-button")
     screenshot(page.set_viewport_size(size) or page, f"browser-action-bar-{name}")
-    page.screenshot(path=f"test-artifacts/browser-action-bar-{name}-viewport.png")
+    page.screenshot(path=f"test-artifacts/browser-action-bar-{name}-viewport.png", caret="initial")
 
     # A bid through htmx: focus is back in the hand, not at the top of the page.
     page.click("label[for=hand-3000]")

@@ -5,20 +5,10 @@ from __future__ import annotations
 
 import pytest
 
+from tests.browser.conftest import refusals_of
 from tests.games.pages.conftest import table_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def _watch(page) -> list[str]:
-    refused: list[str] = []
-    page.on(
-        "console",
-        lambda message: (
-            refused.append(message.text) if "Content Security Policy" in message.text else None
-        ),
-    )
-    return refused
 
 
 def test_pages_load_with_nothing_refused(live_server, new_page, log_in, alice, bob, carol):
@@ -28,7 +18,7 @@ def test_pages_load_with_nothing_refused(live_server, new_page, log_in, alice, b
     alice.save(update_fields=["is_staff"])
     game = table_make(alice, [bob, carol])
     page = new_page()
-    refused = _watch(page)
+    refused = refusals_of(page.context)
     for url in ("/", "/accounts/login/", "/accounts/signup/"):
         page.goto(f"{live_server.url}{url}")
     log_in(page, alice)

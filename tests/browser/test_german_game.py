@@ -13,7 +13,7 @@ import pytest
 from accounts.models import User
 from games.engine import LUXURY_VALUE, seats_to_act
 from games.models import Game
-from tests.browser.conftest import DESKTOP, PHONE
+from tests.browser.conftest import PHONE
 from tests.browser.players import sign_up, wait_for_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
@@ -52,14 +52,12 @@ def play_to_the_end(page, base, game_id, screenshot, prefix):
 
 
 def test_a_german_player_signs_up_and_plays_a_whole_game_against_bots(
-    browser, live_server, screenshot
+    live_server, new_page, screenshot
 ):
     from playwright.sync_api import expect
 
     base = live_server.url
-    context = browser.new_context(viewport=DESKTOP, locale="de-DE")
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    page = new_page(locale="de-DE")
     page.goto(f"{base}/")
     expect(page.locator("html")).to_have_attribute("lang", "de")
     expect(page.locator("main")).to_contain_text("Willkommen bei High Society")
@@ -90,8 +88,7 @@ def test_a_german_player_signs_up_and_plays_a_whole_game_against_bots(
     for english in ("Final scores", "Your turn", "Waiting for", "bids", "passes."):
         assert english not in main
 
-    phone = browser.new_context(viewport=PHONE, locale="de-DE")
-    small = phone.new_page()
+    small = new_page(viewport=PHONE, locale="de-DE")
     small.goto(f"{base}/accounts/login/")
     small.fill("input[name=login]", "greta")
     small.fill("input[name=password]", PASSWORD)
@@ -100,17 +97,13 @@ def test_a_german_player_signs_up_and_plays_a_whole_game_against_bots(
     screenshot(small, "i18n-de-phone-final-scores")
     # Nothing wider than the screen: German's long words wrap instead.
     assert small.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
-    phone.close()
-    context.close()
 
 
-def test_a_french_player_reads_the_board_in_french(browser, live_server, screenshot):
+def test_a_french_player_reads_the_board_in_french(live_server, new_page, screenshot):
     from playwright.sync_api import expect
 
     base = live_server.url
-    context = browser.new_context(viewport=DESKTOP, locale="fr-FR")
-    context.set_default_timeout(10_000)
-    page = context.new_page()
+    page = new_page(locale="fr-FR")
     sign_up(page, base, "camille", PASSWORD)
     page.goto(f"{base}/games/new/")
     page.check("input[name=players][value='4']")
@@ -126,4 +119,3 @@ def test_a_french_player_reads_the_board_in_french(browser, live_server, screens
     page.goto(f"{base}/games/{game_id}/")
     expect(page.locator("main")).to_contain_text("Scores finaux")
     screenshot(page, "i18n-fr-final-scores")
-    context.close()

@@ -112,7 +112,9 @@ def test_profile_with_its_chart(
     phone.goto(f"{live_server.url}/players/alice/")
     expect(phone.locator("svg.chart__svg")).to_be_visible()
     screenshot(phone, "profiles-profile-phone")
-    phone.locator("svg.chart__svg").screenshot(path=str(ARTIFACTS / "profiles-chart-phone.png"))
+    phone.locator("svg.chart__svg").screenshot(
+        path=str(ARTIFACTS / "profiles-chart-phone.png"), caret="initial"
+    )
 
     page.goto(f"{live_server.url}/leaderboard/")
     expect(page.locator("h1")).to_have_text("Leaderboard")
