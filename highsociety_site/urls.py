@@ -17,6 +17,7 @@ urlpatterns = [
     path("rules/", views.rules, name="rules"),
     # The Web Push service worker: at the root, so that its scope is the whole site.
     path("sw.js", views.service_worker, name="service_worker"),
+    path("favicon.ico", views.favicon, name="favicon"),
     path("health/", views.health, name="health"),
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),

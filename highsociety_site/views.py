@@ -55,6 +55,19 @@ def service_worker(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@require_safe
+def favicon(request: HttpRequest) -> HttpResponse:
+    """``/favicon.ico``: browsers ask for it wherever a response names no icon (the API's
+    JSON, the service worker), and would otherwise log a 404 each time.  The site's one
+    icon is the SVG in static/img; a temporary redirect, since its URL carries a hash
+    that changes with the file."""
+    from django.templatetags.static import static
+
+    response = redirect(static("img/favicon.svg"))
+    response["Cache-Control"] = "max-age=86400"
+    return response
+
+
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:

@@ -122,3 +122,14 @@ def test_api_docs_served_locally(client):
 
 def test_unknown_page_is_404(client):
     assert client.get("/no-such-page/").status_code == 404
+
+
+def test_favicon_ico_leads_to_the_site_icon(client):
+    """Browsers ask for /favicon.ico on every response that names no icon (JSON)."""
+    from django.templatetags.static import static
+
+    response = client.get("/favicon.ico")
+    assert response.status_code == 302
+    assert response["Location"] == static("img/favicon.svg")
+    assert response["Location"].endswith(".svg")
+    assert client.post("/favicon.ico").status_code == 405

@@ -806,6 +806,8 @@ add(
 )
 add("service_worker", "service-worker", "/sw.js", "GET", 200)
 add("service_worker", "service-worker", "/sw.js", "POST", 405)
+add("favicon", "favicon", "/favicon.ico", "GET", 302)
+add("favicon", "favicon", "/favicon.ico", "POST", 405)
 add(
     "sign_out_everywhere",
     "sign-out-everywhere",
