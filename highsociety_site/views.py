@@ -11,6 +11,7 @@ from django.core.exceptions import PermissionDenied
 from django.db import connection
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
 from django.views.decorators.cache import never_cache
@@ -61,8 +62,6 @@ def favicon(request: HttpRequest) -> HttpResponse:
     JSON, the service worker), and would otherwise log a 404 each time.  The site's one
     icon is the SVG in static/img; a temporary redirect, since its URL carries a hash
     that changes with the file."""
-    from django.templatetags.static import static
-
     response = redirect(static("img/favicon.svg"))
     response["Cache-Control"] = "max-age=86400"
     return response

@@ -67,9 +67,9 @@ def refusals_of(context) -> list[str]:
 def new_page(browser, live_server):
     """``new_page(viewport=DESKTOP, javascript=True, locale=None)``: a page in a fresh
     context (its own cookies; ``locale`` sets the browser's languages), closed after the
-    test.  The test fails if the Content-Security-Policy
-    refused anything in those pages: a refused style or script is a broken page that no
-    assertion on its text would notice."""
+    test.  The test fails if the Content-Security-Policy refused anything in those
+    pages: a refused style or script is a broken page that no assertion on its text
+    would notice."""
     contexts = []
     refusals: list[list[str]] = []
 
