@@ -913,6 +913,24 @@ add(
     by(200, anonymous=LOGIN),
     data={"password": "not the password"},
 )
+# Reauthenticating with a code sent by e-mail is off (settings.ACCOUNT_REAUTHENTICATION_
+# METHODS): allauth serves its routes, and refuses everyone signed in.
+for method in ("GET", "POST"):
+    add(
+        "account_request_reauthentication_code",
+        "account-request-reauthentication-code",
+        "/accounts/reauthenticate/code/",
+        method,
+        by(403, anonymous=LOGIN),
+    )
+    add(
+        "account_confirm_reauthentication_code",
+        "account-confirm-reauthentication-code",
+        "/accounts/reauthenticate/code/confirm/",
+        method,
+        by(403, anonymous=LOGIN),
+        data={"code": "ABC123"} if method == "POST" else None,
+    )
 add("account_email", "account-email", "/accounts/email/", "GET", by(200, anonymous=LOGIN))
 add(
     "account_email",
