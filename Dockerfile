@@ -14,11 +14,11 @@ RUN apt-get update \
     && apt-get install -y --no-install-recommends gettext \
     && rm -rf /var/lib/apt/lists/*
 
-# The runtime dependencies of pyproject.toml (not the dev tools) in a layer of their own,
-# rebuilt only when pyproject.toml changes.
-COPY pyproject.toml ./
+# The runtime dependencies of pyproject.toml (not the dev tools), at the versions that
+# constraints.txt pins, in a layer of their own: rebuilt only when either file changes.
+COPY pyproject.toml constraints.txt ./
 RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml', 'rb'))['project']['dependencies']))" > /tmp/requirements.txt \
-    && pip install -r /tmp/requirements.txt \
+    && pip install -c constraints.txt -r /tmp/requirements.txt \
     && rm /tmp/requirements.txt
 
 COPY . .

@@ -7,7 +7,7 @@ PY := $(VENV)/bin/python
 BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 	if $$p -c 'import sys; sys.exit(sys.version_info < (3, 11))' >/dev/null 2>&1; then echo $$p; break; fi; done)
 
-.PHONY: install browser gettext messages makemessages run test test-fast lint format importlint migrations-check bench bench-cluster clean
+.PHONY: install upgrade browser gettext messages makemessages run test test-fast lint format importlint migrations-check bench bench-cluster clean
 
 # `make run`: the embedded defaults (SQLite file db.sqlite3, tasks in-process, e-mail
 # printed to this terminal, DEBUG on) unless the environment says otherwise.  Served by
@@ -16,14 +16,30 @@ BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-$(VENV)/.installed: pyproject.toml
+# Every package at the version constraints.txt pins (the set the tests last passed with).
+$(VENV)/.installed: pyproject.toml constraints.txt
 	@test -n "$(BOOT_PYTHON)" || { echo "Python 3.11 or newer is required" >&2; exit 1; }
 	$(BOOT_PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[dev]'
+	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $@
 
 install: $(VENV)/.installed
+
+# The newest releases that pyproject.toml allows, written to constraints.txt (then
+# `make test`, and commit both).  Installed in a scratch environment, so .venv is
+# untouched until the next `make install` picks the new file up.
+UPGRADE_VENV := .venv-upgrade
+upgrade:
+	@test -n "$(BOOT_PYTHON)" || { echo "Python 3.11 or newer is required" >&2; exit 1; }
+	rm -rf $(UPGRADE_VENV)
+	$(BOOT_PYTHON) -m venv $(UPGRADE_VENV)
+	$(UPGRADE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(UPGRADE_VENV)/bin/python -m pip install --quiet -e '.[dev]'
+	{ sed -n '/^#/p' constraints.txt; $(UPGRADE_VENV)/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
+	mv constraints.txt.new constraints.txt
+	rm -rf $(UPGRADE_VENV)
+	@git diff --stat -- constraints.txt 2>/dev/null || true
 
 # Browser tests drive Debian's Chromium through Playwright (Playwright's own browser
 # download is not used).  Installed here when missing and we may (root with apt-get).
