@@ -82,7 +82,8 @@ def test_a_whole_game_of_one_person_and_two_bots_through_the_service(alice, run_
             )
         game.refresh_from_db()
         turns += 1
-    assert turns > 3
+    # The deck is shuffled for real: a game may end after a few cards (all four game-end
+    # cards early), so the count of turns is compared with the log, not with a floor.
     assert game.status == Game.Status.FINISHED
     assert game.finished_at is not None and game.deadline_at is None
     assert game.result == result(game.engine_state())
@@ -91,6 +92,7 @@ def test_a_whole_game_of_one_person_and_two_bots_through_the_service(alice, run_
     assert {m.actor for m in moves} <= {Move.Actor.PLAYER, Move.Actor.BOT, Move.Actor.FORCED}
     assert {m.seat for m in moves if m.actor == Move.Actor.BOT} == {1, 2}
     assert all(m.user == alice for m in moves if m.actor == Move.Actor.PLAYER)
+    assert sum(m.actor == Move.Actor.PLAYER for m in moves) == turns >= 1
     assert replayed_state(game) == game.engine_state()
 
 
