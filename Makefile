@@ -17,10 +17,15 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 
 # Every package at the version constraints.txt pins (the set the tests last passed with).
-$(VENV)/.installed: pyproject.toml constraints.txt
+# A new virtual environment in $(1), with the first Python 3.11 or newer and a current pip.
+define new_venv
 	@test -n "$(BOOT_PYTHON)" || { echo "Python 3.11 or newer is required" >&2; exit 1; }
-	$(BOOT_PYTHON) -m venv $(VENV)
-	$(PY) -m pip install --quiet --upgrade pip
+	$(BOOT_PYTHON) -m venv $(1)
+	$(1)/bin/python -m pip install --quiet --upgrade pip
+endef
+
+$(VENV)/.installed: pyproject.toml constraints.txt
+	$(call new_venv,$(VENV))
 	$(PY) -m pip install --quiet -c constraints.txt -e '.[dev]'
 	touch $@
 
@@ -31,10 +36,8 @@ install: $(VENV)/.installed
 # untouched until the next `make install` picks the new file up.
 UPGRADE_VENV := .venv-upgrade
 upgrade:
-	@test -n "$(BOOT_PYTHON)" || { echo "Python 3.11 or newer is required" >&2; exit 1; }
 	rm -rf $(UPGRADE_VENV)
-	$(BOOT_PYTHON) -m venv $(UPGRADE_VENV)
-	$(UPGRADE_VENV)/bin/python -m pip install --quiet --upgrade pip
+	$(call new_venv,$(UPGRADE_VENV))
 	$(UPGRADE_VENV)/bin/python -m pip install --quiet -e '.[dev]'
 	{ sed -n '/^#/p' constraints.txt; $(UPGRADE_VENV)/bin/python -m pip freeze --exclude-editable; } > constraints.txt.new
 	mv constraints.txt.new constraints.txt
