@@ -87,18 +87,20 @@ run: install messages
 # SQLite, tasks in-process, no Redis.  Each run has its own test databases and cache
 # key prefix (tests/settings.py), so two runs at once do not disturb each other.
 # Celery stays eager unless a test starts a real worker: tests/settings.py.
-# Both passes spread the tests over one process per CPU (pytest-xdist);
-# TEST_WORKERS=0 runs them in this one process.
+# Both passes spread the tests over one process per CPU, at most four (pytest-xdist;
+# each may start Chromium, servers and a Celery worker, and holds database connections
+# of its own); TEST_WORKERS=0 runs them in this one process.
 TEST_WORKERS ?= auto
+TEST_XDIST = -n $(TEST_WORKERS) --maxprocesses=4
 test: export DATABASE_URL ?= postgres://postgres@127.0.0.1:5432/highsociety
 test: export REDIS_URL ?= redis://127.0.0.1:6379/15
 test: install browser messages
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/lint-imports
 	$(PY) manage.py makemigrations --check --dry-run --settings=tests.settings
-	$(PY) -m pytest -n $(TEST_WORKERS) $(PYTEST_ARGS)
+	$(PY) -m pytest $(TEST_XDIST) $(PYTEST_ARGS)
 	env -u DATABASE_URL -u REDIS_URL -u CELERY_BROKER_URL -u HIGHSOCIETY_TEST_RUN \
-	  $(PY) -m pytest -n $(TEST_WORKERS) -m embedded $(PYTEST_ARGS)
+	  $(PY) -m pytest $(TEST_XDIST) -m embedded $(PYTEST_ARGS)
 
 test-fast: install
 	$(PY) -m pytest tests/games/engine tests/games/ai -q
