@@ -140,10 +140,19 @@ def asgi_server(transactional_db):
     kept = connection.settings_dict["CONN_MAX_AGE"]
     connection.settings_dict["CONN_MAX_AGE"] = 0
 
+    # The first port that binds, bound here and handed to uvicorn: binding is the test,
+    # so two test processes starting at once never pick the same port.
+    listener = socket.socket()
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own bind
     for port in range(8200, 8300):
-        with socket.socket() as probe:
-            if probe.connect_ex(("127.0.0.1", port)) != 0:
-                break
+        try:
+            listener.bind(("127.0.0.1", port))
+        except OSError:
+            continue
+        break
+    else:
+        listener.close()
+        raise RuntimeError("no free port in 8200-8299")
     config = uvicorn.Config(
         get_asgi_application(),
         host="127.0.0.1",
@@ -153,7 +162,7 @@ def asgi_server(transactional_db):
         timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, daemon=True)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
     while not server.started and time.monotonic() < deadline:
@@ -162,4 +171,5 @@ def asgi_server(transactional_db):
     yield SimpleNamespace(url=f"http://127.0.0.1:{port}")
     server.should_exit = True
     thread.join(10)
+    listener.close()
     connection.settings_dict["CONN_MAX_AGE"] = kept

@@ -11,7 +11,6 @@ import base64
 import datetime
 import json
 import os
-import socket
 import ssl
 import threading
 from dataclasses import dataclass, field
@@ -108,23 +107,10 @@ def _certificate(folder: Path) -> tuple[Path, Path]:
     return cert_path, key_path
 
 
-def _free_port() -> int:
-    """A free port among 8100-8199 (this machine's share for test servers)."""
-    for port in range(8100, 8200):
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
-    raise RuntimeError("no free port in 8100-8199")
-
-
 def start(folder: Path) -> tuple[PushService, ThreadingHTTPServer, Path]:
     """The service, its server (``shutdown()`` it) and the certificate to trust."""
     cert_path, key_path = _certificate(folder)
-    port = _free_port()
-    service = PushService(port=port)
+    service = PushService(port=0)
 
     class Handler(BaseHTTPRequestHandler):
         def do_POST(self) -> None:  # noqa: N802 (http.server's name)
@@ -144,7 +130,17 @@ def start(folder: Path) -> tuple[PushService, ThreadingHTTPServer, Path]:
         def log_message(self, *args) -> None:
             pass
 
-    server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    # The first port of 8100-8199 (this machine's share for test servers) that binds:
+    # binding is the test, so two test processes starting at once never pick the same.
+    for port in range(8100, 8200):
+        try:
+            server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
+        except OSError:
+            continue
+        break
+    else:
+        raise RuntimeError("no free port in 8100-8199")
+    service.port = port
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert_path, key_path)
     server.socket = context.wrap_socket(server.socket, server_side=True)
