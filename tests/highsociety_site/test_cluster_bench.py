@@ -4,9 +4,10 @@ cross-node checks, three tables of people and bots played through HAProxy, and t
 consistency checks of bench/load.py.
 
 It runs against a database of its own on the test's PostgreSQL server (``<this run's
-test database>_cluster``, dropped and created by the script) and a Redis database of its
-own (``CLUSTER_BENCH_REDIS_DB``, 10 unless set).  Skipped when HAProxy or PgBouncer is
-not installed (``make bench-cluster`` installs them) or the bench's ports are taken."""
+test database>_cluster``, dropped and created by the script, dropped again when the test
+ends) and a Redis database of its own (``CLUSTER_BENCH_REDIS_DB``, 10 unless set).
+Skipped when HAProxy or PgBouncer is not installed (``make bench-cluster`` installs
+them) or the bench's ports are taken."""
 
 from __future__ import annotations
 
@@ -43,7 +44,7 @@ def _missing() -> str | None:
 
 
 @pytest.mark.slow
-def test_three_tables_through_two_nodes_behind_haproxy_and_pgbouncer(tmp_path):
+def test_three_tables_through_two_nodes_behind_haproxy_and_pgbouncer(tmp_path, bench_database):
     if connection.vendor != "postgresql" or not getattr(settings, "REDIS_URL", None):
         pytest.skip("needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): `make test` sets both")
     if reason := _missing():
@@ -61,7 +62,7 @@ def test_three_tables_through_two_nodes_behind_haproxy_and_pgbouncer(tmp_path):
         "--poll-max", "0.3",
         "--timeout", "60",
         "--postgres", f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}",
-        "--database", f"{db['NAME']}_cluster",
+        "--database", bench_database("cluster"),
         "--redis-url", urlunsplit(redis._replace(path=f"/{os.environ.get('CLUSTER_BENCH_REDIS_DB', '10')}")),
         "--logs", str(tmp_path),
     ]  # fmt: skip

@@ -2,10 +2,11 @@
 stays fixed.
 
 The small run starts gunicorn and a Celery worker against a database of its own on the
-test's PostgreSQL server (``<this run's test database>_loadbench``, dropped and created by the
-script) and a Redis database of its own (``LOAD_BENCH_REDIS_DB``, 9 unless set) on the
-test's Redis server, plays three tables of people and bots to the end through the API
-and checks every stored game; it exits non-zero on any error or inconsistency.
+test's PostgreSQL server (``<this run's test database>_loadbench``, dropped and created
+by the script, dropped again when the test ends) and a Redis database of its own
+(``LOAD_BENCH_REDIS_DB``, 9 unless set) on the test's Redis server, plays three tables
+of people and bots to the end through the API and checks every stored game; it exits
+non-zero on any error or inconsistency.
 """
 
 from __future__ import annotations
@@ -28,11 +29,10 @@ from games.services import game_create, game_join
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _database_url() -> str:
+def _database_url(name: str) -> str:
     db = connection.settings_dict
     auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    name = db["NAME"]  # this run's own test database: two runs never share the bench's
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}_loadbench"
+    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
 
 
 def _redis_url() -> str:
@@ -41,7 +41,7 @@ def _redis_url() -> str:
 
 
 @pytest.mark.slow
-def test_three_tables_of_people_and_bots_play_to_the_end_consistently(tmp_path):
+def test_three_tables_of_people_and_bots_play_to_the_end_consistently(tmp_path, bench_database):
     if connection.vendor != "postgresql" or not getattr(settings, "REDIS_URL", None):
         pytest.skip("needs PostgreSQL and Redis (DATABASE_URL, REDIS_URL): `make test` sets both")
     command = [
@@ -62,7 +62,7 @@ def test_three_tables_of_people_and_bots_play_to_the_end_consistently(tmp_path):
         "--timeout",
         "50",
         "--database-url",
-        _database_url(),
+        _database_url(bench_database("loadbench")),
         "--redis-url",
         _redis_url(),
         "--logs",

@@ -11,6 +11,7 @@ import threading
 
 import pytest
 from asgiref.sync import async_to_sync, sync_to_async
+from django.db import connections
 from django.test import AsyncClient, Client
 from django.utils import timezone
 
@@ -52,6 +53,10 @@ def in_thread(call):
             outcome["value"] = call()
         except BaseException as error:  # re-raised in the test's thread
             outcome["error"] = error
+        finally:
+            # The views' database connections are this thread's: closed with it, or the
+            # test database could not be dropped at the end of the run.
+            connections.close_all()
 
     thread = threading.Thread(target=target)
     thread.start()
