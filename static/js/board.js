@@ -12,7 +12,8 @@
 // - times (the log's, the chat's, the deadline) are shown in the player's time zone
 //   (their profile's, else the browser's);
 // - after a chat message was sent, the message box is emptied (it is kept across the
-//   board's refreshes, hx-preserve, so that a refresh never wipes what is being typed).
+//   board's refreshes, hx-preserve, so that a refresh never wipes what is being typed);
+// - an answer for a board that another answer has already replaced is not swapped in.
 (function () {
   var wasMyTurn = null;
   var lastHeadline = null;
@@ -98,12 +99,26 @@
     }
   }
 
+  // A board's answer that arrives after another answer replaced that board (a refresh
+  // crossing the player's own move or chat message) is dropped: the page shows the
+  // newer board, and htmx, swapping into the replaced one, would take the fields kept
+  // across refreshes (hx-preserve: the message being typed, an order's maximum) out of
+  // the page with it.  The event fires on the replaced board, outside the document, so
+  // every board gets this listener (adding it again is a no-op).
+  function dropIfReplaced(event) {
+    var target = event.detail.target;
+    if (target && !target.isConnected) {
+      event.detail.shouldSwap = false;
+    }
+  }
+
   function settled(afterOwnMove) {
     localTimes();
     var current = board();
     if (!current) {
       return;
     }
+    current.addEventListener("htmx:beforeSwap", dropIfReplaced);
     headerCount(current);
     if (current.classList.contains("board--my-turn") && wasMyTurn === false) {
       notifyIfHidden(current);

@@ -33,3 +33,40 @@ def test_two_players_chat_while_the_board_refreshes(
     expect(page.locator(".chat__lines")).to_contain_text("Thanks, you too!", timeout=8000)
     expect(page.locator("#chat-text")).to_have_value("half a sente")
     screenshot(page, "browser-chat")
+
+
+def test_a_refresh_that_crosses_a_chat_message_keeps_the_fields_on_the_page(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """The board refreshes on its own while the player's message is on its way; the
+    message's answer replaces the board first, then the refresh's answer comes for the
+    board that is gone.  The message box and the order's maximum (both kept across
+    refreshes) stay on the page, the maximum with what was typed."""
+    from playwright.sync_api import expect
+
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#order-max")).to_be_visible()
+    page.fill("#order-max", "7000")
+
+    held = []  # the board's next refresh (it polls every 3 s), held back for now
+    page.route("**/board/*", lambda route: held.append(route))
+    for _ in range(50):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the board asked for no refresh"
+    page.fill("#chat-text", "Crossing the refresh")
+    page.click(".chat__form button[type=submit]")
+    expect(page.locator(".chat__lines")).to_contain_text("Crossing the refresh")
+    for route in list(held):  # the crossing refresh's answer comes now
+        route.continue_()
+    page.unroute("**/board/*")
+    page.wait_for_timeout(1000)  # the held answer is in and handled
+
+    expect(page.locator("#chat-text")).to_be_visible()
+    expect(page.locator("#order-max")).to_be_visible()
+    expect(page.locator("#order-max")).to_have_value("7000")
