@@ -70,17 +70,27 @@ def database_create(url: str, *, fresh: bool = False) -> None:
     import psycopg
     from psycopg import sql
 
+    if fresh:
+        database_drop(url)
     name, admin = _database_split(url)
     with psycopg.connect(admin, autocommit=True) as connection:
-        if fresh:
-            connection.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
-            )
         exists = connection.execute(
             "SELECT 1 FROM pg_database WHERE datname = %s", [name]
         ).fetchone()
         if not exists:
             connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+
+
+def database_drop(url: str) -> None:
+    """Drop the database named in ``url`` if it exists, closing its connections."""
+    import psycopg
+    from psycopg import sql
+
+    name, admin = _database_split(url)
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(
+            sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(name))
+        )
 
 
 def django_setup(env: dict[str, str], *, eager: bool, pages: bool = False) -> None:

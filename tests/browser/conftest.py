@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.ports import bind_first
+
 # Playwright's sync API runs an event loop in this thread; the tests still call the ORM
 # from it (to set up tables), which Django would otherwise refuse as "async".
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -140,19 +142,14 @@ def asgi_server(transactional_db):
     kept = connection.settings_dict["CONN_MAX_AGE"]
     connection.settings_dict["CONN_MAX_AGE"] = 0
 
-    # The first port that binds, bound here and handed to uvicorn: binding is the test,
-    # so two test processes starting at once never pick the same port.
+    # Bound here and handed to uvicorn, so no other test process can take the port first.
     listener = socket.socket()
     listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own bind
-    for port in range(8200, 8300):
-        try:
-            listener.bind(("127.0.0.1", port))
-        except OSError:
-            continue
-        break
-    else:
+    try:
+        port, _ = bind_first(range(8200, 8300), lambda p: listener.bind(("127.0.0.1", p)))
+    except RuntimeError:
         listener.close()
-        raise RuntimeError("no free port in 8200-8299")
+        raise
     config = uvicorn.Config(
         get_asgi_application(),
         host="127.0.0.1",

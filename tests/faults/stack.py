@@ -34,6 +34,7 @@ import psycopg
 import requests
 
 from tests.moves import choose
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
@@ -66,12 +67,6 @@ def missing_binaries() -> str | None:
     if os.geteuid() == 0 and shutil.which("runuser") is None:
         return "running as root needs runuser to start PostgreSQL as its own user"
     return None
-
-
-def free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
 
 
 def wait_for(condition: Callable[[], Any], timeout: float, what: str, step: float = 0.1) -> Any:

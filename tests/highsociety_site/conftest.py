@@ -2,36 +2,31 @@
 
 from __future__ import annotations
 
-import psycopg
+import sys
+from pathlib import Path
+
 import pytest
 from django.db import connection
-from psycopg import sql
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+
+from bench.stack import database_drop  # noqa: E402
 
 
 @pytest.fixture
 def bench_database():
-    """``name(suffix)``: the database a bench script run by the test creates on the test's
-    PostgreSQL server, ``<this run's test database>_<suffix>`` (so two runs never share
-    it); dropped when the test ends, whatever the script left behind."""
+    """``url(suffix)``: the URL of the database a bench script run by the test creates on
+    the test's PostgreSQL server, ``<this run's test database>_<suffix>`` (so two runs
+    never share it); dropped when the test ends, whatever the script left behind."""
     db = connection.settings_dict
-    names: list[str] = []
+    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
+    server = f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}"
+    urls: list[str] = []
 
-    def name(suffix: str) -> str:
-        names.append(f"{db['NAME']}_{suffix}")
-        return names[-1]
+    def url(suffix: str) -> str:
+        urls.append(f"{server}/{db['NAME']}_{suffix}")
+        return urls[-1]
 
-    yield name
-    if not names:
-        return
-    with psycopg.connect(
-        host=db["HOST"] or "127.0.0.1",
-        port=db["PORT"] or 5432,
-        user=db["USER"],
-        password=db.get("PASSWORD") or None,
-        dbname="postgres",
-        autocommit=True,
-    ) as admin:
-        for each in names:
-            admin.execute(
-                sql.SQL("DROP DATABASE IF EXISTS {} WITH (FORCE)").format(sql.Identifier(each))
-            )
+    yield url
+    for each in urls:
+        database_drop(each)

@@ -62,7 +62,7 @@ def test_three_tables_through_two_nodes_behind_haproxy_and_pgbouncer(tmp_path, b
         "--poll-max", "0.3",
         "--timeout", "60",
         "--postgres", f"{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}",
-        "--database", bench_database("cluster"),
+        "--database", bench_database("cluster").rsplit("/", 1)[1],
         "--redis-url", urlunsplit(redis._replace(path=f"/{os.environ.get('CLUSTER_BENCH_REDIS_DB', '10')}")),
         "--logs", str(tmp_path),
     ]  # fmt: skip

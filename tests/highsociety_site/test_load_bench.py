@@ -29,12 +29,6 @@ from games.services import game_create, game_join
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def _database_url(name: str) -> str:
-    db = connection.settings_dict
-    auth = db["USER"] + (f":{db['PASSWORD']}" if db.get("PASSWORD") else "")
-    return f"postgres://{auth}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{name}"
-
-
 def _redis_url() -> str:
     parts = urlsplit(settings.REDIS_URL)
     return urlunsplit(parts._replace(path=f"/{os.environ.get('LOAD_BENCH_REDIS_DB', '9')}"))
@@ -62,7 +56,7 @@ def test_three_tables_of_people_and_bots_play_to_the_end_consistently(tmp_path, 
         "--timeout",
         "50",
         "--database-url",
-        _database_url(bench_database("loadbench")),
+        bench_database("loadbench"),
         "--redis-url",
         _redis_url(),
         "--logs",

@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import random
 import signal
-import socket
 import subprocess
 import time
 from pathlib import Path
@@ -22,21 +21,16 @@ import pytest
 import requests
 
 from tests.moves import view_choose as choose
+from tests.ports import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
 pytestmark = pytest.mark.slow  # runs the same in either pass: no database of the run is used
 
 
-def _free_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def make_run(tmp_path):
     """``make run`` on a free port, with nothing configured but the SQLite file."""
-    port = _free_port()
+    port = free_port()
     env = {
         key: value
         for key, value in os.environ.items()

@@ -23,6 +23,8 @@ from cryptography.hazmat.primitives import hashes, serialization
 from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.x509.oid import NameOID
 
+from tests.ports import bind_first
+
 
 def b64url(data: bytes) -> str:
     return base64.urlsafe_b64encode(data).rstrip(b"=").decode("ascii")
@@ -130,17 +132,10 @@ def start(folder: Path) -> tuple[PushService, ThreadingHTTPServer, Path]:
         def log_message(self, *args) -> None:
             pass
 
-    # The first port of 8100-8199 (this machine's share for test servers) that binds:
-    # binding is the test, so two test processes starting at once never pick the same.
-    for port in range(8100, 8200):
-        try:
-            server = ThreadingHTTPServer(("127.0.0.1", port), Handler)
-        except OSError:
-            continue
-        break
-    else:
-        raise RuntimeError("no free port in 8100-8199")
-    service.port = port
+    # A port of 8100-8199 (this machine's share for test servers).
+    service.port, server = bind_first(
+        range(8100, 8200), lambda port: ThreadingHTTPServer(("127.0.0.1", port), Handler)
+    )
     context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
     context.load_cert_chain(cert_path, key_path)
     server.socket = context.wrap_socket(server.socket, server_side=True)
