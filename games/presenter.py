@@ -529,6 +529,7 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
     """The final scores as the board shows them: winners first, then by status."""
     names = view.names
     resigned = {seat.position for seat in view.seats_info if seat.resigned}
+    bots = {seat.position for seat in view.seats_info if seat.is_bot}
     rows = []
     for row in view.score or ():
         details = row.details
@@ -549,6 +550,7 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
                 ],
                 "decided": str(DECIDED_BY.get(details.get("decided_by") or "", "")),
                 "is_you": row.seat == view.your_seat,
+                "is_bot": row.seat in bots,
                 # A resigned player's seat that finished first: the bot's result, not theirs.
                 "bot_first": bool(details.get("winner")) and row.seat in resigned,
             }

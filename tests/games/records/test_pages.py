@@ -132,6 +132,45 @@ def test_leaderboard_is_paginated(client, settings, db):
     assert client.get("/leaderboard/?page=999").status_code == 200
 
 
+# --------------------------------------------------------------------------- end screen
+
+END_ROWS = [
+    {"cards": ["lux10"], "money": [20000]},
+    {"cards": ["lux4"], "money": [15000]},
+    {"cards": ["lux9"], "money": [1000]},
+]
+
+
+def _rating_cells(html: str) -> list[str]:
+    """The last cell of each row of the final scores: the rating column."""
+    table = html.split('class="scores', 1)[1].split("</table>", 1)[0]
+    return [row.rsplit('<td class="num">', 1)[1] for row in table.split("<tr")[2:]]
+
+
+def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rated(
+    client, alice, bob
+):
+    """A rated game: each person's change; a bot's seat is not called unrated (its level's
+    rating moved) but links to the leaderboard, where each level has one rating."""
+    from accounts.models import PlayerResult
+
+    game = scored_game([alice, bob, "hard"], END_ROWS)
+    client.force_login(alice)
+    cells = _rating_cells(client.get(f"/games/{game.pk}/").content.decode())
+    deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
+    assert f"{deltas[0]:+.1f}" in cells[0] and f"{deltas[1]:+.1f}" in cells[1]
+    assert 'href="/leaderboard/"' in cells[2] and "per level" in cells[2]
+    assert not any("unrated" in cell for cell in cells)
+
+
+def test_the_end_screen_of_an_unrated_game_says_so_for_every_seat(client, alice, bob):
+    game = scored_game([alice, bob, "hard"], END_ROWS, scenario=True)
+    client.force_login(alice)
+    cells = _rating_cells(client.get(f"/games/{game.pk}/").content.decode())
+    assert len(cells) == 3 and all("unrated" in cell for cell in cells)
+    assert not any("/leaderboard/" in cell for cell in cells)
+
+
 # --------------------------------------------------------------------------- speed
 
 
