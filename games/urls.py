@@ -1,12 +1,15 @@
 """Routes of the game pages (the lobby at "/" is routed by highsociety_site.urls)."""
 
 from django.urls import path
+from django.views.generic import RedirectView
 
 from games import views, views_records
 
 app_name = "games"
 
 urlpatterns = [
+    # /games/ itself (a table's address with its number taken off): the lobby.
+    path("", RedirectView.as_view(pattern_name="lobby"), name="index"),
     path("new/", views.game_new, name="new"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/board/", views.game_board, name="board"),

@@ -48,3 +48,11 @@ def test_scenario_tables_are_not_listed_and_are_marked(client, dora, alice):
     assert f"/games/{scenario.pk}/" not in client.get("/").content.decode()
     board = client.get(f"/games/{scenario.pk}/").content.decode()
     assert "Scenario · unrated" in board
+
+
+def test_games_without_a_table_number_leads_to_the_lobby(client):
+    """/games/ is a table's address with its number taken off: it goes to the lobby,
+    whether signed in or not, rather than to a "not found" page."""
+    response = client.get("/games/")
+    assert response.status_code == 302 and response.url == "/"
+    assert client.get("/games/", follow=True).status_code == 200
