@@ -144,7 +144,7 @@ END_ROWS = [
 def _rating_cells(html: str) -> list[str]:
     """The last cell of each row of the final scores: the rating column."""
     table = html.split('class="scores', 1)[1].split("</table>", 1)[0]
-    return [row.rsplit('<td class="num">', 1)[1] for row in table.split("<tr")[2:]]
+    return [row.rsplit('<td class="num"', 1)[1] for row in table.split("<tr")[2:]]
 
 
 def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rated(
