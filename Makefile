@@ -12,7 +12,8 @@ BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 # `make run`: the embedded defaults (SQLite file db.sqlite3, tasks in-process, e-mail
 # printed to this terminal, DEBUG on) unless the environment says otherwise.  Served by
 # uvicorn (ASGI, reloading on changes), one process: the boards' streams then share an
-# in-process channel, no Redis needed.
+# in-process channel, no Redis needed; that process also runs beat's sweeps every
+# minute (turn e-mails, deadlines: SWEEP_IN_PROCESS_SECONDS).
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
@@ -75,6 +76,7 @@ makemessages: install gettext
 run: export SITE_URL ?= http://$(HOST):$(PORT)
 run: export DEBUG ?= 1
 run: export LOG_FORMAT ?= text
+run: export SWEEP_IN_PROCESS_SECONDS ?= 60
 run: install messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo

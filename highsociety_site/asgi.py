@@ -9,3 +9,10 @@ from django.core.asgi import get_asgi_application
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "highsociety_site.settings")
 
 application = get_asgi_application()
+
+from django.conf import settings  # noqa: E402  (once Django is set up)
+
+if settings.SWEEP_IN_PROCESS_SECONDS:  # `make run`: the sweeps beat would run, in this process
+    from games.sweeps import start_sweeper  # noqa: E402
+
+    start_sweeper(settings.SWEEP_IN_PROCESS_SECONDS)

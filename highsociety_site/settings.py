@@ -291,6 +291,11 @@ LIVE_STREAM_SECONDS = env_int("LIVE_STREAM_SECONDS", 600, minimum=10, maximum=86
 # the outbox sweep (every minute) sends it if they are away: one to two minutes in all.
 TURN_EMAIL_GRACE_SECONDS = env_int("TURN_EMAIL_GRACE_SECONDS", 60, minimum=0, maximum=3600)
 
+# Without beat: the ASGI web process runs every sweep each this many seconds in a thread
+# of its own (games/sweeps.py).  `make run` sets 60, so that the embedded quick start
+# sends turn e-mails and plays deadline moves; 0 (the default) leaves it to beat or cron.
+SWEEP_IN_PROCESS_SECONDS = env_int("SWEEP_IN_PROCESS_SECONDS", 0, minimum=0, maximum=3600)
+
 # EMAIL_BACKEND, EMAIL_HOST, EMAIL_PORT, EMAIL_HOST_USER, EMAIL_HOST_PASSWORD,
 # EMAIL_USE_TLS, EMAIL_USE_SSL, EMAIL_TIMEOUT or EMAIL_FILE_PATH, as the URL says.
 globals().update(parse_email_url(env_str("EMAIL_URL", "console:")))

@@ -28,8 +28,9 @@ pytestmark = pytest.mark.slow  # runs the same in either pass: no database of th
 
 
 @pytest.fixture
-def make_run(tmp_path):
-    """``make run`` on a free port, with nothing configured but the SQLite file."""
+def make_run(request, tmp_path):
+    """``make run`` on a free port, with nothing configured but the SQLite file (and
+    the settings an indirect parameter gives)."""
     port = free_port()
     env = {
         key: value
@@ -38,6 +39,7 @@ def make_run(tmp_path):
         and key not in ("DATABASE_URL", "REDIS_URL", "CACHE_KEY_PREFIX", "EMAIL_URL")
     }
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'db.sqlite3'}"
+    env.update(getattr(request, "param", {}))
     log = open(tmp_path / "make-run.log", "w+")  # noqa: SIM115 (closed below)
     server = subprocess.Popen(
         ["make", "--no-print-directory", "run", f"PORT={port}"],
@@ -115,4 +117,33 @@ def test_the_demo_account_plays_a_whole_game_against_two_bots(make_run):
     log.seek(0)
     output = log.read()
     for bad in ("Traceback", "OperationalError", " 500 ", " 503 "):
+        assert bad not in output, output[-4000:]
+
+
+@pytest.mark.parametrize(
+    "make_run",
+    # The sweeps every second, two seconds of grace: not every minute after a minute.
+    [{"SWEEP_IN_PROCESS_SECONDS": "1", "TURN_EMAIL_GRACE_SECONDS": "2"}],
+    indirect=True,
+)
+def test_the_demo_gets_its_turn_email_from_the_web_process_sweeps(make_run):
+    """With no beat, no worker and no cron, `make run`'s own process runs the sweeps: the
+    demo account, whose game waits for its move and who has not opened the board, gets
+    its turn e-mail in the terminal."""
+    base, log = make_run
+    subject = "Subject: [High Society] Your turn at table 1"
+    deadline = time.monotonic() + 60
+    while True:
+        log.seek(0)
+        output = log.read()
+        if subject in output or time.monotonic() > deadline:
+            break
+        time.sleep(0.5)
+    assert subject in output, output[-4000:]
+    assert "To: demo@example.com" in output.split(subject, 1)[1][:400]
+    time.sleep(3)  # three more sweeps
+    log.seek(0)
+    output = log.read()
+    assert output.count(subject) == 1  # sent once, though the sweeps run every second
+    for bad in ("Traceback", "OperationalError", "in-process sweeps failed"):
         assert bad not in output, output[-4000:]

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import io
+import threading
+import time
 from datetime import timedelta
 from smtplib import SMTPException
 
@@ -21,6 +23,7 @@ from games.deadlines import stalled_sweep
 from games.models import Move, Notification
 from games.notifications import digests_sweep, turn_key
 from games.services import game_invitation_respond, game_submit_action
+from games.sweeps import start_sweeper
 from highsociety_site import celery_app
 from tests.games.factories import GameFactory, scenario_deck
 
@@ -153,6 +156,28 @@ def test_the_sweep_command_runs_every_sweep_once(table, age):
     out = io.StringIO()
     call_command("sweep", stdout=out)
     assert out.getvalue().startswith("deadline moves: 1, reminders: 0")
+
+
+@pytest.mark.django_db(transaction=True)  # the sweeper's thread reads what the test wrote
+def test_the_web_process_sweeper_runs_the_sweeps_in_a_thread_until_stopped(table, age):
+    """`make run`'s in-process sweeps (SWEEP_IN_PROCESS_SECONDS): a turn past its
+    deadline gets its one deadline move from the sweeper's thread, however often it
+    sweeps, and the thread ends when told to."""
+    game = age(table(), 30)
+    stop = start_sweeper(0.05)
+    try:
+        deadline = time.monotonic() + 20
+        moves = Move.objects.filter(game=game, actor=Move.Actor.DEADLINE)
+        while not moves.exists() and time.monotonic() < deadline:
+            time.sleep(0.05)
+        time.sleep(0.3)  # several more sweeps
+        assert moves.count() == 1
+    finally:
+        stop.set()
+    end = time.monotonic() + 5
+    while any(t.name == "sweeper" for t in threading.enumerate()) and time.monotonic() < end:
+        time.sleep(0.05)
+    assert not any(t.name == "sweeper" for t in threading.enumerate())
 
 
 def test_a_broker_outage_never_breaks_a_move(table, dora, monkeypatch, run_commits):
