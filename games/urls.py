@@ -9,7 +9,11 @@ app_name = "games"
 
 urlpatterns = [
     # /games/ itself (a table's address with its number taken off): the lobby.
-    path("", RedirectView.as_view(pattern_name="lobby"), name="index"),
+    path(
+        "",
+        RedirectView.as_view(pattern_name="lobby", http_method_names=["get", "head"]),
+        name="index",
+    ),
     path("new/", views.game_new, name="new"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/board/", views.game_board, name="board"),

@@ -634,6 +634,7 @@ for route, label, path in (
     ("games:replay", "game-replay:finished", "/games/{finished}/replay/"),
     ("games:record", "game-record:finished", "/games/{finished}/record.json"),
     ("lobby", "lobby", "/"),
+    ("games:index", "games-index", "/games/"),
     ("player_profile", "player-profile", "/players/sam/"),
     ("leaderboard", "leaderboard", "/leaderboard/"),
     ("health", "health", "/health/"),
@@ -661,6 +662,7 @@ add(
 )
 
 add("lobby", "lobby", "/", "GET", 200)
+add("games:index", "games-index", "/games/", "GET", 302)  # to the lobby, for everyone
 add("games:new", "game-new", "/games/new/", "GET", by(200, anonymous=LOGIN))
 NEW_TABLE = {"players": "3", "your_seat": "1", "seat_2": "open", "seat_3": "open"}
 add(
