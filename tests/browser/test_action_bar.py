@@ -56,8 +56,10 @@ def test_bid_and_pass_are_in_view_on_your_turn(
     expect(page.locator(".banner")).to_contain_text("Waiting for Bob")
     # Focus is set once the swap has settled (htmx settles a moment after the new board
     # shows), and a refresh the stream triggers meanwhile keeps it: wait for it.
+    # A function, not an expression: Playwright polls an expression with eval, which the
+    # page's Content Security Policy refuses whenever the first check is false.
     page.wait_for_function(
-        "document.activeElement && "
+        "() => document.activeElement && "
         "document.activeElement.matches('#board .pick__input, #board .banner')",
         timeout=5000,
     )
