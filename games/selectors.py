@@ -365,15 +365,14 @@ def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
 
 
 def game_ending(*, game: Game) -> dict[str, Any]:
-    """What the end screen adds to a finished board: whether the game was rated, each
-    person's rating change (None: unrated, or a bot, whose level has one rating on the
-    leaderboard) and the rematch table if one was opened.  Two queries."""
-    results = list(
-        PlayerResult.objects.filter(game=game).only("seat", "rated", "rating_before", "rating_after")
+    """What the end screen adds to a finished board: each person's rating change (none at
+    all: an unrated game; a bot has none, its level has one rating on the leaderboard)
+    and the rematch table if one was opened.  Two queries."""
+    results = PlayerResult.objects.filter(game=game).only(
+        "seat", "rated", "rating_before", "rating_after"
     )
     rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
     return {
-        "rated": any(r.rated for r in results),
         "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},
         "rematch_id": rematch,
     }
