@@ -146,6 +146,10 @@ def test_the_profile_offers_the_languages(client, bob):
     assert 'id="profile-language"' in html
     for code in ("en", "de", "fr"):
         assert f'<option value="{code}" lang="{code}"' in html
+    # On the cream sheet its submit is drawn as a button (a bare "Go" read as plain text);
+    # the header's stays a link among the navigation's links.
+    assert '<button type="submit" class="button--small">Go</button>' in html
+    assert '<button type="submit" class="link-button">Go</button>' in html
 
 
 @pytest.mark.parametrize(

@@ -1,0 +1,67 @@
+"""On a small phone (360 px, a common Android width), in every language, no page is
+wider than the screen: long words wrap, wide tables scroll inside their own box or
+stack, and nothing absolutely placed (visually hidden column headings) stretches the
+page.  Every ``<details>`` is opened first, so what it hides is measured too."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game
+from tests.games.pages.conftest import table_make
+from tests.games.records.conftest import played_game
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+SMALL_PHONE = {"width": 360, "height": 780}
+WIDTH_OF_PAGE = "() => document.documentElement.scrollWidth"
+OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_no_page_is_wider_than_a_small_phone(
+    live_server, new_page, log_in, screenshot, alice, bob, carol, language
+):
+    from playwright.sync_api import expect
+
+    finished = [played_game([alice, bob, "medium"], seed=300 + seed) for seed in range(3)]
+    alice.is_staff = True  # a fixed deck (scenario games) needs staff
+    alice.language = language
+    alice.save(update_fields=["is_staff", "language"])
+    playing = table_make(alice, [bob, carol])
+    assert Game.objects.filter(status=Game.Status.FINISHED).count() == 3
+
+    page = log_in(new_page(viewport=SMALL_PHONE, locale=language), alice)
+    base = live_server.url
+    urls = [
+        "/",
+        "/games/new/",
+        f"/games/{playing.pk}/",
+        f"/games/{finished[0].pk}/",
+        f"/games/{finished[0].pk}/replay/",
+        "/games/history/",
+        "/accounts/profile/",
+        "/accounts/profile/tokens/",
+        "/players/alice/",
+        "/leaderboard/",
+        "/rules/",
+    ]
+    too_wide = {}
+    for url in urls:
+        page.goto(f"{base}{url}")
+        expect(page.locator("html")).to_have_attribute("lang", language)
+        page.evaluate(OPEN_DETAILS)
+        width = page.evaluate(WIDTH_OF_PAGE)
+        if width > SMALL_PHONE["width"]:
+            too_wide[url] = width
+    assert too_wide == {}, f"wider than {SMALL_PHONE['width']} px: {too_wide}"
+
+    # The lists of games stack on the phone: every game's replay link is on the screen,
+    # not past the table's right edge.
+    for url in ("/games/history/", "/players/alice/"):
+        page.goto(f"{base}{url}")
+        replay = page.locator(".data-table--stack a[href$='/replay/']").first
+        replay.scroll_into_view_if_needed()
+        box = replay.bounding_box()
+        assert box is not None and box["x"] + box["width"] <= SMALL_PHONE["width"], url
+    screenshot(page, f"phone-{language}-profile-recent-games")
