@@ -40,6 +40,10 @@ def rules(request: HttpRequest) -> HttpResponse:
     source = translated if translated.name != RULES_FILE.name and translated.exists() else RULES_FILE
     text = source.read_text(encoding="utf-8")
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
+    # Each table in a box of its own that scrolls sideways on a narrow screen.
+    html = html.replace("<table>", '<div class="table-wrap"><table>').replace(
+        "</table>", "</table></div>"
+    )
     return render(request, "rules.html", {"rules_html": html})
 
 

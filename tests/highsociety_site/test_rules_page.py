@@ -12,6 +12,8 @@ def test_the_rules_page_renders_the_rules_doc(client):
     html = response.content.decode()
     assert "<h1>The rules of High Society, as this site plays them</h1>" in html
     assert "<table>" in html and "<code>lux1</code>" in html  # the card tables
+    # each in a box that scrolls sideways on a phone, not the whole page
+    assert html.count("<table>") == html.count('<div class="table-wrap"><table>') >= 3
     assert "Yacht Club auction" in html
     assert client.post("/rules/").status_code == 405
 
