@@ -25,6 +25,11 @@ def test_password_reset_through_the_emailed_link(client, alice):
     # The link stores its key in the session and redirects to a key-less URL.
     page = client.get(match.group(1), follow=True)
     assert page.status_code == 200
+    # "Change Password" is the one filled button; "Cancel" (which signs out of the
+    # reset) is drawn as an outline, not as a second primary action beside it.
+    buttons = re.findall(r"<button[^>]*>", page.content.decode())
+    assert any('class="button"' in b and 'name="action"' in b for b in buttons), buttons
+    assert any('"button button--outline"' in b and "logout-from-stage" in b for b in buttons)
     form_url = page.redirect_chain[-1][0]
     response = client.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     assert response.status_code == 302
