@@ -3,6 +3,7 @@
 import re
 import unicodedata
 
+from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
 from django.db.models import Q
 from django.utils.text import format_lazy
@@ -20,6 +21,15 @@ RESERVED_NAME = re.compile(r"^\s*(bot\b|open seat\b|freier platz\b|place libre\b
 
 def _folded(name: str) -> str:
     return latin_reading(unicodedata.normalize("NFKC", name)).casefold().strip()
+
+
+class LoginForm(AllauthLoginForm):
+    """allauth's log-in form (ACCOUNT_FORMS), its first field labelled for what it takes
+    rather than allauth's bare "Login" ("Anmeldung" in German)."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["login"].label = _("Username or e-mail")
 
 
 class ProfileForm(forms.ModelForm):

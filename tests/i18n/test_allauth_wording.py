@@ -79,3 +79,24 @@ def test_the_password_changed_e_mail_reads_in_the_players_register(
     if language == "de":
         assert "Dein Passwort wurde geändert." in message.body
         assert not FORMAL.search(message.body), message.body
+
+
+@pytest.mark.parametrize(
+    ("language", "label"),
+    [
+        ("en", "Username or e-mail"),
+        ("de", "Benutzername oder E-Mail"),
+        ("fr", "Nom d'utilisateur ou e-mail"),
+    ],
+)
+def test_the_log_in_field_says_what_it_takes(client, alice, language, label):
+    # allauth's own label is a bare "Login" ("Anmeldung" in German).
+    html = client.get(reverse("account_login"), HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert re.search(
+        r'<label for="id_login"[^>]*>\s*' + re.escape(label.replace("'", "&#x27;")), html
+    ), html
+    # and it still signs in with either
+    for login in ("alice", "alice@example.com"):
+        client.logout()
+        response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
+        assert response.status_code == 302, login
