@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 
+from games import services
 from games.models import Game
 from tests.games.pages.conftest import table_make
 from tests.games.records.conftest import played_game
@@ -29,6 +30,10 @@ def test_no_page_is_wider_than_a_small_phone(
     alice.language = language
     alice.save(update_fields=["is_staff", "language"])
     playing = table_make(alice, [bob, carol])
+    # A table still filling, where Bob invited Alice: her three answers on one line or more.
+    waiting = services.game_create(
+        creator=bob, players=4, seats=[{"user": "alice"}, {"open": True}, {"ai": "easy"}]
+    )
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 3
 
     page = log_in(new_page(viewport=SMALL_PHONE, locale=language), alice)
@@ -37,6 +42,7 @@ def test_no_page_is_wider_than_a_small_phone(
         "/",
         "/games/new/",
         f"/games/{playing.pk}/",
+        f"/games/{waiting.pk}/",
         f"/games/{finished[0].pk}/",
         f"/games/{finished[0].pk}/replay/",
         "/games/history/",
