@@ -24,3 +24,7 @@ def remember_language(sender, request, user, **kwargs) -> None:
         language_set(user=user, value=current)
     if hasattr(request, "session"):
         request.session[LANGUAGE_SESSION_KEY] = user.language
+    # The rest of this request speaks it too: allauth's "Successfully signed in" is
+    # written after this signal, and would otherwise be in the language of the log-in
+    # page, above a page in the player's own.
+    translation.activate(user.language)

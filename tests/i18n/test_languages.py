@@ -140,6 +140,21 @@ def test_the_first_log_in_keeps_the_language_the_player_was_reading(client, bob,
     assert '<html lang="fr">' in other.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
 
 
+def test_the_signed_in_notice_is_in_the_players_language_not_the_log_in_pages(carol):
+    carol.language = "fr"
+    carol.save(update_fields=["language"])
+    browser = client_class_new()  # reading the log-in page in English
+    page = browser.post(
+        "/accounts/login/",
+        {"login": "carol", "password": PASSWORD},
+        HTTP_ACCEPT_LANGUAGE="en",
+        follow=True,
+    ).content.decode()
+    assert '<html lang="fr">' in page
+    assert "Connexion avec carol réussie." in page
+    assert "Successfully signed in" not in page
+
+
 def test_the_profile_offers_the_languages(client, bob):
     client.force_login(bob)
     html = client.get("/accounts/profile/").content.decode()
