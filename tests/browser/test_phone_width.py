@@ -17,6 +17,11 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SMALL_PHONE = {"width": 360, "height": 780}
 WIDTH_OF_PAGE = "() => document.documentElement.scrollWidth"
 OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
+# Nor may a table need its box's sideways scroll: the site's tables stack on a phone.
+# Only the rules' reference tables scroll, on purpose (they keep a readable width).
+TABLES_TOO_WIDE = """() => [...document.querySelectorAll('.table-wrap')]
+    .filter(box => !box.closest('.rules') && box.scrollWidth > box.clientWidth)
+    .map(box => box.querySelector('thead').innerText.replace(/\\s+/g, ' '))"""
 
 
 @pytest.mark.parametrize("language", ["en", "de", "fr"])
@@ -25,7 +30,8 @@ def test_no_page_is_wider_than_a_small_phone(
 ):
     from playwright.sync_api import expect
 
-    finished = [played_game([alice, bob, "medium"], seed=300 + seed) for seed in range(3)]
+    # Five rated games: Alice and Bob are on the leaderboard.
+    finished = [played_game([alice, bob, "medium"], seed=300 + seed) for seed in range(5)]
     alice.is_staff = True  # a fixed deck (scenario games) needs staff
     alice.language = language
     alice.save(update_fields=["is_staff", "language"])
@@ -34,7 +40,7 @@ def test_no_page_is_wider_than_a_small_phone(
     waiting = services.game_create(
         creator=bob, players=4, seats=[{"user": "alice"}, {"open": True}, {"ai": "easy"}]
     )
-    assert Game.objects.filter(status=Game.Status.FINISHED).count() == 3
+    assert Game.objects.filter(status=Game.Status.FINISHED).count() == 5
 
     page = log_in(new_page(viewport=SMALL_PHONE, locale=language), alice)
     base = live_server.url
@@ -60,10 +66,15 @@ def test_no_page_is_wider_than_a_small_phone(
         width = page.evaluate(WIDTH_OF_PAGE)
         if width > SMALL_PHONE["width"]:
             too_wide[url] = width
-    assert too_wide == {}, f"wider than {SMALL_PHONE['width']} px: {too_wide}"
+        if page.evaluate(TABLES_TOO_WIDE):
+            too_wide[url] = page.evaluate(TABLES_TOO_WIDE)
+    assert too_wide == {}, f"too wide for a {SMALL_PHONE['width']} px screen: {too_wide}"
 
     # The lists of games stack on the phone: every game's replay link is on the screen,
     # not past the table's right edge.
+    page.goto(f"{base}/leaderboard/")
+    expect(page.locator(".leaderboard tbody tr")).to_have_count(2)
+    screenshot(page, f"phone-{language}-leaderboard")
     for url in ("/games/history/", "/players/alice/"):
         page.goto(f"{base}{url}")
         replay = page.locator(".data-table--stack a[href$='/replay/']").first
