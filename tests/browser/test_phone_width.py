@@ -24,12 +24,9 @@ TABLES_TOO_WIDE = """() => [...document.querySelectorAll('.table-wrap')]
     .map(box => box.querySelector('thead').innerText.replace(/\\s+/g, ' '))"""
 
 
-@pytest.mark.parametrize("language", ["en", "de", "fr"])
-def test_no_page_is_wider_than_a_small_phone(
-    live_server, new_page, log_in, screenshot, alice, bob, carol, language
-):
-    from playwright.sync_api import expect
-
+def tables_for(alice, bob, carol, language):
+    """Alice's world: five finished games (so she and Bob are on the leaderboard), one
+    being played, and one still filling where Bob invited her; the pages to measure."""
     # Five rated games: Alice and Bob are on the leaderboard.
     finished = [played_game([alice, bob, "medium"], seed=300 + seed) for seed in range(5)]
     alice.is_staff = True  # a fixed deck (scenario games) needs staff
@@ -41,10 +38,7 @@ def test_no_page_is_wider_than_a_small_phone(
         creator=bob, players=4, seats=[{"user": "alice"}, {"open": True}, {"ai": "easy"}]
     )
     assert Game.objects.filter(status=Game.Status.FINISHED).count() == 5
-
-    page = log_in(new_page(viewport=SMALL_PHONE, locale=language), alice)
-    base = live_server.url
-    urls = [
+    return [
         "/",
         "/games/new/",
         f"/games/{playing.pk}/",
@@ -58,16 +52,34 @@ def test_no_page_is_wider_than_a_small_phone(
         "/leaderboard/",
         "/rules/",
     ]
-    too_wide = {}
+
+
+def too_wide_pages(page, base, urls, language, width) -> dict:
+    """The pages wider than the screen, or with a table that needs its own scroll."""
+    from playwright.sync_api import expect
+
+    found = {}
     for url in urls:
         page.goto(f"{base}{url}")
         expect(page.locator("html")).to_have_attribute("lang", language)
         page.evaluate(OPEN_DETAILS)
-        width = page.evaluate(WIDTH_OF_PAGE)
-        if width > SMALL_PHONE["width"]:
-            too_wide[url] = width
+        if page.evaluate(WIDTH_OF_PAGE) > width:
+            found[url] = page.evaluate(WIDTH_OF_PAGE)
         if page.evaluate(TABLES_TOO_WIDE):
-            too_wide[url] = page.evaluate(TABLES_TOO_WIDE)
+            found[url] = page.evaluate(TABLES_TOO_WIDE)
+    return found
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_no_page_is_wider_than_a_small_phone(
+    live_server, new_page, log_in, screenshot, alice, bob, carol, language
+):
+    from playwright.sync_api import expect
+
+    urls = tables_for(alice, bob, carol, language)
+    page = log_in(new_page(viewport=SMALL_PHONE, locale=language), alice)
+    base = live_server.url
+    too_wide = too_wide_pages(page, base, urls, language, SMALL_PHONE["width"])
     assert too_wide == {}, f"too wide for a {SMALL_PHONE['width']} px screen: {too_wide}"
 
     # The lists of games stack on the phone: every game's replay link is on the screen,
@@ -82,3 +94,14 @@ def test_no_page_is_wider_than_a_small_phone(
         box = replay.bounding_box()
         assert box is not None and box["x"] + box["width"] <= SMALL_PHONE["width"], url
     screenshot(page, f"phone-{language}-profile-recent-games")
+
+
+def test_between_phone_and_desktop_in_german(live_server, new_page, log_in, alice, bob, carol):
+    # German has the longest words; tablets and narrow windows sit between the phone
+    # layout and the desktop one, where a table that no longer stacks must still fit.
+    urls = tables_for(alice, bob, carol, "de")
+    page = log_in(new_page(viewport={"width": 600, "height": 900}, locale="de"), alice)
+    for width in (600, 700, 768, 800, 900):
+        page.set_viewport_size({"width": width, "height": 900})
+        too_wide = too_wide_pages(page, live_server.url, urls, "de", width)
+        assert too_wide == {}, f"too wide for a {width} px screen: {too_wide}"
