@@ -1,7 +1,9 @@
-"""On a small phone (360 px, a common Android width), in every language, no page is
-wider than the screen: long words wrap, wide tables scroll inside their own box or
-stack, and nothing absolutely placed (visually hidden column headings) stretches the
-page.  Every ``<details>`` is opened first, so what it hides is measured too."""
+"""No page is wider than the screen, on a small phone (360 px, a common Android width)
+in every language, nor at tablet and narrow-window widths in German (the longest
+words): long words wrap, the site's tables stack, and nothing absolutely placed
+(visually hidden column headings) stretches the page.  Only the rules' reference tables
+scroll, inside their own box.  Every ``<details>`` is opened first, so what it hides is
+measured too."""
 
 from __future__ import annotations
 
@@ -24,10 +26,9 @@ TABLES_TOO_WIDE = """() => [...document.querySelectorAll('.table-wrap')]
     .map(box => box.querySelector('thead').innerText.replace(/\\s+/g, ' '))"""
 
 
-def tables_for(alice, bob, carol, language):
+def alices_pages(alice, bob, carol, language):
     """Alice's world: five finished games (so she and Bob are on the leaderboard), one
     being played, and one still filling where Bob invited her; the pages to measure."""
-    # Five rated games: Alice and Bob are on the leaderboard.
     finished = [played_game([alice, bob, "medium"], seed=300 + seed) for seed in range(5)]
     alice.is_staff = True  # a fixed deck (scenario games) needs staff
     alice.language = language
@@ -63,10 +64,11 @@ def too_wide_pages(page, base, urls, language, width) -> dict:
         page.goto(f"{base}{url}")
         expect(page.locator("html")).to_have_attribute("lang", language)
         page.evaluate(OPEN_DETAILS)
-        if page.evaluate(WIDTH_OF_PAGE) > width:
-            found[url] = page.evaluate(WIDTH_OF_PAGE)
-        if page.evaluate(TABLES_TOO_WIDE):
-            found[url] = page.evaluate(TABLES_TOO_WIDE)
+        page_width = page.evaluate(WIDTH_OF_PAGE)
+        if page_width > width:
+            found[url] = page_width
+        if tables := page.evaluate(TABLES_TOO_WIDE):
+            found[url] = tables
     return found
 
 
@@ -76,7 +78,7 @@ def test_no_page_is_wider_than_a_small_phone(
 ):
     from playwright.sync_api import expect
 
-    urls = tables_for(alice, bob, carol, language)
+    urls = alices_pages(alice, bob, carol, language)
     page = log_in(new_page(viewport=SMALL_PHONE, locale=language), alice)
     base = live_server.url
     too_wide = too_wide_pages(page, base, urls, language, SMALL_PHONE["width"])
@@ -99,7 +101,7 @@ def test_no_page_is_wider_than_a_small_phone(
 def test_between_phone_and_desktop_in_german(live_server, new_page, log_in, alice, bob, carol):
     # German has the longest words; tablets and narrow windows sit between the phone
     # layout and the desktop one, where a table that no longer stacks must still fit.
-    urls = tables_for(alice, bob, carol, "de")
+    urls = alices_pages(alice, bob, carol, "de")
     page = log_in(new_page(viewport={"width": 600, "height": 900}, locale="de"), alice)
     for width in (600, 700, 768, 800, 900):
         page.set_viewport_size({"width": width, "height": 900})
