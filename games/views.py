@@ -535,6 +535,12 @@ def board_context(
         "legal": view.legal,
         "my_turn": view.my_turn,
         "my_info": view.you,
+        # "Tell me in this browser when it is my turn": for a seated player of a table
+        # waiting for players or running (the waiting board turns into the game by itself).
+        "offer_notifications": view.status in ("open", "active")
+        and view.you is not None
+        and view.you.accepted
+        and not view.you.resigned,
         "creator_name": next(
             (s.display_name for s in view.seats_info if s.user_id == view.options.created_by_id),
             None,

@@ -195,6 +195,38 @@ def test_an_open_table_shows_its_share_link(client, host, dave, bob):
     assert 'id="share-url"' not in client.get(url(full)).content.decode()  # no open seat
 
 
+def test_the_browser_notification_offer_goes_to_seated_players_waiting_or_playing(
+    client, host, bob, carol, dave
+):
+    """"Tell me in this browser when it is my turn": a host waiting for players is
+    offered it (the waiting board turns into the game by itself, without a reload), as
+    is every seated player of a running game; not an invitee who has not answered, an
+    outsider, a player who resigned, or anyone once the game is over."""
+    from games import services
+
+    offer = 'id="notify-me"'
+    waiting = services.game_create(creator=host, players=3, seats=[{"user": "dave"}, {"open": True}])
+    client.force_login(host)
+    assert offer in client.get(url(waiting)).content.decode()
+    client.force_login(dave)  # invited, not answered
+    assert offer not in client.get(url(waiting)).content.decode()
+    services.game_invitation_respond(game=waiting, user=dave, accept=True)
+    assert offer in client.get(url(waiting)).content.decode()
+
+    game = table_make(host, [bob, carol])
+    client.force_login(bob)
+    assert offer in client.get(url(game)).content.decode()
+    client.force_login(dave)  # an outsider watching
+    assert offer not in client.get(url(game)).content.decode()
+    services.game_resign(game=game, user=carol)
+    client.force_login(carol)
+    assert offer not in client.get(url(game)).content.decode()
+    done = play_passing(table_make(host, [bob, carol]), {0: host, 1: bob, 2: carol})
+    assert done.status == Game.Status.FINISHED
+    client.force_login(host)
+    assert offer not in client.get(url(done)).content.decode()
+
+
 def test_the_log_shows_the_moves_of_the_version_the_board_shows(client, host, bob, carol):
     """A move stored while the page is drawn (another request's) waits for the next
     refresh: the log never lists a move whose words the board's state does not have."""
