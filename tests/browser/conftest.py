@@ -49,19 +49,27 @@ def browser():
         chromium.close()
 
 
+# htmx logs the board stream's EventSource "error" event, which is how a browser learns
+# that a stream ended and reconnects: every LIVE_STREAM_SECONDS in production, at once
+# under the tests' WSGI live server (no streaming there: those boards poll).
+STREAM_RECONNECT = "[object Event]"
+
+
 def refusals_of(context) -> list[str]:
-    """What the Content-Security-Policy refused in ``context``'s pages, as Chromium
-    reports it on the console (an inline style or script, an eval, a foreign source):
-    the list fills while the pages run."""
+    """What went wrong in ``context``'s pages, as Chromium reports it on the console:
+    what the Content-Security-Policy refused (an inline style or script, an eval, a
+    foreign source), every other error on the console (htmx's among them: a selector
+    that matches nothing, a target that is gone) and every uncaught script error. The
+    list fills while the pages run."""
     refused: list[str] = []
-    context.on(
-        "console",
-        lambda message: (
+
+    def console(message) -> None:
+        csp = "Content Security Policy" in message.text
+        if csp or (message.type == "error" and message.text != STREAM_RECONNECT):
             refused.append(f"{message.page.url if message.page else '?'}: {message.text}")
-            if "Content Security Policy" in message.text
-            else None
-        ),
-    )
+
+    context.on("console", console)
+    context.on("weberror", lambda error: refused.append(f"page error: {error.error}"))
     return refused
 
 
@@ -69,11 +77,13 @@ def refusals_of(context) -> list[str]:
 def new_page(browser, live_server):
     """``new_page(viewport=DESKTOP, javascript=True, locale=None)``: a page in a fresh
     context (its own cookies; ``locale`` sets the browser's languages), closed after the
-    test.  The test fails if the Content-Security-Policy refused anything in those
-    pages: a refused style or script is a broken page that no assertion on its text
-    would notice."""
+    test.  The test fails if anything went wrong in those pages (``refusals_of``): a
+    refused style or script, or a script error, is a broken page that no assertion on
+    its text would notice.  ``new_page.expect(fragment)``: a test that provokes an
+    error on purpose (a blocked stream, a browser without a push service) names it."""
     contexts = []
     refusals: list[list[str]] = []
+    expected: list[str] = []
 
     def make(viewport=DESKTOP, javascript=True, locale=None):
         options = {"locale": locale} if locale else {}
@@ -83,11 +93,17 @@ def new_page(browser, live_server):
         refusals.append(refusals_of(context))
         return context.new_page()
 
+    make.expect = expected.append
     yield make
     for context in contexts:
         context.close()
-    refused = [line for lines in refusals for line in lines]
-    assert refused == [], "the Content-Security-Policy refused:\n" + "\n".join(refused)
+    refused = [
+        line
+        for lines in refusals
+        for line in lines
+        if not any(fragment in line for fragment in expected)
+    ]
+    assert refused == [], "the pages reported:\n" + "\n".join(refused)
 
 
 @pytest.fixture

@@ -69,6 +69,7 @@ def test_with_the_stream_blocked_the_board_polls(
 
     game = table_make(staff_alice, [bob, carol])
     page = new_page()
+    new_page.expect("Failed to load resource: net::ERR_FAILED")  # the blocked stream
     page.route("**/stream/**", lambda route: route.abort())
     requests = open_board(page, asgi_server, bob, game)
     expect(page.locator(".banner")).to_contain_text("Waiting for Alice")
