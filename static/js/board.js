@@ -8,7 +8,7 @@
 //   the board, which the refreshes replace);
 // - the page's title and the header's "Your turn" badge count the games waiting for
 //   you; with the player's permission, a browser notification tells a background tab
-//   that the turn came;
+//   that the turn came; those offers go once the board shows the end of the game;
 // - times (the log's, the chat's, the deadline) are shown in the player's time zone
 //   (their profile's, else the browser's);
 // - after a chat message was sent, the message box is emptied (it is kept across the
@@ -57,6 +57,16 @@
     if (item && count) {
       count.textContent = String(turns);
       item.hidden = !(turns > 0);
+    }
+  }
+
+  function offerNotices(current) {
+    // The offers under the board ("Tell me in this browser…", push) are for a table
+    // that will still have turns: a board that refreshed into the end takes them away.
+    if (!current.classList.contains("board--open") && !current.classList.contains("board--active")) {
+      document.querySelectorAll(".notify-opt-in, .push-control--compact").forEach(function (offer) {
+        offer.hidden = true;
+      });
     }
   }
 
@@ -120,6 +130,7 @@
     }
     current.addEventListener("htmx:beforeSwap", dropIfReplaced);
     headerCount(current);
+    offerNotices(current);
     if (current.classList.contains("board--my-turn") && wasMyTurn === false) {
       notifyIfHidden(current);
     }

@@ -98,3 +98,44 @@ def test_without_javascript_the_forms_still_work(
     expect(page.locator(".log")).to_contain_text("Alice bids 4,000 (total 4,000).")
     screenshot(page, "browser-no-js-phone")
     assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_the_notice_offers_follow_the_table_from_waiting_to_the_end(
+    live_server, new_page, log_in, staff_alice, bob, carol
+):
+    """"Tell me in this browser when it is my turn" is on the page of a host waiting for
+    players, stays when that board turns into the game by itself, and goes when the
+    board, refreshed by itself, shows the end: no more turns to be told of."""
+    from playwright.sync_api import expect
+
+    from games import services
+    from games.engine import OVER, apply_action
+    from tests.games.pages.conftest import play_passing
+
+    offer = "p.notify-opt-in"
+    waiting = services.game_create(
+        creator=staff_alice, players=3, seats=[{"user": "bob"}, {"user": "carol"}]
+    )
+    page = log_in(new_page(), staff_alice)
+    page.goto(f"{live_server.url}/games/{waiting.pk}/")
+    expect(page.locator("main")).to_contain_text("Waiting for players")
+    expect(page.locator(offer)).to_be_attached()
+    expect(page.locator(offer)).not_to_have_attribute("hidden", "")
+    services.game_invitation_respond(game=waiting, user=bob, accept=True)
+    services.game_invitation_respond(game=waiting, user=carol, accept=True)
+    expect(page.locator(".board--active")).to_be_attached(timeout=8000)
+    expect(page.locator(offer)).not_to_have_attribute("hidden", "")
+
+    def a_pass_by_another_ends_it(state) -> bool:  # another than Bob, who watches
+        if state.phase != "auction" or state.turn == 1:
+            return False
+        return apply_action(state, {"seat": state.turn, "type": "pass"}).phase == OVER
+
+    users = {0: staff_alice, 1: bob, 2: carol}
+    game = play_passing(Game.objects.get(pk=waiting.pk), users, until=a_pass_by_another_ends_it)
+    page = log_in(new_page(), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(offer)).not_to_have_attribute("hidden", "")
+    act(game, users[game.engine_state().turn], type="pass")
+    expect(page.locator(".board--finished")).to_be_attached(timeout=8000)
+    expect(page.locator(offer)).to_have_attribute("hidden", "")
