@@ -48,7 +48,7 @@ from games.clock import turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
-from games.selectors import chat_lines, table_view
+from games.selectors import chat_lines, log_entries, table_view
 from ops.logcontext import game_logged
 from ops.outages import CACHE_ERRORS
 
@@ -62,8 +62,6 @@ MAX_ATTEMPTS = 8
 CLAIM_FOR = timedelta(minutes=5)  # a sender's hold on a row (longer than any SMTP timeout)
 MISSED_TURN_WINDOW = timedelta(days=3)  # the stalled sweep looks this far back for turns
 KEEP_FOR = timedelta(days=90)  # then the outbox sweep deletes finished rows
-LOG_LINES = 6
-
 Kind = Notification.Kind
 Status = Notification.Status
 
@@ -613,14 +611,14 @@ def _message_turn(user: Any, address: str, game: Game, now: datetime) -> EmailMu
         subject=presenter.email_subject("turn", game_id=game.pk),
         template="turn",
         context={
-            "game": game_summary(_view(game, user), now, user.time_zone),
+            "game": game_summary(game, _view(game, user), now, user.time_zone),
             "chat": _chat_since_last_move(game, user),
         },
     )
 
 
 def _message_reminder(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
-    summary = game_summary(_view(game, user), now, user.time_zone)
+    summary = game_summary(game, _view(game, user), now, user.time_zone)
     return _message(
         user=user,
         address=address,
@@ -640,7 +638,7 @@ def _message_deadline(
         subject=presenter.email_subject("deadline", game_id=game.pk),
         template="deadline",
         context={
-            "game": game_summary(_view(game, user), now, user.time_zone),
+            "game": game_summary(game, _view(game, user), now, user.time_zone),
             "move_text": presenter.action_text(move.action) if move else "",
         },
     )
@@ -681,7 +679,7 @@ def _message_game_over(
         subject=presenter.email_subject("game_over", game_id=game.pk),
         template="game_over",
         context={
-            "game": game_summary(view, now, user.time_zone),
+            "game": game_summary(game, view, now, user.time_zone),
             "place": mine["place"] if mine else None,
             "of": len(view.seats_info),
             "rating_change": result.rating_delta if result and result.rated else None,
@@ -694,7 +692,7 @@ def _message_game_over(
 def _message_digest(
     user: Any, address: str, games: list[Game], now: datetime
 ) -> EmailMultiAlternatives:
-    summaries = [game_summary(_view(game, user), now, user.time_zone) for game in games]
+    summaries = [game_summary(game, _view(game, user), now, user.time_zone) for game in games]
     return _message(
         user=user,
         address=address,
@@ -736,17 +734,25 @@ def _local_text(moment: datetime, time_zone: str) -> str:
     return date_format(moment.astimezone(zone), "D d M Y, H:i") + f" ({time_zone})"
 
 
-def game_summary(view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:
+def game_summary(
+    game: Game, view: TableView, now: datetime, time_zone: str = ""
+) -> dict[str, Any]:
     """One game for an e-mail, from the player's own view only: the presenter's
-    headline (the board's), facts and the last lines of the log."""
+    headline (the board's), facts and the last moves of the log, in the board's words
+    (who moved for whom: a standing order, a deadline's bot)."""
     deadline = view.deadline_at
+    entries = log_entries(game=game, view=view)
+    if entries is None:  # a game stored before the log kept its moves' positions
+        log = list(view.log_text[-presenter.LOG_LINES :])
+    else:
+        log = [entry.text for entry in entries[-presenter.LOG_LINES :]]
     return {
         "id": view.id,
         "url": game_url(view.id),
         "headline": presenter.headline(view).text,
         "facts": presenter.game_facts(view),
         "away": presenter.away_lines(view),
-        "log": list(view.log_text[-presenter.LOG_LINES :]),
+        "log": log,
         "deadline_at": deadline,
         "due_in": presenter.due_in(deadline, now) if deadline else "",
         "deadline_text": _local_text(deadline, time_zone) if deadline else "",

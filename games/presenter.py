@@ -35,7 +35,7 @@ from games.engine import (
 from games.engine.messages import Card, Message, Money
 from games.read_model import OrdersView, TableOptions, TableView
 
-LOG_LINES = 6  # an e-mail quotes the last six lines of the log
+LOG_LINES = 6  # an e-mail quotes the last six moves of the log
 
 KIND_WORDS = {
     "luxury": pgettext_lazy("kind of card", "Luxury"),

@@ -303,3 +303,28 @@ def test_a_seen_mark_lives_in_the_shared_cache_and_ages_out(dora, bob, monkeypat
     assert notifications.seats_online(game_id=7, user_ids=ids, now=later) == set()
     seat_seen(game_id=7, user=dora, now=later)  # she polls again
     assert notifications.seats_online(game_id=7, user_ids=ids, now=later) == {dora.pk}
+
+
+def test_the_email_says_who_moved_for_whom_as_the_board_does(dora, alice, bob, run_commits):
+    """The e-mail's "Latest in the game" is the board's log: a move a standing order
+    made is named as the order's ("Alice (standing order) bids 2,000"), not as Alice's
+    own hand, one line per move."""
+    from games.ai.orders import Order
+    from games.services import game_orders_set
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    game_orders_set(game=game, user=alice, card="lux5", order=Order(kind="bid", maximum=5000))
+    mail.outbox.clear()
+    with run_commits():
+        game_submit_action(
+            game=game, user=dora, action={"type": "bid", "cards": [1000]}, expected_version=0
+        )
+    [message] = [m for m in mail.outbox if m.to == ["bob@example.com"]]
+    latest = message.body.split("Latest in the game:")[1].split("\n\n")[0].strip().splitlines()
+    assert [line.strip() for line in latest] == [
+        "Dora reveals Luxury 5.",
+        "Dora bids 1,000 (total 1,000).",
+        "Alice (standing order) bids 2,000 (total 2,000).",
+    ]
+    html = message.alternatives[0][0]
+    assert "Alice (standing order) bids 2,000 (total 2,000)." in html
