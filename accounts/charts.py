@@ -44,7 +44,8 @@ class Chart:
     right: int = WIDTH - RIGHT
     top: int = TOP
     bottom: int = HEIGHT - BOTTOM
-    start_y: float = 0.0  # the newcomer's 1000 line, when it is inside the range
+    start_y: float = 0.0  # the newcomer's 1000 line, when it is inside the range and
+    # not on the horizontal axis (which would hide it)
 
     @property
     def mid_x(self) -> float:
@@ -141,5 +142,5 @@ def rating_chart(name: str, history: Sequence[dict], *, start: float = 1000.0) -
         polyline=" ".join(f"{p.x},{p.y}" for p in points),
         y_ticks=y_ticks,
         x_ticks=x_ticks,
-        start_y=y_of(start) if y_min <= start <= y_max else 0.0,
+        start_y=y_of(start) if y_min < start <= y_max else 0.0,
     )
