@@ -471,13 +471,19 @@ def _board_response(
     # stays as the fallback: static/js/live.js).
     context["live"] = bool(settings.LIVE_STREAM and context["poll"] and user is not None)
     if view.finished:
-        ending = selectors.game_ending(game=game)
-        context.update(ending)
-        for row in context.get("scores", ()):
-            row["rating_change"] = ending["rating_changes"].get(row["seat"])
+        with_ending(context, game)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if error and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)
+
+
+def with_ending(context: dict[str, Any], game: Game) -> None:
+    """The final scores' rating changes (bots: one rating per level) and the rematch,
+    for the board and the replay's last move alike."""
+    ending = selectors.game_ending(game=game)
+    context.update(ending)
+    for row in context.get("scores", ()):
+        row["rating_change"] = ending["rating_changes"].get(row["seat"])
 
 
 def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:

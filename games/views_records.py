@@ -22,7 +22,7 @@ from django.views.decorators.http import require_safe
 from accounts import selectors
 from games import selectors as game_selectors
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
-from games.views import board_context, game_or_404, login_required, table_options
+from games.views import board_context, game_or_404, login_required, table_options, with_ending
 
 # --------------------------------------------------------------------------- profiles
 
@@ -142,7 +142,10 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         links=_step_links(game.pk, n, replay.total),
         names=replay.names,
         seats=replay.seats,
+        in_replay=True,
     )
+    if n == replay.total:  # the final scores, with what the game did to the ratings
+        with_ending(context, game)
     return render(request, "games/replay.html", context, status=400 if problem else 200)
 
 
