@@ -193,7 +193,9 @@ def test_worker_killed_mid_bot_move(stack):
     answer = apis[0].move(game_id, {"type": "pass"}, mine["version"])
     assert answer.status_code == 201
     ledger.accepted.append((mine["version"], {"type": "pass"}))
-    wait_for(lambda: len(stack.marker.read_text().split()) > lines_before, 20,
+    # 60 s, as for a worker to start: on a machine busy with other test runs, 20 s
+    # between the move's answer and the worker taking the bot's task has run out.
+    wait_for(lambda: len(stack.marker.read_text().split()) > lines_before, 60,
              f"a bot to start thinking\n{stack.logs('w-doomed')}")  # fmt: skip
     thinking_at = apis[0].game(game_id).json()["version"]
     stack.worker_kill("w-doomed")  # SIGKILL in the middle of the bot's move: no ack sent
