@@ -13,6 +13,7 @@ from functools import cache
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import dateformat
 from django.utils.formats import get_format
@@ -183,6 +184,13 @@ def money(value: int) -> str:
         return money_text(int(value))
     except (TypeError, ValueError):
         return ""
+
+
+@register.filter
+def rating_change(value: float) -> str:
+    """A rating change as the pages show it, signed, one decimal: 80.6 -> +80.6."""
+    text = floatformat(value, 1)
+    return f"+{text}" if value >= 0 else text
 
 
 @register.filter(name="card_name")

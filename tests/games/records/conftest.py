@@ -127,3 +127,7 @@ def scored_game(seats: Sequence[SeatSpec], rows: Sequence[dict], **options: Any)
     return store_game(seats, final_state(rows), **options)
 
 
+def rating_cells(html: str) -> list[str]:
+    """The last cell of each row of a page's final scores: the rating column."""
+    table = html.split('class="scores', 1)[1].split("</table>", 1)[0]
+    return [row.rsplit('<td class="num"', 1)[1] for row in table.split("<tr")[2:]]

@@ -10,7 +10,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.models import PlayerStats
 from tests.factories import PASSWORD, UserFactory
-from tests.games.records.conftest import played_game, scored_game
+from tests.games.records.conftest import played_game, rating_cells, scored_game
 from tests.games.records.test_stats import five_games  # noqa: F401  (a fixture)
 
 PROFILE_QUERIES = 6  # user; stats; chart points; recent results + games; their seats; head-to-head
@@ -141,12 +141,6 @@ END_ROWS = [
 ]
 
 
-def _rating_cells(html: str) -> list[str]:
-    """The last cell of each row of the final scores: the rating column."""
-    table = html.split('class="scores', 1)[1].split("</table>", 1)[0]
-    return [row.rsplit('<td class="num"', 1)[1] for row in table.split("<tr")[2:]]
-
-
 def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rated(
     client, alice, bob
 ):
@@ -156,7 +150,7 @@ def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rate
 
     game = scored_game([alice, bob, "hard"], END_ROWS)
     client.force_login(alice)
-    cells = _rating_cells(client.get(f"/games/{game.pk}/").content.decode())
+    cells = rating_cells(client.get(f"/games/{game.pk}/").content.decode())
     deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
     assert f"{deltas[0]:+.1f}" in cells[0] and f"{deltas[1]:+.1f}" in cells[1]
     assert 'href="/leaderboard/"' in cells[2] and "per level" in cells[2]
@@ -166,7 +160,7 @@ def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rate
 def test_the_end_screen_of_an_unrated_game_says_so_for_every_seat(client, alice, bob):
     game = scored_game([alice, bob, "hard"], END_ROWS, scenario=True)
     client.force_login(alice)
-    cells = _rating_cells(client.get(f"/games/{game.pk}/").content.decode())
+    cells = rating_cells(client.get(f"/games/{game.pk}/").content.decode())
     assert len(cells) == 3 and all("unrated" in cell for cell in cells)
     assert not any("/leaderboard/" in cell for cell in cells)
 

@@ -14,7 +14,7 @@ from games.engine import OVER, State, apply_action, new_game, player_view
 from games.models import Game, Move
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from tests.games.factories import people_game, people_play
-from tests.games.records.conftest import play_random, played_game, store_game
+from tests.games.records.conftest import play_random, played_game, rating_cells, store_game
 
 ADVANCED = ("gambling", "excursions", "yacht")
 
@@ -134,8 +134,7 @@ def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob
 
     game = played_game([alice, bob, "hard"], seed=7)
     html = client.get(f"/games/{game.pk}/replay/").content.decode()
-    table = html.split('class="scores__table"', 1)[1].split("</table>", 1)[0]
-    cells = [row.rsplit('<td class="num"', 1)[1] for row in table.split("<tr")[2:]]
+    cells = rating_cells(html)
     deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
     assert len(cells) == 3 and not any("unrated" in cell for cell in cells)
     for seat in (0, 1):  # the rows are in the order of the places
