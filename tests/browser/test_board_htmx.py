@@ -110,7 +110,7 @@ def test_the_notice_offers_follow_the_table_from_waiting_to_the_end(
 
     from games import services
     from games.engine import OVER, apply_action
-    from tests.games.pages.conftest import play_passing
+    from tests.games.pages.conftest import passing_move, play_passing
 
     offer = "p.notify-opt-in"
     waiting = services.game_create(
@@ -126,16 +126,17 @@ def test_the_notice_offers_follow_the_table_from_waiting_to_the_end(
     expect(page.locator(".board--active")).to_be_attached(timeout=8000)
     expect(page.locator(offer)).not_to_have_attribute("hidden", "")
 
-    def a_pass_by_another_ends_it(state) -> bool:  # another than Bob, who watches
-        if state.phase != "auction" or state.turn == 1:
-            return False
-        return apply_action(state, {"seat": state.turn, "type": "pass"}).phase == OVER
+    def the_next_move_ends_it(state) -> bool:
+        move = {"seat": state.turn, **passing_move(state)}
+        return apply_action(state, move).phase == OVER
 
     users = {0: staff_alice, 1: bob, 2: carol}
-    game = play_passing(Game.objects.get(pk=waiting.pk), users, until=a_pass_by_another_ends_it)
-    page = log_in(new_page(), bob)
+    game = play_passing(Game.objects.get(pk=waiting.pk), users, until=the_next_move_ends_it)
+    last = game.engine_state()
+    watcher = users[(last.turn + 1) % 3]  # not the one who makes the last move
+    page = log_in(new_page(), watcher)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator(offer)).not_to_have_attribute("hidden", "")
-    act(game, users[game.engine_state().turn], type="pass")
+    act(game, users[last.turn], **passing_move(last))
     expect(page.locator(".board--finished")).to_be_attached(timeout=8000)
     expect(page.locator(offer)).to_have_attribute("hidden", "")

@@ -83,22 +83,25 @@ def normalise(html: str) -> str:
     return html
 
 
+def passing_move(state) -> dict:
+    """The move ``play_passing`` makes for the seat to move: a pass, or, when Theft
+    strikes, giving up that seat's cheapest luxury."""
+    from games.engine.cards import LUXURY_VALUE
+
+    seat = state.turn
+    if state.phase == "theft":
+        luxuries = sorted((c for c in state.owned[seat] if c in LUXURY_VALUE), key=LUXURY_VALUE.get)
+        return {"type": "discard", "card": luxuries[0]}
+    return {"type": "pass"}
+
+
 def play_passing(game, users, *, until=None, limit=300):
     """Everybody passes (Theft's owner gives up their cheapest luxury) until the game
     ends or ``until(state)`` holds.  ``users`` maps seats to users."""
-    from games.engine.cards import LUXURY_VALUE
-
     for _ in range(limit):
         game = Game.objects.get(pk=game.pk)
         state = game.engine_state()
         if game.status != Game.Status.ACTIVE or (until and until(state)):
             return game
-        seat = state.turn
-        if state.phase == "theft":
-            luxuries = sorted(
-                (c for c in state.owned[seat] if c in LUXURY_VALUE), key=LUXURY_VALUE.get
-            )
-            act(game, users[seat], type="discard", card=luxuries[0])
-        else:
-            act(game, users[seat], type="pass")
+        act(game, users[state.turn], **passing_move(state))
     raise AssertionError("the game did not get there")
