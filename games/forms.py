@@ -45,6 +45,11 @@ ADVANCED_CHOICES = [
 assert [code for code, _label in ADVANCED_CHOICES] == list(ADVANCED_CARDS)
 
 
+def number_errors(message: Any) -> dict[str, Any]:
+    """One message for every way a whole-number field can be wrong."""
+    return dict.fromkeys(("required", "invalid", "min_value", "max_value"), message)
+
+
 class GameCreateForm(forms.Form):
     """A new table: players, who sits where, the options of docs/rules.md.
 
@@ -176,6 +181,42 @@ class GameCreateForm(forms.Form):
         }
 
 
+class SeatChangeForm(forms.Form):
+    """The host's change to one seat of a waiting table: open it, a bot, or an
+    invitation (the create form's choices).  ``position`` counts from 0."""
+
+    position = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_SEATS - 1,
+        error_messages=number_errors(_("Choose the seat by its number.")),
+    )
+    kind = forms.ChoiceField(
+        label=_("Who sits here"),
+        choices=SEAT_CHOICES,
+        error_messages={
+            "required": _("Choose who sits in this seat."),
+            "invalid_choice": _("Choose who sits in this seat."),
+        },
+    )
+    invite = forms.CharField(label=_("Username to invite"), max_length=150, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind, name = data.get("kind"), (data.get("invite") or "").strip()
+        if kind == "invite":
+            if not name:
+                self.add_error("invite", gettext("Write the username of the player to invite."))
+            data["seat"] = {"user": name}
+        elif kind and kind.startswith("bot:"):
+            data["seat"] = {"ai": kind.removeprefix("bot:")}
+        elif kind:
+            data["seat"] = {"open": True}
+        return data
+
+    def error_text(self) -> str:
+        return ActionForm.error_text(self)
+
+
 ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
 MONEY_CHOICES = [(str(v), lazy(money_text, str)(v)) for v in MONEY]  # in the page's language
 
@@ -199,12 +240,7 @@ class ActionForm(forms.Form):
     version = forms.IntegerField(
         min_value=0,
         max_value=10**6,
-        error_messages={
-            "required": _("This page is out of date; reload it and try again."),
-            "invalid": _("This page is out of date; reload it and try again."),
-            "min_value": _("This page is out of date; reload it and try again."),
-            "max_value": _("This page is out of date; reload it and try again."),
-        },
+        error_messages=number_errors(_("This page is out of date; reload it and try again.")),
     )
     type = forms.ChoiceField(
         choices=[(t, t) for t in ACTION_TYPES],

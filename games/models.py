@@ -132,6 +132,15 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(null=True, blank=True)
     # Moves a bot made for this seat because its deadline passed (games.deadlines).
     timeouts = models.PositiveSmallIntegerField(default=0)
+    # Who last declined an invitation to this seat while it waits (shown to the host);
+    # cleared when the seat is taken or changed.
+    declined_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["game", "position"]

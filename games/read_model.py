@@ -53,6 +53,9 @@ class TableSeat:
     is_you: bool
     vacation_until: datetime | None  # public: the others know why a player is slow
     timeouts: int
+    # Who declined an invitation to this open seat: for the host of a waiting table only.
+    declined_by: str | None = None
+    declined_by_name: str | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -74,6 +77,7 @@ class TableSeat:
             "is_you": self.is_you,
             "vacation_until": self.vacation_until.isoformat() if self.vacation_until else None,
             "timeouts": self.timeouts,
+            "declined_by": self.declined_by,
         }
 
 

@@ -276,7 +276,9 @@ def _seats_for_view(game: Game) -> list[Seat]:
 
 def seats_prefetch() -> Prefetch:
     """A game's seats with their users, in seat order (for ``prefetch_related``)."""
-    return Prefetch("seats", queryset=Seat.objects.select_related("user").order_by("position"))
+    return Prefetch(
+        "seats", queryset=Seat.objects.select_related("user", "declined_by").order_by("position")
+    )
 
 
 def seat_names(seats: list[Seat]) -> list[str]:
@@ -320,13 +322,14 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     if view is not None and game.status == Game.Status.ACTIVE and position is not None:
         legal = None if me.is_bot else view.legal
     finished = game.status == Game.Status.FINISHED
+    host = hosts_waiting(game, user)
     return TableView(
         id=game.pk,
         version=game.version,
         status=game.status,
         options=_options(game),
         seats_info=tuple(
-            _table_seat(seat, name, is_you=seat is me) for seat, name in _named(seats)
+            _table_seat(seat, name, is_you=seat is me, host=host) for seat, name in _named(seats)
         ),
         your_seat=position,
         deadline_at=game.deadline_at,
@@ -525,7 +528,19 @@ def _named(seats: list[Seat]) -> list[tuple[Seat, str]]:
     return list(zip(seats, seat_names(seats), strict=True))
 
 
-def _table_seat(seat: Seat, name: str, *, is_you: bool) -> TableSeat:
+def hosts_waiting(game: Game, user: User | None) -> bool:
+    """``user`` created ``game``, which waits for players: who declined an invitation to
+    one of its open seats is theirs to see (``seat_declined_by``)."""
+    return game.status == Game.Status.OPEN and _user_known(user) and game.created_by_id == user.pk
+
+
+def seat_declined_by(seat: Seat, *, host: bool) -> Any:
+    """Who declined an invitation to this still open seat, for its host; else None."""
+    return seat.declined_by if host and seat.declined_by_id and seat.is_open else None
+
+
+def _table_seat(seat: Seat, name: str, *, is_you: bool, host: bool = False) -> TableSeat:
+    declined = seat_declined_by(seat, host=host)
     return TableSeat(
         position=seat.position,
         display_name=name,
@@ -540,6 +555,8 @@ def _table_seat(seat: Seat, name: str, *, is_you: bool) -> TableSeat:
         is_you=is_you,
         vacation_until=_vacation_until(seat),
         timeouts=seat.timeouts,
+        declined_by=declined.username if declined is not None else None,
+        declined_by_name=declined.display_name if declined is not None else None,
     )
 
 

@@ -204,8 +204,8 @@ def game_join(*, game: Game, user: User) -> Seat:
                 raise NotAllowed(_("This table is full."))
             seat.user = user
         _limits_check(user)
-        seat.accepted, seat.joined_at = True, now
-        seat.save(update_fields=["user", "accepted", "joined_at"])
+        seat.accepted, seat.joined_at, seat.declined_by = True, now, None
+        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
         _table_touch_or_start(locked, seats, now)
     _game_sync(game, locked)
     return seat
@@ -228,8 +228,8 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
         if accept:
             seat.accepted, seat.joined_at = True, now
         else:
-            seat.user = None
-        seat.save(update_fields=["user", "accepted", "joined_at"])
+            seat.user, seat.declined_by = None, user  # the host sees who declined
+        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
         if block and locked.created_by_id != user.pk:
             InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
         _table_touch_or_start(locked, seats, now)
@@ -254,6 +254,65 @@ def invitations_decline_all(*, user: User) -> int:
 
 
 @game_logged
+def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
+    """The table's creator changes a seat that nobody has taken while the table waits
+    for players: open it, give it to a bot, or invite a player there.  ``seat`` is
+    written as in ``game_create`` (``{"open": true}``, ``{"ai": level}``,
+    ``{"user": username}``); ``position`` counts from 0.  An unanswered invitation to
+    that seat is withdrawn; a seat a player has taken stays theirs.  The game starts
+    when this fills the last seat."""
+    _user_require(user, NotAllowed(_("Log in to manage your table.")))
+    if isinstance(position, bool) or not isinstance(position, int):
+        raise GameError(_("Choose the seat by its number."))
+    kind, value = _seat_entry(seat, position + 1)
+    invitee = _invitee(user, value, _users_by_name([value])) if kind == "user" else None
+    now = timezone.now()
+    with transaction.atomic():
+        locked, seats = _game_lock_with_seats(game)
+        if locked.created_by_id != user.pk:
+            raise NotAllowed(_("Only the table's creator can change its seats."))
+        _open_require(locked)
+        if not 0 <= position < len(seats):
+            raise GameError(
+                _("There is no seat %(number)s at this table.") % {"number": position + 1}
+            )
+        target = seats[position]
+        if target.user_id == user.pk:
+            raise NotAllowed(_("This is your own seat."))
+        if target.user_id is not None and target.accepted:
+            raise NotAllowed(
+                _("%(name)s has taken this seat; it stays theirs.") % {"name": target.display_name}
+            )
+        if invitee is not None:
+            held = _seat_of_user(seats, invitee)
+            if invitee.pk == user.pk:
+                raise GameError(_("You already sit at this table."))
+            if held is not None:
+                raise GameError(
+                    _("%(name)s already has a seat at this table.") % {"name": _shown(value)}
+                )
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # limits
+        if invitee is not None:
+            _invitations_check(user, 1, withdrawn=int(target.invited))
+        others = [s for s in seats if s is not target and s.user_id != user.pk]
+        if kind == "ai" and all(s.is_bot for s in others):
+            _bot_only_check(user)  # it starts now, against bots only
+        target.user = invitee
+        target.ai_level = value if kind == "ai" else ""
+        target.accepted = kind == "ai"
+        target.joined_at = now if kind == "ai" else None
+        target.declined_by = None
+        target.save(update_fields=["user", "ai_level", "accepted", "joined_at", "declined_by"])
+        if invitee is not None:
+            events.announce(
+                events.invited, game_id=locked.pk, user_ids=[invitee.pk], by_user_id=user.pk
+            )
+        _table_touch_or_start(locked, seats, now)
+    logger.info("game %s: seat %s set to %s by the creator", locked.pk, position, kind)
+    return _game_sync(game, locked)
+
+
+@game_logged
 def game_leave(*, game: Game, user: User) -> Game:
     """Leave a table before it starts (an invited user declines).  When the creator
     leaves, the table is abandoned."""
@@ -270,8 +329,10 @@ def game_leave(*, game: Game, user: User) -> Game:
             locked.status = Game.Status.ABANDONED
             locked.save(update_fields=["status", "updated_at"])
         else:
+            if not seat.accepted:
+                seat.declined_by = user  # an invitation declined by leaving
             seat.user, seat.accepted, seat.joined_at = None, False, None
-            seat.save(update_fields=["user", "accepted", "joined_at"])
+            seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
             locked.save(update_fields=["updated_at"])
         _board_changed(locked)
     return _game_sync(game, locked)
@@ -616,33 +677,48 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
             % {"count": open_tables}
         )
     if all(kind in ("creator", "ai") for kind, _value in specs):
-        people = Seat.objects.filter(game=OuterRef("pk"), ai_level="").exclude(user=user)
-        bot_only = created.filter(status=Game.Status.ACTIVE).exclude(Exists(people)).count()
-        if bot_only >= limits["bot_only"]:
-            raise NotAllowed(
-                _(
-                    "You have %(count)s running games against bots only, the most one account "
-                    "may have: finish one first, or invite people to this table."
-                )
-                % {"count": bot_only}
+        _bot_only_check(user)
+    _invitations_check(user, sum(1 for kind, _value in specs if kind == "user"))
+
+
+def _bot_only_check(user: User) -> None:
+    """Refuse one more running game of ``user`` against bots only, past the limit."""
+    from django.conf import settings
+
+    people = Seat.objects.filter(game=OuterRef("pk"), ai_level="").exclude(user=user)
+    created = Game.objects.filter(created_by=user, status=Game.Status.ACTIVE)
+    bot_only = created.exclude(Exists(people)).count()
+    if bot_only >= settings.TABLE_LIMITS["bot_only"]:
+        raise NotAllowed(
+            _(
+                "You have %(count)s running games against bots only, the most one account "
+                "may have: finish one first, or invite people to this table."
             )
-    invited = sum(1 for kind, _value in specs if kind == "user")
-    if invited:
-        waiting = (
-            Seat.objects.filter(
-                game__created_by=user, game__status=Game.Status.OPEN, accepted=False
-            )
-            .exclude(user=None)
-            .count()
+            % {"count": bot_only}
         )
-        if waiting + invited > limits["invitations"]:
-            raise NotAllowed(
-                _(
-                    "You have %(count)s invitations waiting for an answer; one account may have "
-                    "%(most)s at once: wait for answers, or open seats instead."
-                )
-                % {"count": waiting, "most": limits["invitations"]}
+
+
+def _invitations_check(user: User, invited: int, *, withdrawn: int = 0) -> None:
+    """Refuse ``invited`` more invitations from ``user`` (``withdrawn`` of those now
+    waiting go at the same time) past the limit of unanswered ones."""
+    from django.conf import settings
+
+    if not invited:
+        return
+    most = settings.TABLE_LIMITS["invitations"]
+    waiting = (
+        Seat.objects.filter(game__created_by=user, game__status=Game.Status.OPEN, accepted=False)
+        .exclude(user=None)
+        .count()
+    )
+    if waiting - withdrawn + invited > most:
+        raise NotAllowed(
+            _(
+                "You have %(count)s invitations waiting for an answer; one account may have "
+                "%(most)s at once: wait for answers, or open seats instead."
             )
+            % {"count": waiting, "most": most}
+        )
 
 
 # --------------------------------------------------------------------------- helpers
@@ -1156,45 +1232,7 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
             )
             % {"players": players, "others": players - 1, "given": len(seats)}
         )
-    entries: list[tuple[str, Any]] = []
-    for number, entry in enumerate(seats, 1):
-        if (
-            not isinstance(entry, dict)
-            or len(entry) != 1
-            or next(iter(entry)) not in ("user", "ai", "open")
-        ):
-            raise GameError(
-                _(
-                    'Seat %(number)s: say who sits there: {"user": "<username>"}, '
-                    '{"ai": "<level>"} or {"open": true}.'
-                )
-                % {"number": number}
-            )
-        key, value = next(iter(entry.items()))
-        if key == "user":
-            if not isinstance(value, str) or not value.strip():
-                raise GameError(
-                    _("Seat %(number)s: give the username of the player to invite.")
-                    % {"number": number}
-                )
-            entries.append(("user", value.strip()))
-        elif key == "ai":
-            if not isinstance(value, str) or value not in AI_LEVELS:
-                raise GameError(
-                    _(
-                        "Seat %(number)s: unknown bot level %(level)s; choose random, easy, "
-                        "medium, hard or expert."
-                    )
-                    % {"number": number, "level": _shown(value)}
-                )
-            entries.append(("ai", value))
-        else:
-            if value is not True:
-                raise GameError(
-                    _('Seat %(number)s: an open seat is written {"open": true}.')
-                    % {"number": number}
-                )
-            entries.append(("open", None))
+    entries = [_seat_entry(entry, number) for number, entry in enumerate(seats, 1)]
 
     names = [value for kind, value in entries if kind == "user"]
     twice = next((name for name, n in Counter(n.casefold() for n in names).items() if n > 1), None)
@@ -1208,13 +1246,7 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
         if kind != "user":
             specs.append((kind, value))
             continue
-        user = users.get(value.casefold())
-        if user is None:
-            raise GameError(_("There is no player called %(name)s.") % {"name": _shown(value)})
-        if InvitationBlock.objects.filter(user=user, blocked=creator).exists():
-            raise GameError(
-                _("%(name)s does not take invitations from you.") % {"name": _shown(value)}
-            )
+        user = _invitee(creator, value, users)
         specs.append(("creator", None) if user.pk == creator.pk else ("user", user))
     creator_seats = sum(1 for kind, _value in specs if kind == "creator")
     if len(seats) == players - 1:
@@ -1233,6 +1265,58 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
             % {"players": players, "username": creator.username}
         )
     return specs
+
+
+def _seat_entry(entry: Any, number: int) -> tuple[str, Any]:
+    """One seat as the API writes it: ``{"user": name}``, ``{"ai": level}`` or
+    ``{"open": true}``, read into ("user", name), ("ai", level) or ("open", None).
+    ``number`` (from 1) names the seat in the error."""
+    if (
+        not isinstance(entry, dict)
+        or len(entry) != 1
+        or next(iter(entry)) not in ("user", "ai", "open")
+    ):
+        raise GameError(
+            _(
+                'Seat %(number)s: say who sits there: {"user": "<username>"}, '
+                '{"ai": "<level>"} or {"open": true}.'
+            )
+            % {"number": number}
+        )
+    key, value = next(iter(entry.items()))
+    if key == "user":
+        if not isinstance(value, str) or not value.strip():
+            raise GameError(
+                _("Seat %(number)s: give the username of the player to invite.")
+                % {"number": number}
+            )
+        return "user", value.strip()
+    if key == "ai":
+        if not isinstance(value, str) or value not in AI_LEVELS:
+            raise GameError(
+                _(
+                    "Seat %(number)s: unknown bot level %(level)s; choose random, easy, "
+                    "medium, hard or expert."
+                )
+                % {"number": number, "level": _shown(value)}
+            )
+        return "ai", value
+    if value is not True:
+        raise GameError(
+            _('Seat %(number)s: an open seat is written {"open": true}.') % {"number": number}
+        )
+    return "open", None
+
+
+def _invitee(creator: User, name: str, users: dict[str, Any]) -> Any:
+    """The active player called ``name`` (``users``: by case-folded name, from
+    ``_users_by_name``), who takes invitations from ``creator``."""
+    user = users.get(name.casefold())
+    if user is None:
+        raise GameError(_("There is no player called %(name)s.") % {"name": _shown(name)})
+    if InvitationBlock.objects.filter(user=user, blocked=creator).exists():
+        raise GameError(_("%(name)s does not take invitations from you.") % {"name": _shown(name)})
+    return user
 
 
 def _users_by_name(names: list[str]) -> dict[str, Any]:

@@ -28,6 +28,7 @@ urlpatterns = [
     path("<int:game_id>/invitation/", views.game_invitation, name="invitation"),
     path("invitations/decline-all/", views.invitations_decline_all, name="invitations_decline_all"),
     path("<int:game_id>/seat-to-bot/", views.game_seat_to_bot, name="seat_to_bot"),
+    path("<int:game_id>/seat/", views.game_seat, name="seat"),
     path("<int:game_id>/chat/", views.game_chat, name="chat"),
     path("<int:game_id>/rematch/", views.game_rematch, name="rematch"),
     path("<int:game_id>/chat/mute/", views.game_chat_mute, name="chat_mute"),

@@ -33,9 +33,17 @@ from django_htmx.http import HttpResponseClientRedirect
 
 from games import chat, live, notifications, presenter, selectors, services
 from games.errors import GameError
-from games.forms import ActionForm, GameCreateForm, OrderForm, parse_cards
+from games.forms import (
+    SEAT_CHOICES,
+    ActionForm,
+    GameCreateForm,
+    OrderForm,
+    SeatChangeForm,
+    parse_cards,
+)
 from games.models import Game
 from games.read_model import TableView
+from games.templatetags.game_cards import bot_level
 
 BOARD = "games/game.html"
 
@@ -361,6 +369,36 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
     return _table_post(request, game_id, respond, done)
 
 
+@never_cache
+@require_POST
+@login_required
+def game_seat(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The host changes a seat nobody has taken at a waiting table: open, a bot, or an
+    invitation (``services.game_seat_set``)."""
+    form = SeatChangeForm(request.POST)
+    if not form.is_valid():
+        return _board_response(request, game_or_404(request, game_id), error=form.error_text())
+    position, seat = form.cleaned_data["position"], form.cleaned_data["seat"]
+
+    def change(*, game: Game, user: Any) -> Any:
+        return services.game_seat_set(game=game, user=user, position=position, seat=seat)
+
+    number = position + 1
+    if "user" in seat:
+        done = _("You invited %(name)s to seat %(number)s.") % {
+            "name": seat["user"],
+            "number": number,
+        }
+    elif "ai" in seat:
+        done = _("A bot (%(level)s) takes seat %(number)s.") % {
+            "level": bot_level(seat["ai"]),
+            "number": number,
+        }
+    else:
+        done = _("Seat %(number)s is open: anyone may take it.") % {"number": number}
+    return _table_post(request, game_id, change, done)
+
+
 # --------------------------------------------------------------------------- helpers
 
 
@@ -553,10 +591,28 @@ def board_context(
         ),
     }
     if view.state is None:
+        hosting = (
+            view.status == "open"
+            and view.you is not None
+            and view.you.user_id == (view.options.created_by_id)
+        )
         context["open_seats"] = [
-            {**seat.to_json(), "number": seat.position + 1, "name": seat.display_name}
+            {
+                **seat.to_json(),
+                "number": seat.position + 1,
+                "name": seat.display_name,
+                "declined_by_name": seat.declined_by_name,
+                # The host may change a seat nobody has taken (services.game_seat_set).
+                "changeable": hosting and not seat.is_you and (seat.is_bot or not seat.accepted),
+                "kind": f"bot:{seat.ai_level}"
+                if seat.is_bot
+                else "invite"
+                if seat.invited
+                else "open",
+            }
             for seat in view.seats_info
         ]
+        context["seat_choices"] = SEAT_CHOICES
         context["me_invited"] = any(s["is_you"] and s["invited"] for s in context["open_seats"])
         context["has_open_seat"] = any(s["is_open"] for s in context["open_seats"])
         return context

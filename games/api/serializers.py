@@ -360,6 +360,12 @@ class TableSeatSerializer(serializers.Serializer):
     accepted = _out(serializers.BooleanField, "The seat is taken (a player accepted, or a bot).")
     resigned = _out(serializers.BooleanField, "The player resigned; a bot plays on.")
     is_you = _out(serializers.BooleanField, "This is your seat.")
+    declined_by = _out(
+        serializers.CharField,
+        "The username of who declined an invitation to this open seat: shown only to "
+        "the table's creator while the table waits for players; else null.",
+        allow_null=True,
+    )
 
 
 class GameSummarySerializer(serializers.Serializer):

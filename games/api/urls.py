@@ -14,6 +14,12 @@ urlpatterns = [
     path("games/", views.GamesView.as_view(), name="games"),
     path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
+    path("games/<int:game_id>/leave/", views.GameLeaveView.as_view(), name="game-leave"),
+    path(
+        "games/<int:game_id>/seats/<int:position>/",
+        views.GameSeatView.as_view(),
+        name="game-seat",
+    ),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/chat/", views.GameChatView.as_view(), name="game-chat"),
     path("games/<int:game_id>/orders/", views.GameOrdersView.as_view(), name="game-orders"),

@@ -33,6 +33,7 @@ from games.api.serializers import (
     MovesQuerySerializer,
     OrdersInputSerializer,
     OrdersSerializer,
+    SeatSpecSerializer,
 )
 from games.engine.state import SEALED
 from games.errors import NotAllowed, NotYourSeat
@@ -43,7 +44,9 @@ from games.selectors import (
     chat_open_to,
     game_seat_is_to_act,
     games_with_turn_fields,
+    hosts_waiting,
     orders_view,
+    seat_declined_by,
     seats_prefetch,
     table_view,
 )
@@ -120,8 +123,16 @@ def _view_response(game: Game, user, code: int = status.HTTP_200_OK, **kwargs) -
     return Response(view_payload(table_view(game=game, user=user)), status=code, **kwargs)
 
 
+def _seat_call(request: Request, game_id: int, service: Any) -> Response:
+    """Join or leave: the service for the caller's seat, then the game view."""
+    game = _game_get(game_id, request.user)
+    service(game=game, user=request.user)
+    return _view_response(game, request.user)
+
+
 def _summary(game: Game, user) -> dict[str, Any]:
     seats = sorted(game.seats.all(), key=lambda s: s.position)
+    host = hosts_waiting(game, user)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     you = mine.position if mine is not None else None
     return {
@@ -159,6 +170,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
                 "accepted": s.accepted,
                 "resigned": s.resigned,
                 "is_you": s is mine,
+                "declined_by": getattr(seat_declined_by(s, host=host), "username", None),
             }
             for s in seats
         ],
@@ -264,8 +276,58 @@ class GameJoinView(APIView):
         responses={200: GameViewSerializer, **error_responses(401, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
+        return _seat_call(request, game_id, services.game_join)
+
+
+SEAT_POSITION = OpenApiParameter(
+    "position", int, OpenApiParameter.PATH, description="The seat's number, from 0."
+)
+
+
+class GameLeaveView(APIView):
+    @extend_schema(
+        operation_id="games_leave",
+        summary="Leave a table before it starts, or decline your invitation",
+        description=(
+            "Your seat at a table waiting for players opens to anyone again (an invitation "
+            "you had not answered is declined). When the table's creator leaves, the table "
+            "is abandoned. Once the game has started, resign on the board instead."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=None,
+        responses={200: GameViewSerializer, **error_responses(401, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return _seat_call(request, game_id, services.game_leave)
+
+
+class GameSeatView(APIView):
+    @extend_schema(
+        operation_id="games_seat_update",
+        summary="Change a seat of your waiting table",
+        description=(
+            "For the table's creator, while the table waits for players: open a seat "
+            "nobody has taken, give it to a bot, or invite a player there, written as in "
+            "`seats` when opening a table. An unanswered invitation to that seat is "
+            "withdrawn; a seat a player has taken stays theirs (409). The game starts when "
+            "this fills the last seat."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID, SEAT_POSITION],
+        request=SeatSpecSerializer,
+        responses={
+            200: GameViewSerializer,
+            **error_responses(400, 401, 403, 404, 409, 413, 415, 429),
+        },
+    )
+    def put(self, request: Request, game_id: int, position: int) -> Response:
+        body = SeatSpecSerializer(data=request.data)
+        body.is_valid(raise_exception=True)
         game = _game_get(game_id, request.user)
-        services.game_join(game=game, user=request.user)
+        services.game_seat_set(
+            game=game, user=request.user, position=position, seat=dict(body.validated_data)
+        )
         return _view_response(game, request.user)
 
 

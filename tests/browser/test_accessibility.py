@@ -1,6 +1,6 @@
 """axe-core (through axe-playwright-python) finds no serious or critical problem on the
 pages a player spends time on (issue #14): the lobby, the board on their turn, the end
-screen, a profile and a replay."""
+screen, a profile and a replay, and a host's waiting table with a seat's form open."""
 
 from __future__ import annotations
 
@@ -8,6 +8,7 @@ import random
 
 import pytest
 
+from games.services import game_create, game_invitation_respond
 from tests.games.factories import people_game, people_play
 from tests.games.pages.conftest import table_make
 
@@ -38,6 +39,8 @@ def test_no_serious_accessibility_problem(live_server, browser, alice, bob, caro
     alice.save(update_fields=["is_staff"])
     running = table_make(alice, [bob, carol])
     finished = people_play(people_game(alice, bob, carol), random.Random(4))
+    waiting = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    game_invitation_respond(game=waiting, user=bob, accept=False)
     # axe's script is injected into the page: the test's browser lets it past the CSP.
     context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
     page = context.new_page()
@@ -53,8 +56,12 @@ def test_no_serious_accessibility_problem(live_server, browser, alice, bob, caro
         ("end screen", f"/games/{finished.pk}/"),
         ("profile", "/players/alice/"),
         ("replay", f"/games/{finished.pk}/replay/?move=5"),
+        ("waiting table", f"/games/{waiting.pk}/"),
     ):
         page.goto(f"{live_server.url}{path}")
+        if name == "waiting table":
+            page.click("details.seat-change summary")
+            page.select_option("details.seat-change[open] select[name=kind]", "invite")
         found[name], checked[name] = _problems(page)
     context.close()
     assert not any(found.values()), found

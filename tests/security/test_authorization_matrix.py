@@ -293,6 +293,15 @@ def seat_handed_to_bot(table: str = "active") -> Effect:
     return Effect(frozenset({"games.game", "games.seat"}), check, "seat-to-bot")
 
 
+def seat_set_to_bot(position: int = 3, table: str = "open") -> Effect:
+    def check(world, changes):
+        seat = Seat.objects.get(game_id=world.ids[table], position=position)
+        assert seat.ai_level == "easy" and seat.user_id is None and seat.accepted
+        assert changes["games.seat"] == {seat.pk}
+
+    return Effect(frozenset({"games.game", "games.seat"}), check, "seat-set")
+
+
 def rematch_opened(persona: str) -> Effect:
     def check(world, changes):
         new = Game.objects.get(pk__in=changes["games.game"])
@@ -563,6 +572,16 @@ for t in TABLES:
             refused(t, 302, LOGIN),
             data={"position": "1"},
         )
+    # The host's "Change seat N" at a waiting table: seat 4 (position 3) is open.
+    add(
+        "games:seat",
+        f"game-seat:{t}",
+        f"{g}/seat/",
+        "POST",
+        refused(t, 400, LOGIN, creator=302) if t == "open" else refused(t, 400, LOGIN),
+        data={"position": "3", "kind": "bot:easy"},
+        effects={"creator": seat_set_to_bot()} if t == "open" else None,
+    )
 
 # The table chat: the players with an accepted seat write (at the open table Otto is
 # only invited); nobody else, and nobody at an abandoned table.
@@ -651,6 +670,7 @@ for route, label, path in (
     ("games:rematch", "game-rematch:finished", "/games/{finished}/rematch/"),
     ("games:chat_mute", "game-chat-mute:active", "/games/{active}/chat/mute/"),
     ("games:orders", "game-orders:active", "/games/{active}/orders/"),
+    ("games:seat", "game-seat:open", "/games/{open}/seat/"),
 ):
     add(route, label, path, "GET", 405)
 add(
@@ -1210,6 +1230,59 @@ for t in TABLES:
         effects=move_effects,
         api=True,
     )
+# Before the start: leave (decline an invitation), and the host changes a seat nobody
+# has taken (seat 4, position 3, is open).
+for t in TABLES:
+    g = f"{A}/games/{{{t}}}"
+    if t == "open":
+        leave = by(403, anonymous=401, seated=200, other=200, creator=200)
+        leave_effects = {
+            "seated": left("seated"),
+            "other": left("other"),
+            "creator": abandoned_by_creator(),
+        }
+        seat = by(409, anonymous=401, creator=200)
+        seat_effects = {"creator": seat_set_to_bot()}
+    else:
+        leave = refused(t, 409, 401, outsider=403, staff=403)
+        leave_effects = seat_effects = {}
+        seat = refused(t, 409, 401)
+    add(
+        "api:game-leave",
+        f"api-game-leave:{t}",
+        f"{g}/leave/",
+        "POST",
+        leave,
+        effects=leave_effects,
+        api=True,
+    )
+    add(
+        "api:game-seat",
+        f"api-game-seat:{t}",
+        f"{g}/seats/3/",
+        "PUT",
+        seat,
+        data={"ai": "easy"},
+        effects=seat_effects,
+        api=True,
+    )
+add(
+    "api:game-seat",
+    "api-game-seat:open",
+    f"{A}/games/{{open}}/seats/3/",
+    "GET",
+    by(405, anonymous=401),
+    api=True,
+)
+add(
+    "api:game-leave",
+    "api-game-leave:open",
+    f"{A}/games/{{open}}/leave/",
+    "GET",
+    by(405, anonymous=401),
+    api=True,
+)
+
 # The chat in the API: the players of the table (accepted seats) only.
 for t in TABLES:
     players = CHAT_PLAYERS.get(t, ())

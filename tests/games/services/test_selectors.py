@@ -167,6 +167,7 @@ def test_the_view_of_the_player_to_act(table, alice):
         "is_you": True,
         "vacation_until": None,
         "timeouts": 0,
+        "declined_by": None,
     }
     assert [s["is_you"] for s in view["seats_info"]] == [False, True, False]
     assert view["options"] == {

@@ -1,0 +1,117 @@
+"""A waiting table through the API: the host changes a seat nobody has taken
+(``PUT /games/{id}/seats/{position}/``), an invited player declines and anyone leaves
+before the start (``POST /games/{id}/leave/``)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game, Seat
+from tests.games.api.conftest import create
+
+pytestmark = pytest.mark.django_db
+
+
+def _seat(game_id: int, position: int) -> tuple:
+    return Seat.objects.filter(game_id=game_id, position=position).values_list(
+        "user__username", "ai_level", "accepted"
+    )[0]
+
+
+@pytest.fixture
+def waiting(clients):
+    """Alice's table of three: Bob invited to seat 1, seat 2 open."""
+    return create(clients["alice"], players=3, seats=[{"user": "bob"}, {"open": True}])["id"]
+
+
+def test_the_host_sets_seats_and_a_bot_in_the_last_one_starts_the_game(clients, waiting):
+    alice = clients["alice"]
+    answer = alice.put(f"/api/v1/games/{waiting}/seats/1/", {"user": "carol"}, format="json")
+    assert answer.status_code == 200, answer.json()
+    seats = answer.json()["seats_info"]
+    assert seats[1]["username"] == "carol" and seats[1]["invited"]
+    assert answer.json()["status"] == "open"
+    answer = alice.put(f"/api/v1/games/{waiting}/seats/1/", {"open": True}, format="json")
+    assert answer.json()["seats_info"][1]["is_open"]
+    alice.put(f"/api/v1/games/{waiting}/seats/1/", {"ai": "easy"}, format="json")
+    answer = alice.put(f"/api/v1/games/{waiting}/seats/2/", {"ai": "hard"}, format="json")
+    assert answer.status_code == 200 and answer.json()["status"] == "active"
+    assert [s["ai_level"] for s in answer.json()["seats_info"]] == ["", "easy", "hard"]
+
+
+@pytest.mark.parametrize(
+    "who, position, body, code, error",
+    [
+        ("bob", 2, {"ai": "easy"}, 409, "not_allowed"),
+        ("oscar", 2, {"ai": "easy"}, 409, "not_allowed"),
+        ("alice", 0, {"ai": "easy"}, 409, "not_allowed"),
+        ("alice", 3, {"ai": "easy"}, 400, "invalid"),
+        ("alice", 2, {"ai": "grandmaster"}, 400, "invalid"),
+        ("alice", 2, {"ai": "easy", "open": True}, 400, "invalid"),
+        ("alice", 2, {"open": False}, 400, "invalid"),
+        ("alice", 2, {"colour": "red"}, 400, "invalid"),
+        ("alice", 2, {"user": "nobody"}, 400, "invalid"),
+        ("alice", 2, {"user": "bob"}, 400, "invalid"),
+    ],
+)
+def test_refusals_are_readable_and_change_nothing(
+    clients, waiting, who, position, body, code, error
+):
+    before = [_seat(waiting, p) for p in range(3)]
+    answer = clients[who].put(f"/api/v1/games/{waiting}/seats/{position}/", body, format="json")
+    assert answer.status_code == code, answer.json()
+    assert answer.json()["code"] == error and answer.json()["detail"]
+    assert [_seat(waiting, p) for p in range(3)] == before
+
+
+def test_not_found_and_logged_out(clients, anon, waiting):
+    assert (
+        clients["alice"]
+        .put("/api/v1/games/999999/seats/1/", {"open": True}, format="json")
+        .status_code
+        == 404
+    )
+    assert (
+        clients["alice"]
+        .put(f"/api/v1/games/{waiting}/seats/-1/", {"open": True}, format="json")
+        .status_code
+        == 404
+    )
+    assert (
+        anon.put(f"/api/v1/games/{waiting}/seats/2/", {"open": True}, format="json").status_code
+        == 401
+    )
+    assert anon.post(f"/api/v1/games/{waiting}/leave/").status_code == 401
+
+
+def test_an_invited_player_declines_and_a_guest_leaves(clients, waiting):
+    answer = clients["bob"].post(f"/api/v1/games/{waiting}/leave/")
+    assert answer.status_code == 200, answer.json()
+    assert answer.json()["seats_info"][1]["is_open"]
+    assert clients["carol"].post(f"/api/v1/games/{waiting}/join/").status_code == 200
+    assert _seat(waiting, 1) == ("carol", "", True)
+    assert clients["carol"].post(f"/api/v1/games/{waiting}/leave/").status_code == 200
+    assert _seat(waiting, 1) == (None, "", False)
+    again = clients["carol"].post(f"/api/v1/games/{waiting}/leave/")
+    assert again.status_code == 403 and again.json()["code"] == "not_your_seat"
+
+
+def test_the_host_leaving_abandons_the_table_and_a_started_game_is_resigned_instead(
+    clients, waiting
+):
+    assert clients["alice"].post(f"/api/v1/games/{waiting}/leave/").status_code == 200
+    assert Game.objects.get(pk=waiting).status == Game.Status.ABANDONED
+    running = create(clients["alice"], players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])["id"]
+    answer = clients["alice"].post(f"/api/v1/games/{running}/leave/")
+    assert answer.status_code == 409 and "resign" in answer.json()["detail"]
+
+
+def test_the_host_reads_who_declined_in_the_game_and_in_the_list(clients, waiting):
+    clients["bob"].post(f"/api/v1/games/{waiting}/leave/")
+    mine = clients["alice"].get(f"/api/v1/games/{waiting}/").json()["seats_info"]
+    assert [s["declined_by"] for s in mine] == [None, "bob", None]
+    listed = clients["alice"].get("/api/v1/games/?status=open").json()["results"]
+    assert [s["declined_by"] for s in listed[0]["seats_info"]] == [None, "bob", None]
+    for other in ("bob", "carol"):
+        view = clients[other].get(f"/api/v1/games/{waiting}/").json()["seats_info"]
+        assert [s["declined_by"] for s in view] == [None] * 3

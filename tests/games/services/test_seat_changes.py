@@ -1,0 +1,172 @@
+"""The host's changes to the seats of a waiting table (``game_seat_set``): open a seat
+nobody has taken, give it to a bot, invite a player there (an unanswered invitation to
+that seat is withdrawn).  A refusal says why and changes nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.core import mail
+
+from games.errors import GameError, NotAllowed
+from games.models import Game, InvitationBlock, Notification, Seat
+from games.services import (
+    game_create,
+    game_invitation_respond,
+    game_join,
+    game_seat_set,
+)
+
+pytestmark = pytest.mark.django_db
+
+
+def _seats(game) -> list[tuple]:
+    return list(
+        Seat.objects.filter(game=game)
+        .order_by("position")
+        .values_list("user__username", "ai_level", "accepted")
+    )
+
+
+@pytest.fixture
+def table(alice, bob):
+    """Alice hosts a table of four: Bob invited to seat 1, seats 2 and 3 open."""
+    return game_create(
+        creator=alice, players=4, seats=[{"user": "bob"}, {"open": True}, {"open": True}]
+    )
+
+
+def test_a_declined_seat_can_go_to_another_player(table, alice, bob, carol, run_commits):
+    game_invitation_respond(game=table, user=bob, accept=False)
+    with run_commits():
+        game_seat_set(game=table, user=alice, position=1, seat={"user": "Carol"})
+    assert _seats(table)[1] == ("carol", "", False)
+    (message,) = [m for m in mail.outbox if m.to == [carol.email]]
+    assert "Alice invites you" in message.subject
+
+
+def test_withdrawing_an_invitation_opens_the_seat_and_mails_nothing(
+    table, alice, bob, django_capture_on_commit_callbacks
+):
+    Notification.objects.filter(user=bob).delete()
+    with django_capture_on_commit_callbacks(execute=False) as later:
+        game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    game_seat_set(game=game, user=alice, position=1, seat={"open": True})
+    for callback in later:
+        callback()  # the invitation's e-mail would go only now: it was withdrawn meanwhile
+    assert _seats(game)[1] == (None, "", False)
+    notice = Notification.objects.get(kind=Notification.Kind.INVITATION, user=bob, game=game)
+    assert notice.status == Notification.Status.SKIPPED
+    with pytest.raises(NotAllowed, match="no open invitation"):
+        game_invitation_respond(game=game, user=bob, accept=True)
+
+
+def test_a_bot_in_the_last_open_seat_starts_the_game(alice, bob):
+    game = game_create(creator=alice, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    game_join(game=game, user=bob)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    game_seat_set(game=game, user=alice, position=2, seat={"ai": "hard"})
+    assert Game.objects.get(pk=game.pk).status == Game.Status.OPEN  # Bob has not answered
+    game_seat_set(game=game, user=alice, position=1, seat={"ai": "medium"})
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.state is not None
+    assert _seats(game) == [("alice", "", True), (None, "medium", True), (None, "hard", True)]
+
+
+def test_a_bot_can_make_way_for_a_player(alice, carol):
+    game = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"open": True}])
+    game_seat_set(game=game, user=alice, position=1, seat={"user": "carol"})
+    assert _seats(game)[1] == ("carol", "", False)
+    game_seat_set(game=game, user=alice, position=1, seat={"open": True})
+    game_join(game=game, user=carol)
+    assert [s[0] for s in _seats(game)] == ["alice", "carol", None]
+
+
+@pytest.mark.parametrize(
+    "who, position, seat, error, message",
+    [
+        ("bob", 2, {"ai": "easy"}, NotAllowed, "Only the table's creator"),
+        ("alice", 0, {"ai": "easy"}, NotAllowed, "your own seat"),
+        ("alice", 4, {"ai": "easy"}, GameError, "no seat 5"),
+        ("alice", -1, {"ai": "easy"}, GameError, "no seat 0"),
+        ("alice", True, {"ai": "easy"}, GameError, "by its number"),
+        ("alice", "2", {"ai": "easy"}, GameError, "by its number"),
+        ("alice", 2, {"ai": "grandmaster"}, GameError, "unknown bot level"),
+        ("alice", 2, {"open": False}, GameError, "open seat is written"),
+        ("alice", 2, {"ai": "easy", "open": True}, GameError, "say who sits there"),
+        ("alice", 2, "hard", GameError, "say who sits there"),
+        ("alice", 2, {"user": "  "}, GameError, "give the username"),
+        ("alice", 2, {"user": "nobody"}, GameError, "no player called 'nobody'"),
+        ("alice", 2, {"user": "bob"}, GameError, "'bob' already has a seat"),
+        ("alice", 2, {"user": "alice"}, GameError, "You already sit at this table"),
+        ("alice", 2, {"user": "dave"}, GameError, "'dave' does not take invitations from you"),
+    ],
+)
+def test_refusals_say_why_and_change_nothing(
+    table, alice, bob, dave, who, position, seat, error, message
+):
+    InvitationBlock.objects.create(user=dave, blocked=alice)
+    users = {"alice": alice, "bob": bob}
+    before = _seats(table)
+    with pytest.raises(error, match=message):
+        game_seat_set(game=table, user=users[who], position=position, seat=seat)
+    assert _seats(table) == before
+
+
+def test_a_taken_seat_stays_its_players(table, alice, bob, carol):
+    game_invitation_respond(game=table, user=bob, accept=True)
+    game_join(game=table, user=carol)
+    before = _seats(table)
+    for position in (1, 2):
+        with pytest.raises(NotAllowed, match="has taken this seat; it stays theirs"):
+            game_seat_set(game=table, user=alice, position=position, seat={"ai": "easy"})
+    assert _seats(table) == before
+
+
+def test_only_while_the_table_waits(alice, bob):
+    game = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+    with pytest.raises(NotAllowed, match="already started"):
+        game_seat_set(game=game, user=alice, position=1, seat={"user": "bob"})
+    game = game_create(creator=alice, players=3, seats=[{"open": True}, {"open": True}])
+    game.status = Game.Status.ABANDONED
+    game.save()
+    with pytest.raises(NotAllowed, match="abandoned"):
+        game_seat_set(game=game, user=alice, position=1, seat={"ai": "easy"})
+
+
+def test_the_limits_count_as_at_a_new_table(settings, alice, bob, carol):
+    settings.TABLE_LIMITS = {"open": 5, "running": 5, "bot_only": 1, "invitations": 1}
+    game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    with pytest.raises(NotAllowed, match="1 invitations waiting"):
+        game_seat_set(game=game, user=alice, position=2, seat={"user": "carol"})
+    # Replacing the one waiting invitation by another keeps the count.
+    game_seat_set(game=game, user=alice, position=1, seat={"user": "carol"})
+    assert _seats(game)[1] == ("carol", "", False)
+    game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+    other = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"open": True}])
+    with pytest.raises(NotAllowed, match="against bots only"):
+        game_seat_set(game=other, user=alice, position=2, seat={"ai": "easy"})
+    assert Game.objects.get(pk=other.pk).status == Game.Status.OPEN
+    settings.TABLE_LIMITS["invitations"] = 2
+    game_seat_set(game=other, user=alice, position=2, seat={"user": "bob"})  # people: fine
+
+
+def test_a_withdrawn_invitation_leaves_the_lobby(client, table, alice, bob):
+    client.force_login(bob)
+    assert "from Alice" in client.get("/").content.decode()
+    game_seat_set(game=table, user=alice, position=1, seat={"ai": "hard"})
+    assert "from Alice" not in client.get("/").content.decode()
+
+
+def test_who_declined_is_kept_for_the_host_until_the_seat_is_taken(table, alice, bob, carol):
+    from games.selectors import table_view
+
+    def declined(user):
+        return [s.declined_by for s in table_view(game=table, user=user).seats_info]
+
+    game_invitation_respond(game=table, user=bob, accept=False)
+    assert declined(alice) == [None, "bob", None, None]
+    assert declined(bob) == declined(carol) == declined(None) == [None] * 4
+    game_join(game=table, user=carol)  # the lowest open seat: Bob's
+    assert declined(alice) == [None] * 4
+    assert Seat.objects.get(game=table, position=1).declined_by is None
