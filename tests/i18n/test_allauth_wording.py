@@ -57,7 +57,7 @@ def test_asking_for_the_password_again_says_du(client, alice):
     ("language", "opening", "closing"),
     [
         ("de", "Du bekommst diese E-Mail, weil an deinem Konto", "- Datum: "),
-        ("fr", "Vous recevez cet e-mail car la modification", "- Date : "),
+        ("fr", "Vous recevez cet e-mail car la modification", "- Date\xa0: "),
         ("en", "You are receiving this mail because the following change", "- Date: "),
     ],
 )

@@ -88,6 +88,24 @@ def test_the_shipped_catalogue_is_complete(language):
     assert "#, fuzzy" not in po_file.read_text(encoding="utf-8")
 
 
+def test_french_puts_a_no_break_space_before_its_double_punctuation():
+    """French writes "Votre argent : 25 000" with a space before : ; ! ? that a line
+    never breaks at; none is missing or an ordinary space.  (Code quoted in a sentence,
+    ``Authorization: Token``, keeps its own spelling.)"""
+    po_file = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+    wrong = []
+    for entry in entries(po_file):
+        for key, text in entry.items():
+            if not key.startswith("msgstr"):
+                continue
+            text = text.replace("Authorization: Token", "")
+            text = re.sub(r"\{[^{}]*\}", " ", text)  # JSON examples: {"open": true}
+            text = re.sub(r"\\[nt]", " ", text)  # escapes: \n ends a line
+            if re.search(r"(?<=[^\s\u00a0])[:;!?](?=\s|$)| [:;!?]", text):
+                wrong.append(text)
+    assert wrong == []
+
+
 # --- templates: text outside translation tags ---------------------------------------
 
 TEMPLATES = ROOT / "templates"
@@ -127,6 +145,15 @@ def templates() -> list[str]:
         for path in TEMPLATES.rglob("*")
         if path.suffix in (".html", ".txt")
     )
+
+
+@pytest.mark.parametrize("name", templates())
+def test_no_punctuation_is_left_outside_a_translation(name):
+    """A colon written after a translation tag ("{% translate "Watch the replay" %}:")
+    cannot take the space French puts before it: it belongs inside the string.  (A
+    question mark after a tag starts a URL's query.)"""
+    source = (TEMPLATES / name).read_text(encoding="utf-8")
+    assert not re.findall(r"{%\s*(?:translate|endblocktranslate)\b[^%]*%}[:;!]", source)
 
 
 @pytest.mark.parametrize("name", templates())

@@ -63,6 +63,9 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
     for user in (dora, alice, bob):
         (message,) = [m for m in _to(user) if "is over" in m.subject]
         assert message.subject == f"[High Society] The game at table {game.pk} is over"
+        # The subject names the table; the body says once that the game is over.
+        assert message.body.split("\n")[2].startswith("The game is over:")
+        assert message.body.count("is over") == 1
         result = PlayerResult.objects.get(game=game, user=user)
         assert f"You finished {result.rank} of 3." in message.body
         delta = result.rating_delta
