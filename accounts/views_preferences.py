@@ -9,8 +9,8 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import timezone
-from django.utils.dateformat import format as date_format
+from django.utils import dateformat, timezone
+from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -82,7 +82,8 @@ def vacation_update(request: HttpRequest) -> HttpResponse:
             messages.success(request, _("Welcome back: your deadlines run again."))
         else:
             user = vacation_start(user=request.user, days=request.POST.get("days", ""))
-            until = date_format(timezone.localtime(user.vacation_until), "D d M Y, H:i T")
+            local = timezone.localtime(user.vacation_until)
+            until = f"{date_format(local, 'DATETIME_FORMAT')} {dateformat.format(local, 'T')}"
             messages.success(
                 request,
                 _("Enjoy your vacation: your deadlines wait until %(until)s.") % {"until": until},

@@ -41,7 +41,7 @@ from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.dateformat import format as date_format
+from django.utils.formats import date_format
 
 from games import events, presenter, push
 from games.clock import turn_key
@@ -730,8 +730,8 @@ def _local_text(moment: datetime, time_zone: str) -> str:
         zone = None
     # Django's formatting: the day and month names in the active language.
     if zone is None:
-        return date_format(moment.astimezone(UTC), "D d M Y, H:i") + " UTC"
-    return date_format(moment.astimezone(zone), "D d M Y, H:i") + f" ({time_zone})"
+        return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"
+    return date_format(moment.astimezone(zone), "DATETIME_FORMAT") + f" ({time_zone})"
 
 
 def game_summary(

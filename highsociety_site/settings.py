@@ -500,6 +500,9 @@ STORAGES = {
 LANGUAGE_CODE = "en"
 LANGUAGES = [("en", "English"), ("de", "Deutsch"), ("fr", "Français")]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# Dates as each language writes them (highsociety_site/formats/<code>/formats.py): pages
+# and e-mails use the named formats (DATE_FORMAT, DATETIME_FORMAT, …), never a pattern.
+FORMAT_MODULE_PATH = ["highsociety_site.formats"]
 LANGUAGE_COOKIE_NAME = "hs_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"

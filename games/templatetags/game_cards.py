@@ -15,8 +15,7 @@ from typing import Any
 from django import template
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
-from django.utils import dateformat
-from django.utils.formats import get_format
+from django.utils.formats import date_format, get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
@@ -241,7 +240,7 @@ def log_entry(entry: Any) -> SafeString:
         when = format_html(
             '<time class="log__time" datetime="{}" data-local="time">{} UTC</time> ',
             at.isoformat(),
-            dateformat.format(at, "j M H:i"),  # the month in the reader's language
+            date_format(at, "SHORT_DATETIME_FORMAT"),  # as the reader's language writes it
         )
     return format_html(
         '<li value="{}"{}>{}{}{}</li>',

@@ -157,6 +157,17 @@ def test_no_punctuation_is_left_outside_a_translation(name):
 
 
 @pytest.mark.parametrize("name", templates())
+def test_templates_write_dates_by_their_languages_formats(name):
+    """A date is written with a named format (``DATE_FORMAT``, ``DATETIME_FORMAT``, …:
+    highsociety_site/formats), which each language spells its own way; a pattern such
+    as "j M Y" would print "28 Nov" in a French page.  Machine forms stay: "c" (ISO
+    8601), "U", and the zone's name "e"."""
+    source = (TEMPLATES / name).read_text(encoding="utf-8")
+    patterns = re.findall(r"\|date:[\"']([^\"']*)[\"']", source)
+    assert [p for p in patterns if not p.endswith("_FORMAT") and p not in ("c", "U", "e")] == []
+
+
+@pytest.mark.parametrize("name", templates())
 def test_templates_mark_the_text_they_show(name):
     words = unmarked_text((TEMPLATES / name).read_text(encoding="utf-8"))
     if name in NOT_YET_MARKED:

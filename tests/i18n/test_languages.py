@@ -352,3 +352,29 @@ def test_no_display_name_reads_like_an_empty_seat_in_any_language(client, bob, n
     response = client.post("/accounts/profile/", {"display_name": name})
     assert response.status_code == 400
     assert User.objects.get(pk=bob.pk).display_name != name
+
+
+@pytest.mark.parametrize(
+    "language, profile, log",
+    [
+        ("en", "Sun 4 Jan 2099, 10:30 UTC", r"\d{1,2} [A-Z][a-z]{2}, \d\d:\d\d UTC"),
+        ("de", "So, 4. Jan. 2099, 10:30 UTC", r"\d{1,2}\. [A-ZÄ][a-zä]+\.?, \d\d:\d\d UTC"),
+        ("fr", "dimanche 4 jan. 2099, 10:30 UTC", r"\d{1,2} [a-zéû]+\.?, \d\d:\d\d UTC"),
+    ],
+)
+def test_dates_read_as_each_language_writes_them(client, host, bob, carol, language, profile, log):
+    """The vacation's end on the profile, and the times of the game log, in the reader's
+    language: not "Sun 4 Jan" in a French page."""
+    from datetime import UTC, datetime
+
+    from games.services import vacation_start
+
+    bob.language = language
+    bob.save(update_fields=["language"])
+    vacation_start(user=bob, days=2, now=datetime(2099, 1, 2, 10, 30, tzinfo=UTC))
+    game = table_make(host, [bob, carol])
+    client.force_login(bob)
+    assert profile in client.get("/accounts/profile/").content.decode()
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    times = re.findall(r'data-local="time">([^<]*)</time>', board)
+    assert times and all(re.fullmatch(log, text) for text in times), times
