@@ -170,3 +170,16 @@ def test_who_declined_is_kept_for_the_host_until_the_seat_is_taken(table, alice,
     game_join(game=table, user=carol)  # the lowest open seat: Bob's
     assert declined(alice) == [None] * 4
     assert Seat.objects.get(game=table, position=1).declined_by is None
+
+
+def test_one_invitation_e_mail_per_player_and_table(table, alice, bob, run_commits):
+    """Inviting again someone who declined shows in their lobby, without a second
+    e-mail: a table cannot be used to mail a player over and over."""
+    with run_commits():
+        game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    assert len([m for m in mail.outbox if m.to == [bob.email]]) == 1
+    game_invitation_respond(game=game, user=bob, accept=False)
+    with run_commits():
+        game_seat_set(game=game, user=alice, position=2, seat={"user": "bob"})
+    assert _seats(game)[2] == ("bob", "", False)
+    assert len([m for m in mail.outbox if m.to == [bob.email]]) == 1
