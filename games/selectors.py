@@ -556,7 +556,7 @@ def _table_seat(seat: Seat, name: str, *, is_you: bool, host: bool = False) -> T
         vacation_until=_vacation_until(seat),
         timeouts=seat.timeouts,
         declined_by=declined.username if declined is not None else None,
-        declined_by_name=declined.display_name if declined is not None else None,
+        declined_by_name=declined.public_name if declined is not None else None,
     )
 
 

@@ -23,6 +23,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import LUXURY_VALUE
 from games.presenter import card_name, money_text
+from games.selectors import seat_declined_by
 
 register = template.Library()
 
@@ -267,6 +268,14 @@ def my_game_row(game: Any) -> SafeString:
         badge = format_html(
             '<span class="badge badge--open">{}</span>', gettext("Waiting for players")
         )
+        host = game.created_by_id == game.your_seat.user_id  # who declined: theirs to know
+        for seat in game.seats.all():
+            declined = seat_declined_by(seat, host=host)
+            if declined is not None:
+                badge += format_html(
+                    ' <span class="badge badge--done">{}</span>',
+                    gettext("%(name)s declined") % {"name": declined.public_name},
+                )
     elif game.status == "active":
         badge = format_html('<span class="badge">{}</span>', gettext("In play"))
     elif game.status == "finished":

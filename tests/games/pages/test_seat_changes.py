@@ -118,3 +118,15 @@ def test_the_host_alone_sees_who_declined_until_the_seat_changes(client, table, 
     client.force_login(alice)
     client.post(f"/games/{table.pk}/seat/", {"position": "1", "kind": "open"})
     assert "Bob declined" not in client.get(f"/games/{table.pk}/").content.decode()
+
+
+def test_the_hosts_lobby_says_who_declined(client, table, alice, bob, carol):
+    from accounts.models import User
+
+    User.objects.filter(pk=bob.pk).update(display_name="")  # named by the username then
+    game_invitation_respond(game=table, user=bob, accept=False)
+    client.force_login(alice)
+    assert "bob declined" in client.get("/").content.decode()
+    assert "bob declined" in client.get(f"/games/{table.pk}/").content.decode()
+    client.force_login(carol)
+    assert "declined" not in client.get("/").content.decode()
