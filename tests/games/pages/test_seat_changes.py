@@ -130,3 +130,12 @@ def test_the_hosts_lobby_says_who_declined(client, table, alice, bob, carol):
     assert "bob declined" in client.get(f"/games/{table.pk}/").content.decode()
     client.force_login(carol)
     assert "declined" not in client.get("/").content.decode()
+
+
+def test_the_lobby_shows_an_invited_seat_as_reserved_not_taken(client, alice, bob, carol, dave):
+    """A stranger browsing the open tables sees Bob's seat is only reserved for him."""
+    game_create(creator=alice, players=4, seats=[{"user": "bob"}, {"open": True}, {"open": True}])
+    client.force_login(dave)
+    html = client.get("/").content.decode()
+    assert '<span class="seat-dot seat-dot--invited">Bob, invited</span>' in html
+    assert '<span class="seat-dot">Alice</span>' in html
