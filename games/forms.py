@@ -45,6 +45,17 @@ ADVANCED_CHOICES = [
 assert [code for code, _label in ADVANCED_CHOICES] == list(ADVANCED_CARDS)
 
 
+def seat_entry(kind: str, name: str) -> dict[str, Any]:
+    """A seat choice of the forms (``SEAT_CHOICES``, and the username typed beside
+    "invite") as the services write a seat: ``{"user": name}``, ``{"ai": level}`` or
+    ``{"open": True}``."""
+    if kind == "invite":
+        return {"user": name}
+    if kind.startswith("bot:"):
+        return {"ai": kind.removeprefix("bot:")}
+    return {"open": True}
+
+
 def number_errors(message: Any) -> dict[str, Any]:
     """One message for every way a whole-number field can be wrong."""
     return dict.fromkeys(("required", "invalid", "min_value", "max_value"), message)
@@ -147,11 +158,7 @@ class GameCreateForm(forms.Form):
                         gettext("%(name)s is already invited to another seat.") % {"name": name},
                     )
                 invited.add(name.lower())
-                seats.append({"user": name})
-            elif kind.startswith("bot:"):
-                seats.append({"ai": kind.removeprefix("bot:")})
-            else:
-                seats.append({"open": True})
+            seats.append(seat_entry(kind, name))
         data["seats"] = seats
         return data
 
@@ -179,42 +186,6 @@ class GameCreateForm(forms.Form):
             "move_deadline_hours": data.get("move_deadline_hours"),
             "memory_aid": bool(data.get("memory_aid")),
         }
-
-
-class SeatChangeForm(forms.Form):
-    """The host's change to one seat of a waiting table: open it, a bot, or an
-    invitation (the create form's choices).  ``position`` counts from 0."""
-
-    position = forms.IntegerField(
-        min_value=0,
-        max_value=MAX_SEATS - 1,
-        error_messages=number_errors(_("Choose the seat by its number.")),
-    )
-    kind = forms.ChoiceField(
-        label=_("Who sits here"),
-        choices=SEAT_CHOICES,
-        error_messages={
-            "required": _("Choose who sits in this seat."),
-            "invalid_choice": _("Choose who sits in this seat."),
-        },
-    )
-    invite = forms.CharField(label=_("Username to invite"), max_length=150, required=False)
-
-    def clean(self) -> dict[str, Any]:
-        data = super().clean()
-        kind, name = data.get("kind"), (data.get("invite") or "").strip()
-        if kind == "invite":
-            if not name:
-                self.add_error("invite", gettext("Write the username of the player to invite."))
-            data["seat"] = {"user": name}
-        elif kind and kind.startswith("bot:"):
-            data["seat"] = {"ai": kind.removeprefix("bot:")}
-        elif kind:
-            data["seat"] = {"open": True}
-        return data
-
-    def error_text(self) -> str:
-        return ActionForm.error_text(self)
 
 
 ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
@@ -311,6 +282,37 @@ def parse_cards(values: list[str]) -> tuple[list[int], str | None]:
 
 
 MAX_MONEY_INPUT = 10**6  # more than all the money of a game; refused as a number beyond
+
+
+class SeatChangeForm(forms.Form):
+    """The host's change to one seat of a waiting table: open it, a bot, or an
+    invitation (the create form's choices).  ``position`` counts from 0."""
+
+    position = forms.IntegerField(
+        min_value=0,
+        max_value=MAX_SEATS - 1,
+        error_messages=number_errors(_("Choose the seat by its number.")),
+    )
+    kind = forms.ChoiceField(
+        label=_("Who sits here"),
+        choices=SEAT_CHOICES,
+        error_messages={
+            "required": _("Choose who sits in this seat."),
+            "invalid_choice": _("Choose who sits in this seat."),
+        },
+    )
+    invite = forms.CharField(label=_("Username to invite"), max_length=150, required=False)
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        kind, name = data.get("kind"), (data.get("invite") or "").strip()
+        if kind == "invite" and not name:
+            self.add_error("invite", gettext("Write the username of the player to invite."))
+        if kind:
+            data["seat"] = seat_entry(kind, name)
+        return data
+
+    error_text = ActionForm.error_text
 
 
 class OrderForm(forms.Form):

@@ -291,7 +291,7 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
                 raise GameError(
                     _("%(name)s already has a seat at this table.") % {"name": _shown(value)}
                 )
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # limits
+        _account_lock(user)  # the limits below count this account's tables
         if invitee is not None:
             _invitations_check(user, 1, withdrawn=int(target.invited))
         others = [s for s in seats if s is not target and s.user_id != user.pk]
@@ -653,7 +653,7 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
     from django.conf import settings
 
     limits = settings.TABLE_LIMITS
-    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    _account_lock(user)
     mine = Seat.objects.filter(user=user, accepted=True, resigned=False)
     running = mine.filter(game__status=Game.Status.ACTIVE).count()
     if running >= limits["running"]:
@@ -679,6 +679,12 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
     if all(kind in ("creator", "ai") for kind, _value in specs):
         _bot_only_check(user)
     _invitations_check(user, sum(1 for kind, _value in specs if kind == "user"))
+
+
+def _account_lock(user: User) -> None:
+    """Lock the account's row, so two requests of one account that count its tables
+    against the limits run one after the other."""
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
 
 
 def _bot_only_check(user: User) -> None:
