@@ -30,6 +30,7 @@ class User(AbstractUser):
         "deadline": _("A bot moved for you"),
         "digest": _("The daily digest"),
         "invitation": _("Invitations to a table"),
+        "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
     }
     # The same kinds inside a sentence ("Stop these e-mails (your turn)").
@@ -39,6 +40,9 @@ class User(AbstractUser):
         "deadline": pgettext_lazy("e-mail kind in a sentence", "a bot moved for you"),
         "digest": pgettext_lazy("e-mail kind in a sentence", "the daily digest"),
         "invitation": pgettext_lazy("e-mail kind in a sentence", "invitations to a table"),
+        "declined": pgettext_lazy(
+            "e-mail kind in a sentence", "invitations to your tables declined"
+        ),
         "game_over": pgettext_lazy(
             "e-mail kind in a sentence", "the result of a game you were away for"
         ),
@@ -51,6 +55,7 @@ class User(AbstractUser):
         "reminder": _("Deadline reminders"),
         "deadline": _("A bot moved for you"),
         "invitation": _("Invitations to a table"),
+        "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
     }
 

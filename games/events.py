@@ -22,6 +22,9 @@ ready: ``games.apps``):
   e-mail (sent after the commit, unless they watched the end at the board).
 - ``invited`` — after the commit: ``by_user_id`` invited the people ``user_ids`` to
   the table ``game_id``.  Listener: ``games.tasks`` owes each an invitation e-mail.
+- ``declined`` — after the commit: ``by_user_id`` declined their invitation to the
+  table ``game_id`` (answering no, or leaving before they answered), whose host is
+  ``host_id``.  Listener: ``games.tasks`` owes the host an e-mail saying so.
 - ``board_changed`` — after the commit: what the board of ``game_id`` shows changed
   (a move, a seat, a resignation, a deadline, a chat message); ``version`` is the
   game's version now.  Listener: ``games.live`` tells every open board of that game,
@@ -45,6 +48,7 @@ notices_owed = Signal()  # ids
 pushes_owed = Signal()  # ids (push subscriptions), payload
 game_finished = Signal()  # game, seats (inside the transaction)
 invited = Signal()  # game_id, user_ids, by_user_id
+declined = Signal()  # game_id, host_id, by_user_id
 board_changed = Signal()  # game_id, version
 
 

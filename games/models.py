@@ -327,9 +327,11 @@ class Notification(models.Model):
     creation the claim: a sweep run twice, or a task delivered twice, finds the row
     there and sends nothing more.  ``key`` names the reason: ``<game>:<turn>`` for a
     turn or a reminder (the turn's start, in microseconds), ``<game>:<move number>`` for
-    a deadline move, the date for a daily digest.  A row waits (``pending``) until it is
-    sent, skipped (no longer relevant, or the player does not want it) or has failed too
-    often; the outbox sweep retries pending rows whose ``due_at`` has come.
+    a deadline move, the date for a daily digest, ``<game>`` for an invitation or a
+    game's result, ``<game>:<user id>`` for an invitation that user declined (the row
+    is the host's).  A row waits (``pending``) until it is sent, skipped (no longer
+    relevant, or the player does not want it) or has failed too often; the outbox sweep
+    retries pending rows whose ``due_at`` has come.
     """
 
     class Kind(models.TextChoices):
@@ -338,6 +340,7 @@ class Notification(models.Model):
         DEADLINE = "deadline", "A bot moved for you"
         DIGEST = "digest", "Daily digest"
         INVITATION = "invitation", "Invitation to a table"
+        DECLINED = "declined", "Invitation declined"
         GAME_OVER = "game_over", "Game over"
 
     class Status(models.TextChoices):

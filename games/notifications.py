@@ -220,6 +220,34 @@ def invitation_notices_create(*, game_id: int, user_ids: list[int], now: datetim
     return created
 
 
+def declined_notice_create(*, game_id: int, host_id: int, by_user_id: int, now: datetime) -> None:
+    """A DECLINED row for the host: ``by_user_id`` declined their invitation (once per
+    player and table, like the invitation itself), then its send."""
+    notice = _claim(
+        user_id=host_id,
+        game_id=game_id,
+        kind=Kind.DECLINED,
+        key=f"{game_id}:{by_user_id}",
+        due_at=now + OUTBOX_GRACE,
+    )
+    if notice is not None:
+        _send_queue([notice.pk])
+
+
+def _declined_seat(notice: Notification) -> Seat | None:
+    """The seat whose invitation the row is about, while it is still open and marked as
+    declined by that player (the key's second part); None once the host changed it or
+    somebody took it."""
+    _, _, user_id = notice.key.partition(":")
+    if not user_id.isdigit():
+        return None
+    return (
+        Seat.objects.filter(game_id=notice.game_id, declined_by_id=int(user_id))
+        .select_related("declined_by")
+        .first()
+    )
+
+
 def game_over_notices_create(*, game: Game, seats: list[Seat], now: datetime) -> None:
     """Inside the transaction that ends the game: a GAME_OVER row for every person who
     played at the table (resigned players too), sent after the commit."""
@@ -391,7 +419,7 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
     if out.no_email is None:
         out.message = _MESSAGES[notice.kind](user, address, game, notice, now)
     if out.pushes:
-        out.payload = push_payload_for(game=game, user=user, kind=notice.kind, now=now)
+        out.payload = push_payload_for(game=game, user=user, notice=notice, now=now)
     return "send", out
 
 
@@ -406,6 +434,14 @@ def _not_wanted_now(
         seat = game.seats.filter(user=user).first() if game else None
         if game is None or game.status != Game.Status.OPEN or seat is None or seat.accepted:
             return "skip", "The invitation was answered, or the table has gone."
+        return None
+    if notice.kind == Kind.DECLINED:
+        if game is None or game.status != Game.Status.OPEN:
+            return "skip", "The table has started or gone."
+        if _declined_seat(notice) is None:
+            return "skip", "The seat has been taken or changed meanwhile."
+        if seat_online(game_id=game.pk, user_id=user.pk, now=now):
+            return "skip", "The host saw it at the table."
         return None
     if notice.kind == Kind.GAME_OVER:
         if seat_online(game_id=game.pk, user_id=user.pk, now=now):
@@ -437,10 +473,17 @@ class Outgoing:
         self.payload: dict[str, str] | None = None
 
 
-def push_payload_for(*, game: Game, user: Any, kind: str, now: datetime) -> dict[str, str]:
+def push_payload_for(
+    *, game: Game, user: Any, notice: Notification, now: datetime
+) -> dict[str, str]:
     """The push about ``game`` for ``user``: built from their own view only."""
-    who = game.created_by.public_name if kind == Kind.INVITATION else ""
-    return push.push_payload(kind=kind, view=_view(game, user), now=now, who=who)
+    who = ""
+    if notice.kind == Kind.INVITATION:
+        who = game.created_by.public_name
+    elif notice.kind == Kind.DECLINED:
+        seat = _declined_seat(notice)
+        who = seat.declined_by.public_name if seat else ""
+    return push.push_payload(kind=notice.kind, view=_view(game, user), now=now, who=who)
 
 
 def _still_to_act(game: Game, user: Any, turn_started_at: datetime | None) -> bool:
@@ -665,6 +708,26 @@ def _message_invitation(
     )
 
 
+def _message_declined(
+    user: Any, address: str, game: Game, notice: Notification
+) -> EmailMultiAlternatives:
+    seat = _declined_seat(notice)
+    who = seat.declined_by.public_name if seat else ""
+    view = _view(game, user)
+    return _message(
+        user=user,
+        address=address,
+        subject=presenter.email_subject("declined", game_id=game.pk, who=who),
+        template="declined",
+        context={
+            "who": who,
+            "number": seat.position + 1 if seat else None,
+            "game": {"id": game.pk, "url": game_url(game.pk)},
+            "seats": presenter.waiting_seat_lines(view),
+        },
+    )
+
+
 def _message_game_over(
     user: Any, address: str, game: Game, now: datetime
 ) -> EmailMultiAlternatives:
@@ -713,6 +776,9 @@ _MESSAGES = {
     ),
     Kind.INVITATION: lambda user, address, game, notice, now: _message_invitation(
         user, address, game, now
+    ),
+    Kind.DECLINED: lambda user, address, game, notice, now: _message_declined(
+        user, address, game, notice
     ),
     Kind.GAME_OVER: lambda user, address, game, notice, now: _message_game_over(
         user, address, game, now

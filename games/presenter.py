@@ -587,11 +587,33 @@ def table_option_words(options: TableOptions) -> list[str]:
     return words
 
 
+def waiting_seat_lines(view: TableView) -> list[str]:
+    """The seats of a waiting table, one line each ("Seat 3: Carol, invited"), named
+    as in the lobby, for an e-mail."""
+    lines = []
+    for number, seat in enumerate(view.seats_info, start=1):
+        if seat.is_you:
+            who = _("You")
+        elif seat.is_open:
+            who = pgettext("seat", "open")
+        elif seat.invited:
+            who = _("%(name)s, invited") % {"name": seat.display_name}
+        else:
+            who = seat.display_name
+        lines.append(_("Seat %(number)s: %(who)s") % {"number": number, "who": who})
+    return lines
+
+
 def email_subject(
     kind: str, *, game_id: int | None = None, due_in: str = "", count: int = 0, who: str = ""
 ) -> str:
     if kind == "invitation":
         return _("%(who)s invites you to table %(table)s") % {"who": who, "table": game_id}
+    if kind == "declined":
+        return _("%(who)s declined your invitation to table %(table)s") % {
+            "who": who,
+            "table": game_id,
+        }
     if kind == "game_over":
         return _("The game at table %(table)s is over") % {"table": game_id}
     if kind == "turn":
@@ -618,7 +640,10 @@ def push_text(
     table's options)."""
     title = email_subject(kind, game_id=view.id, due_in=due_in, who=who)
     if kind == "invitation":
-        body = "A table of " + ", ".join(table_option_words(view.options)) + "."
+        options = ", ".join(table_option_words(view.options))
+        body = _("A table of %(options)s.") % {"options": options}
+    elif kind == "declined":
+        body = _("The seat is open again: give it to a bot, invite someone else, or wait.")
     else:
         body = headline(view).text
     return title, body

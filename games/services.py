@@ -229,6 +229,7 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
             seat.accepted, seat.joined_at = True, now
         else:
             seat.user, seat.declined_by = None, user  # the host sees who declined
+            _declined_announce(locked, user)
         seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
         if block and locked.created_by_id != user.pk:
             InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
@@ -251,6 +252,13 @@ def invitations_decline_all(*, user: User) -> int:
             continue  # answered, started or abandoned meanwhile
         declined += 1
     return declined
+
+
+def _declined_announce(game: Game, user: User) -> None:
+    """Inside the decline's transaction: the host hears of it once it commits."""
+    events.announce(
+        events.declined, game_id=game.pk, host_id=game.created_by_id, by_user_id=user.pk
+    )
 
 
 @game_logged
@@ -331,6 +339,7 @@ def game_leave(*, game: Game, user: User) -> Game:
         else:
             if not seat.accepted:
                 seat.declined_by = user  # an invitation declined by leaving
+                _declined_announce(locked, user)
             seat.user, seat.accepted, seat.joined_at = None, False, None
             seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
             locked.save(update_fields=["updated_at"])

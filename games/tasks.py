@@ -331,6 +331,17 @@ def _invited(*, game_id: int, user_ids: list[int], **_) -> None:
         logger.exception("game %s: the invitation e-mails were not owed", game_id)
 
 
+@receiver(events.declined)
+def _declined(*, game_id: int, host_id: int, by_user_id: int, **_) -> None:
+    """After the commit: owe the host an e-mail saying who declined their invitation."""
+    try:
+        notifications.declined_notice_create(
+            game_id=game_id, host_id=host_id, by_user_id=by_user_id, now=timezone.now()
+        )
+    except DATABASE_ERRORS:
+        logger.exception("game %s: the host's e-mail about a decline was not owed", game_id)
+
+
 @receiver(events.game_finished)
 def _game_over_emails(*, game, seats, **_) -> None:
     """Inside the transaction that ends the game: owe its people the result by e-mail."""

@@ -815,7 +815,9 @@ add(
     by(302, anonymous=LOGIN),
     data={"push_on": "turn"},
     effects={
-        p: user_changed(p, "push_off", ["reminder", "deadline", "invitation", "game_over"])
+        p: user_changed(
+            p, "push_off", ["reminder", "deadline", "invitation", "declined", "game_over"]
+        )
         for p in PERSONAS[1:]
     },
 )

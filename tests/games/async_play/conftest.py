@@ -7,7 +7,9 @@ import pytest
 from django.core import mail
 from django.utils import timezone
 
+from accounts.management.commands.vapid_keys import vapid_key_pair
 from games.models import Game
+from tests.games.async_play import push_service
 from tests.games.factories import GameFactory, game_age, scenario_deck
 
 
@@ -43,3 +45,26 @@ def age():
 @pytest.fixture
 def now():
     return timezone.now()
+
+
+@pytest.fixture
+def vapid(settings):
+    """The site's Web Push keys, and push services on this machine allowed."""
+    public, private = vapid_key_pair()
+    settings.WEBPUSH = {
+        "public_key": public,
+        "private_key": private,
+        "subject": "mailto:ops@highsociety.example",
+    }
+    settings.PUSH_SERVICE_HOSTS = ["localhost"]
+    return settings.WEBPUSH
+
+
+@pytest.fixture
+def service(tmp_path, monkeypatch, vapid):
+    """A push service on this machine (``push_service``), trusted for the test."""
+    found, server, cert = push_service.start(tmp_path)
+    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(cert))  # trust the stand-in's certificate
+    yield found
+    server.shutdown()
+    server.server_close()

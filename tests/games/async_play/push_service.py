@@ -141,3 +141,13 @@ def start(folder: Path) -> tuple[PushService, ThreadingHTTPServer, Path]:
     server.socket = context.wrap_socket(server.socket, server_side=True)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return service, server, cert_path
+
+
+def subscribe(user, service, name="dora-phone"):
+    """Subscribe ``user`` with a new "browser" at ``service``; returns the browser,
+    which decrypts what the service received for it."""
+    from accounts.push import push_subscribe
+
+    browser = Browser(service.endpoint(name))
+    push_subscribe(user=user, data=browser.subscription())
+    return browser

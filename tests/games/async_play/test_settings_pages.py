@@ -138,19 +138,27 @@ def test_each_emails_link_stops_its_own_kind_only(client, dora, run_commits):
 def test_the_profile_switches_kinds_on_and_off(client, dora):
     client.force_login(dora)
     page = client.get("/accounts/profile/").content.decode()
-    assert page.count('name="emails_on"') == 6
+    assert page.count('name="emails_on"') == 7
     client.post(
         "/accounts/profile/notifications/",
         {"turn_emails": "every", "emails_on": ["turn", "invitation", "game_over"]},
     )
     dora.refresh_from_db()
-    assert dora.emails_off == ["reminder", "deadline", "digest"]
+    assert dora.emails_off == ["reminder", "deadline", "digest", "declined"]
     bad = client.post(
         "/accounts/profile/notifications/", {"turn_emails": "every", "emails_on": ["spam"]}
     )
     assert bad.status_code == 302
     dora.refresh_from_db()
-    assert dora.emails_off == ["turn", "reminder", "deadline", "digest", "invitation", "game_over"]
+    assert dora.emails_off == [
+        "turn",
+        "reminder",
+        "deadline",
+        "digest",
+        "invitation",
+        "declined",
+        "game_over",
+    ]
 
 
 def test_a_chosen_time_zone_for_the_board_and_the_emails(client, dora, run_commits):

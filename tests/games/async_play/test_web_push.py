@@ -14,7 +14,6 @@ from django.core import mail
 from django.core.mail import EmailMultiAlternatives
 from py_vapid import Vapid02
 
-from accounts.management.commands.vapid_keys import vapid_key_pair
 from accounts.models import PushSubscription, User
 from accounts.push import push_subscribe
 from games import presenter, push
@@ -26,33 +25,6 @@ from tests.games.async_play import push_service
 from tests.games.factories import GameFactory, scenario_deck
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def vapid(settings):
-    public, private = vapid_key_pair()
-    settings.WEBPUSH = {
-        "public_key": public,
-        "private_key": private,
-        "subject": "mailto:ops@highsociety.example",
-    }
-    settings.PUSH_SERVICE_HOSTS = ["localhost"]
-    return settings.WEBPUSH
-
-
-@pytest.fixture
-def service(tmp_path, monkeypatch, vapid):
-    found, server, cert = push_service.start(tmp_path)
-    monkeypatch.setenv("REQUESTS_CA_BUNDLE", str(cert))  # trust the stand-in's certificate
-    yield found
-    server.shutdown()
-    server.server_close()
-
-
-def _subscribe(user, service, name="dora-phone"):
-    browser = push_service.Browser(service.endpoint(name))
-    push_subscribe(user=user, data=browser.subscription())
-    return browser
 
 
 def _dora_to_act(dora, run_commits):
@@ -72,7 +44,7 @@ def _jwt_claims(authorization: str) -> dict:
 
 
 def test_an_absent_player_gets_an_encrypted_signed_push_of_her_turn(dora, run_commits, service):
-    browser = _subscribe(dora, service)
+    browser = push_service.subscribe(dora, service)
     game = _dora_to_act(dora, run_commits)
 
     assert len(service.received) == 1
@@ -117,7 +89,7 @@ def service_key(authorization: str) -> str:
 def test_push_without_email_for_a_player_who_wants_no_emails(dora, run_commits, service):
     User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.NONE)
     dora.refresh_from_db()
-    browser = _subscribe(dora, service)
+    browser = push_service.subscribe(dora, service)
     game = _dora_to_act(dora, run_commits)
     assert mail.outbox == []
     assert browser.decrypt(service.received[0].body)["kind"] == "turn"
@@ -127,8 +99,8 @@ def test_push_without_email_for_a_player_who_wants_no_emails(dora, run_commits, 
 
 
 def test_every_device_of_the_player_gets_it(dora, run_commits, service):
-    phone = _subscribe(dora, service, "phone")
-    laptop = _subscribe(dora, service, "laptop")
+    phone = push_service.subscribe(dora, service, "phone")
+    laptop = push_service.subscribe(dora, service, "laptop")
     _dora_to_act(dora, run_commits)
     by_path = {r.path: r for r in service.received}
     assert set(by_path) == {"/push/phone", "/push/laptop"}
@@ -139,7 +111,7 @@ def test_every_device_of_the_player_gets_it(dora, run_commits, service):
 
 @pytest.mark.parametrize("status", [404, 410])
 def test_a_push_service_that_says_gone_removes_the_subscription(dora, run_commits, service, status):
-    _subscribe(dora, service)
+    push_service.subscribe(dora, service)
     service.answers["/push/dora-phone"] = status
     _dora_to_act(dora, run_commits)
     assert len(service.received) == 1
@@ -148,7 +120,7 @@ def test_a_push_service_that_says_gone_removes_the_subscription(dora, run_commit
 
 
 def test_a_busy_push_service_is_retried_and_the_subscription_kept(dora, service):
-    _subscribe(dora, service)
+    push_service.subscribe(dora, service)
     service.answers["/push/dora-phone"] = 503
     subscription = PushSubscription.objects.get(user=dora)
     with pytest.raises(push.PushUnavailable):
@@ -173,7 +145,7 @@ def test_an_unreachable_push_service_raises_for_the_retry(dora, vapid, settings)
 
 def test_no_push_while_the_player_is_at_the_table(table, dora, run_commits, service):
     game = table()
-    _subscribe(dora, service)
+    push_service.subscribe(dora, service)
     seat_seen(game_id=game.pk, user=dora)
     with run_commits():
         game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
@@ -198,13 +170,13 @@ def test_no_push_while_the_player_is_at_the_table(table, dora, run_commits, serv
 def test_a_kind_switched_off_is_not_pushed(dora, run_commits, service):
     User.objects.filter(pk=dora.pk).update(push_off=["turn"])
     dora.refresh_from_db()
-    _subscribe(dora, service)
+    push_service.subscribe(dora, service)
     _dora_to_act(dora, run_commits)
     assert service.received == [] and len(mail.outbox) == 1
 
 
 def test_a_failed_email_retried_later_does_not_push_twice(dora, run_commits, service, monkeypatch):
-    _subscribe(dora, service)
+    push_service.subscribe(dora, service)
     mail_server = {"down": True}
     send = EmailMultiAlternatives.send
 
@@ -224,14 +196,14 @@ def test_a_failed_email_retried_later_does_not_push_twice(dora, run_commits, ser
 
 
 def test_without_keys_nothing_is_pushed(dora, run_commits, service, settings):
-    _subscribe(dora, service)
+    push_service.subscribe(dora, service)
     settings.WEBPUSH = None
     _dora_to_act(dora, run_commits)
     assert service.received == [] and len(mail.outbox) == 1
 
 
 def test_invitation_and_game_over_pushes_say_only_public_things(dora, bob, run_commits, service):
-    browser = _subscribe(bob, service, "bob")
+    browser = push_service.subscribe(bob, service, "bob")
     with run_commits():
         game = GameFactory(creator=dora, players=3, seats=[{"user": bob.username}, {"open": True}])
     invitation = browser.decrypt(service.received[-1].body)
@@ -249,7 +221,7 @@ def test_payload_of_a_reminder_names_the_time_left(dora, table, age, now, vapid)
 
 
 def test_a_subscription_refused_again_and_again_is_dropped(dora, service):
-    _subscribe(dora, service)
+    push_service.subscribe(dora, service)
     service.answers["/push/dora-phone"] = 403  # e.g. made under keys the site no longer has
     subscription = PushSubscription.objects.get(user=dora)
     for attempt in range(1, push.MAX_REFUSALS + 1):

@@ -1,0 +1,182 @@
+"""The host hears when an invitation to their table is declined: an e-mail (and a
+push, where they turned push on) naming who declined and the seat that opened, with
+the way to fill it; once per player and table, and not when the host has seen it at
+the table or dealt with the seat already."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.core import mail
+from django.utils import translation
+
+from accounts.preferences import emails_off_set
+from games.models import Game, Notification
+from games.notifications import seat_seen
+from games.services import (
+    game_create,
+    game_invitation_respond,
+    game_join,
+    game_leave,
+    game_seat_set,
+    invitations_decline_all,
+)
+from tests.games.async_play.push_service import subscribe
+
+pytestmark = pytest.mark.django_db
+
+
+def _to(user):
+    return [m for m in mail.outbox if m.to == [user.email]]
+
+
+def _declined_rows(user):
+    return Notification.objects.filter(user=user, kind=Notification.Kind.DECLINED)
+
+
+@pytest.fixture
+def waiting(alice, bob, carol, run_commits):
+    """Alice's 4-seat table: Bob invited to seat 2, Carol to seat 3, a hard bot in
+    seat 4; the invitation e-mails are out of the way."""
+    with run_commits():
+        game = game_create(
+            creator=alice,
+            players=4,
+            seats=[{"user": "bob"}, {"user": "carol"}, {"ai": "hard"}],
+        )
+    mail.outbox.clear()
+    return game
+
+
+def test_the_host_hears_who_declined_and_how_to_fill_the_seat(alice, bob, waiting, run_commits):
+    with run_commits():
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    (message,) = _to(alice)
+    assert message.subject == f"[High Society] Bob declined your invitation to table {waiting.pk}"
+    body = message.body
+    assert f"Bob declined your invitation to table {waiting.pk}." in body
+    assert "Seat 2 is open again: anyone may take it from the lobby." in body
+    assert "The seats now:\n  Seat 1: You\n  Seat 2: open\n  Seat 3: Carol, invited\n" in body
+    assert "  Seat 4: Bot (hard)\n" in body
+    assert 'choose "Change seat 2" on the table\'s page:' in body
+    url = f"{settings.SITE_URL}/games/{waiting.pk}/"
+    assert url in body
+    html = message.alternatives[0][0]
+    assert f'href="{url}"' in html and "<strong>Bob</strong> declined" in html
+    # Its own kind: the one-click link stops these e-mails only.
+    assert "Stop these e-mails (invitations to your tables declined)" in body
+    assert "List-Unsubscribe" in message.extra_headers
+    assert _to(bob) == []
+    assert _declined_rows(alice).get().status == Notification.Status.SENT
+
+
+def test_leaving_an_unanswered_invitation_is_a_decline_too(alice, bob, carol, waiting, run_commits):
+    with run_commits():
+        game_leave(game=waiting, user=bob)
+    assert [m.subject for m in _to(alice)] == [
+        f"[High Society] Bob declined your invitation to table {waiting.pk}"
+    ]
+    # A player who had accepted and leaves declined nothing.
+    with run_commits():
+        game_invitation_respond(game=waiting, user=carol, accept=True)
+        game_leave(game=waiting, user=carol)
+    assert len(_to(alice)) == 1
+    assert not _declined_rows(alice).filter(key=f"{waiting.pk}:{carol.pk}").exists()
+
+
+def test_declining_everything_tells_each_host(alice, bob, carol, waiting, run_commits):
+    with run_commits():
+        other = game_create(creator=carol, players=3, seats=[{"user": "bob"}, {"open": True}])
+    mail.outbox.clear()
+    with run_commits():
+        assert invitations_decline_all(user=bob) == 2
+    assert [m.subject for m in _to(alice)] == [
+        f"[High Society] Bob declined your invitation to table {waiting.pk}"
+    ]
+    assert [m.subject for m in _to(carol)] == [
+        f"[High Society] Bob declined your invitation to table {other.pk}"
+    ]
+
+
+def test_once_per_player_and_table(alice, bob, waiting, run_commits):
+    with run_commits():
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+        game_seat_set(game=waiting, user=alice, position=1, seat={"user": "bob"})
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    assert len(_to(alice)) == 1 and _declined_rows(alice).count() == 1
+
+
+def test_not_when_the_host_saw_it_at_the_table(alice, bob, waiting, run_commits):
+    seat_seen(game_id=waiting.pk, user=alice)  # her board is open: it shows "Bob declined"
+    with run_commits():
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    assert _to(alice) == []
+    row = _declined_rows(alice).get()
+    assert row.status == Notification.Status.SKIPPED
+    assert row.note == "The host saw it at the table."
+
+
+@pytest.mark.parametrize("then", ["bot", "joined", "started"])
+def test_not_when_the_seat_was_dealt_with_before_it_went(
+    alice, bob, carol, dave, waiting, then, django_capture_on_commit_callbacks
+):
+    with django_capture_on_commit_callbacks(execute=False) as later:
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    if then == "bot":
+        game_seat_set(game=waiting, user=alice, position=1, seat={"ai": "easy"})
+    elif then == "joined":
+        game_join(game=waiting, user=dave)  # a stranger took the open seat from the lobby
+    else:
+        game_invitation_respond(game=waiting, user=carol, accept=True)
+        game_join(game=waiting, user=dave)
+        assert Game.objects.get(pk=waiting.pk).status == Game.Status.ACTIVE
+    for callback in later:
+        callback()  # the listener runs only now
+    assert [m for m in _to(alice) if "declined" in m.subject] == []
+    assert _declined_rows(alice).get().status == Notification.Status.SKIPPED
+
+
+def test_a_host_who_switched_these_off_gets_none(alice, bob, waiting, run_commits):
+    emails_off_set(user=alice, kinds=["declined"])
+    with run_commits():
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    assert _to(alice) == []
+
+
+def test_in_the_hosts_language(alice, bob, waiting, run_commits):
+    alice.language = "de"
+    alice.save(update_fields=["language"])
+    with run_commits():
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    (message,) = _to(alice)
+    assert message.subject == (
+        f"[High Society] Bob hat deine Einladung an Tisch {waiting.pk} abgelehnt"
+    )
+    assert "Platz 2 ist wieder frei" in message.body
+    assert "  Platz 3: Carol, eingeladen\n" in message.body
+
+
+def test_the_push_names_who_declined_and_nothing_else(alice, bob, waiting, run_commits, service):
+    browser = subscribe(alice, service, "alice")
+    with run_commits():
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    payload = browser.decrypt(service.received[-1].body)
+    assert payload == {
+        "title": f"Bob declined your invitation to table {waiting.pk}",
+        "body": "The seat is open again: give it to a bot, invite someone else, or wait.",
+        "url": f"/games/{waiting.pk}/",
+        "tag": f"game-{waiting.pk}",
+        "kind": "declined",
+    }
+
+
+def test_the_invitation_push_is_in_the_players_language(alice, bob, run_commits, service):
+    bob.language = "fr"
+    bob.save(update_fields=["language"])
+    browser = subscribe(bob, service, "bob")
+    with run_commits():
+        game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    payload = browser.decrypt(service.received[-1].body)
+    with translation.override("fr"):
+        assert payload["title"] == f"Alice vous invite à la table {game.pk}"
+    assert payload["body"].startswith("Une table de 3 joueurs")
