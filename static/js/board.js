@@ -13,7 +13,12 @@
 //   (their profile's, else the browser's);
 // - after a chat message was sent, the message box is emptied (it is kept across the
 //   board's refreshes, hx-preserve, so that a refresh never wipes what is being typed);
-// - an answer for a board that another answer has already replaced is not swapped in.
+// - an answer for a board that another answer has already replaced is not swapped in;
+// - a host's open "Change seat" form stays open, with what was chosen or typed in it,
+//   when the waiting board refreshes;
+// - the page's messages (a confirmation at the top, from the last form sent) go once
+//   they are out of date: the board refreshed into another stage of the game, or the
+//   player made a move on it.
 (function () {
   var wasMyTurn = null;
   var lastHeadline = null;
@@ -122,12 +127,31 @@
     }
   }
 
+  // The messages at the top of the page answer the form sent last ("A bot takes seat
+  // 4."); the board then updates itself in place, so they would stay for the whole
+  // game.  They go when the board moves on to another stage (the table starts, the
+  // game ends) and when the player makes a move.  (Read once the board has settled:
+  // until then htmx keeps the old board's classes on the new one.)
+  var stage = null;
+
+  function dropStaleMessages(current, afterOwnMove) {
+    var found = /(?:^|\s)board--(open|active|finished|abandoned)(?:\s|$)/.exec(current.className);
+    var now = found ? found[1] : "";
+    if (afterOwnMove || (stage !== null && now !== stage)) {
+      document.querySelectorAll(".site-main > .messages").forEach(function (list) {
+        list.remove();
+      });
+    }
+    stage = now;
+  }
+
   function settled(afterOwnMove) {
     localTimes();
     var current = board();
     if (!current) {
       return;
     }
+    dropStaleMessages(current, afterOwnMove);
     current.addEventListener("htmx:beforeSwap", dropIfReplaced);
     headerCount(current);
     offerNotices(current);
@@ -230,6 +254,39 @@
     } else if (active.id) {
       keepFocus = "#" + CSS.escape(active.id);
     }
+  });
+
+  // A refreshed waiting board brings the host's "Change seat" forms closed: the ones
+  // that were open are opened again, with their fields as the host left them.  A seat
+  // that can no longer be changed (somebody took it) has no form to open.
+  var openSeatForms = [];
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!event.detail.target || event.detail.target.id !== "board") {
+      return;
+    }
+    openSeatForms = [];
+    document.querySelectorAll("#board details.seat-change[open]").forEach(function (details) {
+      var fields = {};
+      details.querySelectorAll("select, input[type=text]").forEach(function (field) {
+        fields[field.name] = field.value;
+      });
+      openSeatForms.push({ id: details.id, fields: fields });
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    openSeatForms.forEach(function (kept) {
+      var details = document.getElementById(kept.id);
+      if (!details) {
+        return;
+      }
+      details.open = true;
+      details.querySelectorAll("select, input[type=text]").forEach(function (field) {
+        if (Object.prototype.hasOwnProperty.call(kept.fields, field.name)) {
+          field.value = kept.fields[field.name];
+        }
+      });
+    });
+    openSeatForms = [];
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {
