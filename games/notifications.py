@@ -116,6 +116,16 @@ def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
     return user_id in seats_online(game_id=game_id, user_ids=[user_id], now=now)
 
 
+def seat_seen_since(*, game_id: int, user_id: int, moment: datetime) -> bool:
+    """Has the player had the game open (board or API) since ``moment``?  Within the
+    cache's memory of it (twice ``ONLINE_SECONDS``); with the cache down, no."""
+    try:
+        seen = cache.get(_seen_key(game_id, user_id))
+    except CACHE_ERRORS:
+        return False
+    return seen is not None and float(seen) > moment.timestamp()
+
+
 def seats_online(*, game_id: int, user_ids: list[int], now: datetime) -> set[int]:
     """Which of ``user_ids`` have the game open right now: one cache round trip.  With
     the cache down, nobody (they are owed e-mails as usual)."""
@@ -440,13 +450,11 @@ def _not_wanted_now(
             return "skip", "The table has started or gone."
         if _declined_seat(notice) is None:
             return "skip", "The seat has been taken or changed meanwhile."
-        if seat_online(game_id=game.pk, user_id=user.pk, now=now):
-            return "skip", "The host saw it at the table."
-        return None
+        return _unless_seen_at_the_table(notice, game, user, now, "The host saw it at the table.")
     if notice.kind == Kind.GAME_OVER:
-        if seat_online(game_id=game.pk, user_id=user.pk, now=now):
-            return "skip", "The player saw the end at the board."
-        return None
+        return _unless_seen_at_the_table(
+            notice, game, user, now, "The player saw the end at the board."
+        )
     # A turn notice or a reminder: only while it is still that turn and theirs to play.
     if not _still_to_act(game, user, notice.turn_started_at):
         return "skip", "The turn is over."
@@ -460,6 +468,21 @@ def _not_wanted_now(
             "The turn has just begun: the player may be at the board.",
             notice.turn_started_at + grace,
         )
+    return None
+
+
+def _unless_seen_at_the_table(
+    notice: Notification, game: Game, user: Any, now: datetime, seen: str
+) -> tuple[str, Any] | None:
+    """The board shows a decline or the end by itself: a player whose board refreshed
+    after the row was made has seen it (skip, saying ``seen``).  One who had the table
+    open a moment before may still be there: look again once the grace is over, and
+    then send unless they have looked since."""
+    if seat_seen_since(game_id=game.pk, user_id=user.pk, moment=notice.created_at):
+        return "skip", seen
+    until = notice.created_at + OUTBOX_GRACE
+    if now < until and seat_online(game_id=game.pk, user_id=user.pk, now=now):
+        return "defer", ("The player has the table open.", until)
     return None
 
 

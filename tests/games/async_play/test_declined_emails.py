@@ -12,7 +12,7 @@ from django.utils import translation
 
 from accounts.preferences import emails_off_set
 from games.models import Game, Notification
-from games.notifications import seat_seen
+from games.notifications import OUTBOX_GRACE, notification_send, seat_seen
 from games.services import (
     game_create,
     game_invitation_respond,
@@ -107,13 +107,30 @@ def test_once_per_player_and_table(alice, bob, waiting, run_commits):
 
 
 def test_not_when_the_host_saw_it_at_the_table(alice, bob, waiting, run_commits):
-    seat_seen(game_id=waiting.pk, user=alice)  # her board is open: it shows "Bob declined"
+    seat_seen(game_id=waiting.pk, user=alice)  # her board is open
     with run_commits():
         game_invitation_respond(game=waiting, user=bob, accept=False)
-    assert _to(alice) == []
     row = _declined_rows(alice).get()
-    assert row.status == Notification.Status.SKIPPED
+    assert row.status == Notification.Status.PENDING  # she may see it there: wait
+    assert row.due_at == row.created_at + OUTBOX_GRACE
+    seat_seen(game_id=waiting.pk, user=alice)  # her board refreshed: "Bob declined"
+    assert notification_send(notification_id=row.pk, now=row.due_at) == "skipped"
+    row.refresh_from_db()
     assert row.note == "The host saw it at the table."
+    assert _to(alice) == []
+
+
+def test_a_host_who_left_the_table_a_moment_before_is_told(alice, bob, waiting, run_commits):
+    seat_seen(game_id=waiting.pk, user=alice)  # she was at the table until a moment ago
+    with run_commits():
+        game_invitation_respond(game=waiting, user=bob, accept=False)
+    row = _declined_rows(alice).get()
+    assert row.status == Notification.Status.PENDING and _to(alice) == []
+    # The outbox sweep's retry after the grace: she has not looked since.
+    assert notification_send(notification_id=row.pk, now=row.due_at) == "sent"
+    assert [m.subject for m in _to(alice)] == [
+        f"[High Society] Bob declined your invitation to table {waiting.pk}"
+    ]
 
 
 @pytest.mark.parametrize("then", ["bot", "joined", "started"])

@@ -91,5 +91,27 @@ def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
     (to_bob,) = [m for m in over if m.to == [bob.email]]
     assert "You had resigned: a bot played your seat to the end." in to_bob.body
     notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)
-    assert notice.status == Notification.Status.SKIPPED
+    assert notice.status == Notification.Status.PENDING  # she may be watching: wait
+    seat_seen(game_id=game.pk, user=dora)  # her board refreshed into the end
+    assert notification_send(notification_id=notice.pk, now=notice.due_at) == "skipped"
+    notice.refresh_from_db()
+    assert notice.note == "The player saw the end at the board."
     assert notification_send(notification_id=notice.pk) == "busy"  # done with
+
+
+def test_a_player_who_left_just_before_the_end_hears_the_result(dora, alice, bob, run_commits):
+    """Her last move made, Dora closed the board; the others ended the game a moment
+    later.  She did not see the end: the result comes once the grace is over."""
+    with run_commits():
+        game = people_game(dora, alice, bob)
+    mail.outbox.clear()
+    rng = random.Random(8)
+    while game.status == Game.Status.ACTIVE:
+        seat_seen(game_id=game.pk, user=dora)  # at the board until the last move
+        with run_commits():
+            game = people_play(game, rng)
+        game.refresh_from_db()
+    notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)
+    assert notice.status == Notification.Status.PENDING and _to(dora) == []
+    assert notification_send(notification_id=notice.pk, now=notice.due_at) == "sent"
+    assert [m.subject for m in _to(dora)] == [f"[High Society] The game at table {game.pk} is over"]
