@@ -412,14 +412,14 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         rematch = services.game_rematch(game=game, user=request.user)
     except GameError as error:
         return _board_response(request, game, error=str(error))
-    messages.success(
-        request,
-        _(
+    if rematch.status == Game.Status.ACTIVE:  # against bots only: it starts at once
+        done = _("Rematch: table %(table)s. The game has begun.")
+    else:
+        done = _(
             "Rematch: table %(table)s. The other players are invited; it starts when "
             "everyone has accepted."
         )
-        % {"table": rematch.pk},
-    )
+    messages.success(request, done % {"table": rematch.pk})
     if request.htmx:
         response = HttpResponse(status=204)
         response["HX-Redirect"] = reverse("games:detail", args=[rematch.pk])
@@ -520,6 +520,11 @@ def with_ending(context: dict[str, Any], game: Game) -> None:
     for the board and the replay's last move alike."""
     ending = selectors.game_ending(game=game)
     context.update(ending)
+    view = context.get("view")
+    # A rematch invites the other people of the table; against bots only it starts at once.
+    context["rematch_invites"] = view is not None and any(
+        not seat.is_you and not seat.is_bot for seat in view.seats_info
+    )
     for row in context.get("scores", ()):
         row["rating_change"] = ending["rating_changes"].get(row["seat"])
 
