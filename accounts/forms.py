@@ -30,6 +30,11 @@ class LoginForm(AllauthLoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Username or e-mail")
+        # allauth makes "Forgot your password?" the password's help text, which
+        # Django draws before the field: Tab from the username then reached the link,
+        # not the password.  The link comes after the form's button instead
+        # (templates/allauth/elements/form.html).
+        self.fields["password"].help_text = ""
 
 
 class ProfileForm(forms.ModelForm):

@@ -71,3 +71,13 @@ def test_the_log_out_button_in_the_nav_works_with_csrf_checks(alice):
     response = client.post(reverse("account_logout"), {"csrfmiddlewaretoken": token})
     assert response.status_code == 302
     assert _logged_in_as(client) is None
+
+
+def test_tab_goes_from_the_username_to_the_password(client):
+    """No link between the two fields: "Forgot your password?" comes after the button."""
+    html = client.get(reverse("account_login")).content.decode()
+    form = html[html.index('action="/accounts/login/"') :]
+    between = form[form.index('id="id_login"') : form.index('id="id_password"')]
+    assert "<a " not in between and "<button" not in between
+    after = form[form.index('type="submit"') :]
+    assert '<a href="/accounts/password/reset/">Forgot your password?</a>' in after

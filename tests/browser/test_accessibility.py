@@ -66,3 +66,21 @@ def test_no_serious_accessibility_problem(live_server, browser, alice, bob, caro
     context.close()
     assert not any(found.values()), found
     assert all(passed > 20 for passed in checked.values()), checked
+
+
+def test_log_in_with_the_keyboard_alone(live_server, new_page, alice):
+    """Type the username, Tab, type the password, Enter: signed in."""
+    from playwright.sync_api import expect
+
+    from tests.factories import PASSWORD
+
+    page = new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.locator("input[name=login]").focus()
+    page.keyboard.type("alice")
+    page.keyboard.press("Tab")
+    expect(page.locator("input[name=password]")).to_be_focused()
+    page.keyboard.type(PASSWORD)
+    page.keyboard.press("Enter")
+    page.wait_for_url(f"{live_server.url}/")
+    expect(page.locator(".site-header__who")).to_contain_text("Alice")
