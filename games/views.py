@@ -241,11 +241,9 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     game = game_or_404(request, game_id)
     notifications.seat_seen(game_id=game.pk, user=request.user)  # at the board, moving
     form = ActionForm(request.POST)
-    if not form.is_valid():
-        return _board_response(
-            request, game, error=form.error_text(), selected=form.selected_cards()
-        )
     try:
+        if not form.is_valid():
+            raise GameError(form.error_text())
         services.game_submit_action(
             game=game,
             user=request.user,
@@ -253,7 +251,15 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_version=form.cleaned_data["version"],
         )
     except GameError as error:
-        return _board_response(request, game, error=str(error), selected=form.selected_cards())
+        # Said at the top of the board (its alert) and under the hand, beside the
+        # buttons just pressed, which may be a screen away from the top.
+        return _board_response(
+            request,
+            game,
+            error=str(error),
+            selected=form.selected_cards(),
+            preview=(False, str(error)),
+        )
     return _after_post(request, game_id)
 
 
@@ -492,11 +498,14 @@ def _board_response(
     *,
     error: str | None = None,
     selected: set[int] | None = None,
+    preview: tuple[bool, str] | None = None,
 ) -> HttpResponse:
     user = _user(request)
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
-    context = board_context(view, options=table_options(game), error=error, selected=selected)
+    context = board_context(
+        view, options=table_options(game), error=error, selected=selected, preview=preview
+    )
     entries = selectors.log_entries(game=game, view=view)
     if entries is not None:
         context["log_entries"] = list(reversed(entries))

@@ -66,6 +66,12 @@ def test_a_refused_bid_shows_the_sentence_in_place(
     expect(page.locator(".flash--error")).to_contain_text(
         "Your bid must total more than 8,000; yours would be 1,000."
     )
+    # The same sentence beside the buttons, where the player is looking (the top of
+    # the board may be a screen away).
+    expect(page.locator("#bid-preview")).to_have_text(
+        "Your bid must total more than 8,000; yours would be 1,000."
+    )
+    expect(page.locator("#bid-preview")).to_be_in_viewport()
     expect(page.locator("#hand-1000")).to_be_checked()
     assert Game.objects.get(pk=game.pk).version == 1
 

@@ -92,6 +92,9 @@ def test_too_low_bid_shows_the_engine_sentence_and_keeps_the_selection(client, t
     )
     html = response.content.decode()
     assert "Your bid must total more than 8,000; yours would be 6,000." in html
+    # Also under the hand, beside the buttons just pressed, marked as a refusal.
+    preview = html[html.index('<p id="bid-preview" class="preview preview--no"') :]
+    assert "Your bid must total more than 8,000; yours would be 6,000." in preview.split("</p>")[0]
     assert (
         'value="4000" id="hand-4000" checked' in html
         and 'value="2000" id="hand-2000" checked' in html
