@@ -530,9 +530,10 @@ def with_ending(context: dict[str, Any], game: Game) -> None:
     ending = selectors.game_ending(game=game)
     context.update(ending)
     view = context.get("view")
-    # A rematch invites the other people of the table; against bots only it starts at once.
+    # A rematch invites the other people of the table (those who resigned too: a bot
+    # played their seat, but they are invited again); against bots only it starts at once.
     context["rematch_invites"] = view is not None and any(
-        not seat.is_you and not seat.is_bot for seat in view.seats_info
+        not seat.is_you and seat.user_id is not None for seat in view.seats_info
     )
     for row in context.get("scores", ()):
         row["rating_change"] = ending["rating_changes"].get(row["seat"])

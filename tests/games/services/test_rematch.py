@@ -9,7 +9,7 @@ import pytest
 
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Seat
-from games.services import game_rematch, game_resign
+from games.services import game_invitation_respond, game_rematch, game_resign
 from tests.games.factories import people_game, people_play, play_out
 
 pytestmark = pytest.mark.django_db
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def finished(alice, bob, carol, run_commits):
     """Alice, Bob, an easy bot and Carol, with options, played to the end."""
-    from games.services import game_create, game_invitation_respond
+    from games.services import game_create
 
     with run_commits():
         game = game_create(
@@ -135,5 +135,24 @@ def test_a_rematch_with_people_says_they_are_invited(client, finished, alice):
     assert "Same players and options at a new table; the others are invited." in html
     page = client.post(f"/games/{finished.pk}/rematch/", follow=True).content.decode()
     rematch = Game.objects.get(rematch_of=finished)
+    assert rematch.status == Game.Status.OPEN
+    assert f"Rematch: table {rematch.pk}. The other players are invited" in page
+
+
+def test_a_rematch_invites_a_player_who_resigned_and_says_so(client, alice, bob, run_commits):
+    """Bob resigned (a bot played his seat to the end): the rematch invites him again,
+    so it does not start at once, and the end screen says so."""
+    from tests.games.factories import GameFactory
+
+    with run_commits():
+        game = GameFactory(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+        game = game_invitation_respond(game=game, user=bob, accept=True)
+        game = game_resign(game=game, user=bob)
+    game = play_out(game, random.Random(7), run_commits)
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Same players and options at a new table; the others are invited." in html
+    page = client.post(f"/games/{game.pk}/rematch/", follow=True).content.decode()
+    rematch = Game.objects.get(rematch_of=game)
     assert rematch.status == Game.Status.OPEN
     assert f"Rematch: table {rematch.pk}. The other players are invited" in page
