@@ -112,29 +112,35 @@ def test_places_and_rating_changes_on_the_end_screen(client, alice, bob, carol):
         assert f"{'+' if delta >= 0 else ''}{delta:.1f}" in html
 
 
+INVITE_NOTE = "Same players and options at a new table; the others are invited."
+
+
+def _end_screen_then_rematch(client, user, game):
+    """What ``user`` reads on the end screen, then their click on Rematch: (the end
+    screen, the rematch table, the page the click leads to)."""
+    client.force_login(user)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    page = client.post(f"/games/{game.pk}/rematch/", follow=True).content.decode()
+    return html, Game.objects.get(rematch_of=game), page
+
+
 def test_a_rematch_against_bots_only_starts_at_once_and_says_so(client, alice, run_commits):
     from tests.games.factories import GameFactory
 
     with run_commits():
         game = GameFactory(creator=alice, seats=[{"ai": "easy"}, {"ai": "medium"}])
     game = play_out(game, random.Random(6), run_commits)
-    client.force_login(alice)
-    html = client.get(f"/games/{game.pk}/").content.decode()
+    html, rematch, page = _end_screen_then_rematch(client, alice, game)
     assert "The same bots and options at a new table; it starts at once." in html
     assert "the others are invited" not in html
-    page = client.post(f"/games/{game.pk}/rematch/", follow=True).content.decode()
-    rematch = Game.objects.get(rematch_of=game)
     assert rematch.status == Game.Status.ACTIVE
     assert f"Rematch: table {rematch.pk}. The game has begun." in page
     assert "invited" not in page.split('class="messages"')[1].split("</ul>")[0]
 
 
 def test_a_rematch_with_people_says_they_are_invited(client, finished, alice):
-    client.force_login(alice)
-    html = client.get(f"/games/{finished.pk}/").content.decode()
-    assert "Same players and options at a new table; the others are invited." in html
-    page = client.post(f"/games/{finished.pk}/rematch/", follow=True).content.decode()
-    rematch = Game.objects.get(rematch_of=finished)
+    html, rematch, page = _end_screen_then_rematch(client, alice, finished)
+    assert INVITE_NOTE in html
     assert rematch.status == Game.Status.OPEN
     assert f"Rematch: table {rematch.pk}. The other players are invited" in page
 
@@ -149,10 +155,7 @@ def test_a_rematch_invites_a_player_who_resigned_and_says_so(client, alice, bob,
         game = game_invitation_respond(game=game, user=bob, accept=True)
         game = game_resign(game=game, user=bob)
     game = play_out(game, random.Random(7), run_commits)
-    client.force_login(alice)
-    html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Same players and options at a new table; the others are invited." in html
-    page = client.post(f"/games/{game.pk}/rematch/", follow=True).content.decode()
-    rematch = Game.objects.get(rematch_of=game)
+    html, rematch, page = _end_screen_then_rematch(client, alice, game)
+    assert INVITE_NOTE in html
     assert rematch.status == Game.Status.OPEN
     assert f"Rematch: table {rematch.pk}. The other players are invited" in page
