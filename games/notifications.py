@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import logging
 from datetime import UTC, datetime, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.core.cache import cache
@@ -54,7 +54,9 @@ from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 
-ONLINE_SECONDS = 90  # the board polls every 3 s, or its stream beats every 20 s (LIVE_HEARTBEAT_SECONDS)
+ONLINE_SECONDS = (
+    90  # the board polls every 3 s, or its stream beats every 20 s (LIVE_HEARTBEAT_SECONDS)
+)
 DEFER_WHILE_ONLINE = timedelta(minutes=10)  # then look again: still their turn, still away?
 OUTBOX_GRACE = timedelta(minutes=2)  # the queued task goes first; the sweep after this
 RETRY_AFTER_FAILURE = timedelta(minutes=30)  # the sweep's retry, after Celery's own retries
@@ -244,18 +246,30 @@ def declined_notice_create(*, game_id: int, host_id: int, by_user_id: int, now: 
         _send_queue([notice.pk])
 
 
-def _declined_seat(notice: Notification) -> Seat | None:
-    """The seat whose invitation the row is about, while it is still open and marked as
-    declined by that player (the key's second part); None once the host changed it or
-    somebody took it."""
+class About(NamedTuple):
+    """Whom a row about one game names, read once per send for its e-mail and its push:
+    the inviter of an invitation; for a decline, the seat (while it is still open and
+    marked as declined by that player, the key's second part; None once the host
+    changed it or somebody took it) and who declined."""
+
+    who: str = ""
+    seat: Seat | None = None
+
+
+def _about(notice: Notification, game: Game) -> About:
+    if notice.kind == Kind.INVITATION:
+        return About(who=game.created_by.public_name)
+    if notice.kind != Kind.DECLINED:
+        return About()
     _, _, user_id = notice.key.partition(":")
-    if not user_id.isdigit():
-        return None
-    return (
+    seat = (
         Seat.objects.filter(game_id=notice.game_id, declined_by_id=int(user_id))
         .select_related("declined_by")
         .first()
+        if user_id.isdigit()
+        else None
     )
+    return About(who=seat.declined_by.public_name if seat else "", seat=seat)
 
 
 def game_over_notices_create(*, game: Game, seats: list[Seat], now: datetime) -> None:
@@ -423,18 +437,21 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
         return "send", out
 
     game = notice.game
-    refusal = _not_wanted_now(notice, game, user, now)
+    about = _about(notice, game) if game is not None else About()
+    refusal = _not_wanted_now(notice, game, user, now, about)
     if refusal is not None:
         return refusal
+    view = _view(game, user)  # the player's own, for the e-mail and the push alike
     if out.no_email is None:
-        out.message = _MESSAGES[notice.kind](user, address, game, notice, now)
+        letter = Letter(user, address, game, view, notice, now, about)
+        out.message = _MESSAGES[notice.kind](letter)
     if out.pushes:
-        out.payload = push_payload_for(game=game, user=user, notice=notice, now=now)
+        out.payload = push.push_payload(kind=notice.kind, view=view, now=now, who=about.who)
     return "send", out
 
 
 def _not_wanted_now(
-    notice: Notification, game: Game | None, user: Any, now: datetime
+    notice: Notification, game: Game | None, user: Any, now: datetime, about: About
 ) -> tuple[str, Any] | None:
     """("skip", why) or ("defer", (why, until)) when a game's notice is not wanted now,
     by any channel; None when it is."""
@@ -448,7 +465,7 @@ def _not_wanted_now(
     if notice.kind == Kind.DECLINED:
         if game is None or game.status != Game.Status.OPEN:
             return "skip", "The table has started or gone."
-        if _declined_seat(notice) is None:
+        if about.seat is None:
             return "skip", "The seat has been taken or changed meanwhile."
         return _unless_seen_at_the_table(notice, game, user, now, "The host saw it at the table.")
     if notice.kind == Kind.GAME_OVER:
@@ -494,19 +511,6 @@ class Outgoing:
         self.address, self.no_email, self.pushes = address, no_email, pushes
         self.message: EmailMultiAlternatives | None = None
         self.payload: dict[str, str] | None = None
-
-
-def push_payload_for(
-    *, game: Game, user: Any, notice: Notification, now: datetime
-) -> dict[str, str]:
-    """The push about ``game`` for ``user``: built from their own view only."""
-    who = ""
-    if notice.kind == Kind.INVITATION:
-        who = game.created_by.public_name
-    elif notice.kind == Kind.DECLINED:
-        seat = _declined_seat(notice)
-        who = seat.declined_by.public_name if seat else ""
-    return push.push_payload(kind=notice.kind, view=_view(game, user), now=now, who=who)
 
 
 def _still_to_act(game: Game, user: Any, turn_started_at: datetime | None) -> bool:
@@ -670,107 +674,112 @@ def _chat_since_last_move(game: Game, user: Any) -> list[Any]:
     return [line for line in lines if not line.is_you][-CHAT_IN_EMAIL:]
 
 
-def _message_turn(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
+class Letter(NamedTuple):
+    """What the e-mail of a row about one game is made from: to whom and where, the
+    game and the player's own view of it, the row, the time, and whom the row names."""
+
+    user: Any
+    address: str
+    game: Game
+    view: TableView
+    notice: Notification
+    now: datetime
+    about: About
+
+
+# The e-mail of each kind about one game, from its ``Letter``.
+
+
+def _message_turn(letter: Letter) -> EmailMultiAlternatives:
     return _message(
-        user=user,
-        address=address,
-        subject=presenter.email_subject("turn", game_id=game.pk),
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject("turn", game_id=letter.game.pk),
         template="turn",
         context={
-            "game": game_summary(game, _view(game, user), now, user.time_zone),
-            "chat": _chat_since_last_move(game, user),
+            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+            "chat": _chat_since_last_move(letter.game, letter.user),
         },
     )
 
 
-def _message_reminder(user: Any, address: str, game: Game, now: datetime) -> EmailMultiAlternatives:
-    summary = game_summary(game, _view(game, user), now, user.time_zone)
+def _message_reminder(letter: Letter) -> EmailMultiAlternatives:
+    summary = game_summary(letter.game, letter.view, letter.now, letter.user.time_zone)
     return _message(
-        user=user,
-        address=address,
-        subject=presenter.email_subject("reminder", game_id=game.pk, due_in=summary["due_in"]),
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject(
+            "reminder", game_id=letter.game.pk, due_in=summary["due_in"]
+        ),
         template="reminder",
         context={"game": summary},
     )
 
 
-def _message_deadline(
-    user: Any, address: str, game: Game, move_number: int | None, now: datetime
-) -> EmailMultiAlternatives:
-    move = Move.objects.filter(game=game, number=move_number).first()
+def _message_deadline(letter: Letter) -> EmailMultiAlternatives:
+    move = Move.objects.filter(game=letter.game, number=letter.notice.move_number).first()
     return _message(
-        user=user,
-        address=address,
-        subject=presenter.email_subject("deadline", game_id=game.pk),
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject("deadline", game_id=letter.game.pk),
         template="deadline",
         context={
-            "game": game_summary(game, _view(game, user), now, user.time_zone),
+            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
             "move_text": presenter.action_text(move.action) if move else "",
         },
     )
 
 
-def _message_invitation(
-    user: Any, address: str, game: Game, now: datetime
-) -> EmailMultiAlternatives:
-    view = _view(game, user)
-    inviter = game.created_by.public_name
-    others = [seat.display_name for seat in view.seats_info if not seat.is_you]
+def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
+    inviter = letter.about.who
+    others = [seat.display_name for seat in letter.view.seats_info if not seat.is_you]
     return _message(
-        user=user,
-        address=address,
-        subject=presenter.email_subject("invitation", game_id=game.pk, who=inviter),
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject("invitation", game_id=letter.game.pk, who=inviter),
         template="invitation",
         context={
             "inviter": inviter,
-            "game": {"id": game.pk, "url": game_url(game.pk)},
-            "players": game.players,
+            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk)},
+            "players": letter.game.players,
             "others": others,
-            "options": presenter.table_option_words(view.options),
+            "options": presenter.table_option_words(letter.view.options),
         },
     )
 
 
-def _message_declined(
-    user: Any, address: str, game: Game, notice: Notification
-) -> EmailMultiAlternatives:
-    seat = _declined_seat(notice)
-    who = seat.declined_by.public_name if seat else ""
-    view = _view(game, user)
+def _message_declined(letter: Letter) -> EmailMultiAlternatives:
     return _message(
-        user=user,
-        address=address,
-        subject=presenter.email_subject("declined", game_id=game.pk, who=who),
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject("declined", game_id=letter.game.pk, who=letter.about.who),
         template="declined",
         context={
-            "who": who,
-            "number": seat.position + 1 if seat else None,
-            "game": {"id": game.pk, "url": game_url(game.pk)},
-            "seats": presenter.waiting_seat_lines(view),
+            "who": letter.about.who,
+            "number": letter.about.seat.position + 1 if letter.about.seat else None,
+            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk)},
+            "seats": presenter.waiting_seat_lines(letter.view),
         },
     )
 
 
-def _message_game_over(
-    user: Any, address: str, game: Game, now: datetime
-) -> EmailMultiAlternatives:
+def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
     from accounts.models import PlayerResult
 
-    view = _view(game, user)
-    mine = next((row for row in presenter.score_lines(view) if row["is_you"]), None)
-    result = PlayerResult.objects.filter(game=game, user=user).first()
+    mine = next((row for row in presenter.score_lines(letter.view) if row["is_you"]), None)
+    result = PlayerResult.objects.filter(game=letter.game, user=letter.user).first()
     return _message(
-        user=user,
-        address=address,
-        subject=presenter.email_subject("game_over", game_id=game.pk),
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject("game_over", game_id=letter.game.pk),
         template="game_over",
         context={
-            "game": game_summary(game, view, now, user.time_zone),
+            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
             "place": mine["place"] if mine else None,
-            "of": len(view.seats_info),
+            "of": len(letter.view.seats_info),
             "rating_change": result.rating_delta if result and result.rated else None,
             "resigned": bool(result and result.resigned),
-            "replay_url": _absolute(reverse("games:replay", args=[game.pk])),
+            "replay_url": _absolute(reverse("games:replay", args=[letter.game.pk])),
         },
     )
 
@@ -788,24 +797,13 @@ def _message_digest(
     )
 
 
-# The e-mail of each kind about one game: (user, address, game, notice, now).
 _MESSAGES = {
-    Kind.TURN: lambda user, address, game, notice, now: _message_turn(user, address, game, now),
-    Kind.REMINDER: lambda user, address, game, notice, now: _message_reminder(
-        user, address, game, now
-    ),
-    Kind.DEADLINE: lambda user, address, game, notice, now: _message_deadline(
-        user, address, game, notice.move_number, now
-    ),
-    Kind.INVITATION: lambda user, address, game, notice, now: _message_invitation(
-        user, address, game, now
-    ),
-    Kind.DECLINED: lambda user, address, game, notice, now: _message_declined(
-        user, address, game, notice
-    ),
-    Kind.GAME_OVER: lambda user, address, game, notice, now: _message_game_over(
-        user, address, game, now
-    ),
+    Kind.TURN: _message_turn,
+    Kind.REMINDER: _message_reminder,
+    Kind.DEADLINE: _message_deadline,
+    Kind.INVITATION: _message_invitation,
+    Kind.DECLINED: _message_declined,
+    Kind.GAME_OVER: _message_game_over,
 }
 
 
@@ -823,9 +821,7 @@ def _local_text(moment: datetime, time_zone: str) -> str:
     return date_format(moment.astimezone(zone), "DATETIME_FORMAT") + f" ({time_zone})"
 
 
-def game_summary(
-    game: Game, view: TableView, now: datetime, time_zone: str = ""
-) -> dict[str, Any]:
+def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:
     """One game for an e-mail, from the player's own view only: the presenter's
     headline (the board's), facts and the last moves of the log, in the board's words
     (who moved for whom: a standing order, a deadline's bot)."""
