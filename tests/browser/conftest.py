@@ -14,8 +14,6 @@ from pathlib import Path
 
 import pytest
 
-from tests.ports import bind_first
-
 # Playwright's sync API runs an event loop in this thread; the tests still call the ORM
 # from it (to set up tables), which Django would otherwise refuse as "async".
 os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
@@ -149,10 +147,14 @@ def screenshot():
 
 @pytest.fixture
 def asgi_server(transactional_db):
-    """The site under uvicorn (ASGI) in a thread of this process, on a free loopback port
-    in 8200-8299: the boards' streams need an ASGI server (pytest-django's live server is
-    WSGI, where the stream answers 204 and the board polls).  ``.url`` is its address."""
-    import socket
+    """The site under uvicorn (ASGI) in a thread of this process, on a loopback port the
+    system hands out: the boards' streams need an ASGI server (pytest-django's live
+    server is WSGI, where the stream answers 204 and the board polls).  ``.url`` is its
+    address.
+
+    uvicorn binds the port itself (port 0: bound and listening in one step, so two test
+    processes never share one) and owns its socket from start to end.  The test fails if
+    the server stopped before the test ended, with what stopped it, or did not stop."""
     import threading
     import time
     from types import SimpleNamespace
@@ -166,31 +168,38 @@ def asgi_server(transactional_db):
     kept = connection.settings_dict["CONN_MAX_AGE"]
     connection.settings_dict["CONN_MAX_AGE"] = 0
 
-    # Bound here and handed to uvicorn, so no other test process can take the port first.
-    listener = socket.socket()
-    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # as uvicorn's own bind
-    try:
-        port, _ = bind_first(range(8200, 8300), lambda p: listener.bind(("127.0.0.1", p)))
-    except RuntimeError:
-        listener.close()
-        raise
     config = uvicorn.Config(
         get_asgi_application(),
         host="127.0.0.1",
-        port=port,
+        port=0,
         log_level="warning",
         lifespan="off",
         timeout_graceful_shutdown=1,
     )
     server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, kwargs={"sockets": [listener]}, daemon=True)
+    ended: list[BaseException | None] = []
+
+    def serve():
+        try:
+            server.run()
+        except BaseException as error:  # reported at the end of the test
+            ended.append(error)
+        else:
+            ended.append(None)
+
+    thread = threading.Thread(target=serve, daemon=True)
     thread.start()
     deadline = time.monotonic() + 10
-    while not server.started and time.monotonic() < deadline:
+    while not server.started and not ended and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert server.started, f"uvicorn did not start on port {port}"
+    assert server.started, f"uvicorn did not start: {ended!r}"
+    port = server.servers[0].sockets[0].getsockname()[1]
     yield SimpleNamespace(url=f"http://127.0.0.1:{port}")
+    stopped_early = list(ended)
     server.should_exit = True
     thread.join(10)
-    listener.close()
     connection.settings_dict["CONN_MAX_AGE"] = kept
+    if stopped_early:
+        why = repr(stopped_early[0]) if stopped_early[0] else "it returned, asked to or not"
+        pytest.fail(f"the ASGI server stopped during the test: {why}")
+    assert not thread.is_alive(), "the ASGI server did not stop within 10 s"
