@@ -34,6 +34,10 @@ def test_password_reset_through_the_emailed_link(client, alice):
     response = client.post(form_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     assert response.status_code == 302
     assert response["Location"] == reverse("account_reset_password_from_key_done")
+    # The page after the change leads on to the log-in, not into a dead end.
+    done = client.get(response["Location"])
+    assert f'href="{reverse("account_login")}"' in done.content.decode()
+    assert "Log in with your new password" in done.content.decode()
 
     alice.refresh_from_db()
     assert alice.check_password(NEW_PASSWORD)
