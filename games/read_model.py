@@ -187,6 +187,23 @@ class ChatLine:
 
 
 @dataclass(frozen=True, slots=True)
+class MutedPlayer:
+    """A player at this table whose chat messages the viewer has muted: the board says
+    so and offers to show them again."""
+
+    name: str  # the public name
+    username: str
+
+
+@dataclass(frozen=True, slots=True)
+class TableChat:
+    """The chat as the board shows it to a player at the table (``selectors.table_chat``)."""
+
+    lines: tuple[ChatLine, ...]
+    muted: tuple[MutedPlayer, ...]
+
+
+@dataclass(frozen=True, slots=True)
 class LogEntry:
     """One move of the public log as the board lists it: ``number`` as the replay and
     the error messages count (move 1 is the first; 0 is the set-up), when it was made,

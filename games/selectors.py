@@ -57,8 +57,10 @@ from games.presenter import bot_for, event_text, move_caption, order_actor
 from games.read_model import (
     ChatLine,
     LogEntry,
+    MutedPlayer,
     OrdersView,
     ScoreRow,
+    TableChat,
     TableOptions,
     TableSeat,
     TableView,
@@ -472,6 +474,31 @@ def chat_lines(
             is_you=message.user_id == user.pk,
         )
         for message in reversed(messages[:limit])
+    )
+
+
+def table_chat(*, game: Game, user: User | None) -> TableChat | None:
+    """The board's chat for ``user``: None unless they play at the table (as
+    ``chat_open_to``), else the lines (``chat_lines``) and the players at the table
+    whose messages ``user`` has muted (a mute holds at every table; the board shows it,
+    and lifts it, wherever it hides someone).  Two queries."""
+    if not _user_known(user) or game.status == Game.Status.ABANDONED:
+        return None
+    readers = list(
+        chat_readers(game)
+        .select_related("user")
+        .annotate(muted=Exists(ChatMute.objects.filter(user=user, muted=OuterRef("user"))))
+        .order_by("position")
+    )
+    if not any(seat.user_id == user.pk for seat in readers):
+        return None
+    return TableChat(
+        lines=chat_lines(game=game, user=user),
+        muted=tuple(
+            MutedPlayer(name=seat.user.public_name, username=seat.user.username)
+            for seat in readers
+            if seat.muted
+        ),
     )
 
 

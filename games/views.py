@@ -509,8 +509,9 @@ def _board_response(
     entries = selectors.log_entries(game=game, view=view)
     if entries is not None:
         context["log_entries"] = list(reversed(entries))
-    if selectors.chat_open_to(game, user):
-        context["chat"] = selectors.chat_lines(game=game, user=user)
+    chat = selectors.table_chat(game=game, user=user)
+    if chat is not None:
+        context.update(chat=chat.lines, chat_muted=chat.muted)
     orders = selectors.orders_view(game=game, view=view)
     if orders is not None:
         context.update(orders=orders, **presenter.orders_words(orders))

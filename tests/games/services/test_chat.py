@@ -3,6 +3,8 @@ where the messages show: the board (refreshed with it), the API and the turn e-m
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.core import mail
 
@@ -128,6 +130,31 @@ def test_mute_from_the_board(client, game, alice, bob):
     assert "noise" not in response.content.decode()
     client.post(f"/games/{game.pk}/chat/mute/", {"username": "bob", "mute": "0"})
     assert "noise" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_mute_shows_on_the_board_with_the_way_back(client, game, alice, bob, dora, dave):
+    """Muted at another table, Bob's messages are hidden here too: the board says so
+    (not "No messages yet") and its "Show again" lifts the mute.  A muted player who
+    does not sit here is not named."""
+    chat_mute(user=alice, username="dave")
+    chat_post(game=game, user=bob, text="noise")
+    chat_mute(user=alice, username="bob")
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "noise" not in page and "No messages yet." not in page
+    assert "No messages to show." in page
+    assert "You muted Bob: their messages are hidden from you, at every table." in page
+    assert "Dave" not in page
+    form = re.search(r"<form[^>]*chat/mute/[^>]*>(.*?)</form>", page.split("chat__muted")[1], re.S)
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form.group(1)))
+    assert fields["username"] == "bob" and fields["mute"] == "0"
+    response = client.post(f"/games/{game.pk}/chat/mute/", fields, follow=True)
+    page = response.content.decode()
+    assert "Bob no longer muted." in page and "noise" in page
+    assert "chat__muted" not in page
+    # Bob sees nothing of it.
+    client.force_login(bob)
+    assert "You muted" not in client.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_the_chat_in_the_api(game, alice, bob, dave):
