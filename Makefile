@@ -11,7 +11,8 @@ BOOT_PYTHON := $(shell for p in python3.11 python3.12 python3.13 python3; do \
 
 # `make run`: the embedded defaults (SQLite file db.sqlite3, tasks in-process, e-mail
 # printed to this terminal, DEBUG on) unless the environment says otherwise.  Served by
-# uvicorn (ASGI, reloading on changes), one process: the boards' streams then share an
+# uvicorn (ASGI, restarting when a Python file or a template changes: Django keeps
+# templates cached), one process: the boards' streams then share an
 # in-process channel, no Redis needed; that process also runs beat's sweeps every
 # minute (turn e-mails, deadlines: SWEEP_IN_PROCESS_SECONDS).
 HOST ?= 127.0.0.1
@@ -81,7 +82,8 @@ run: install messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) -m uvicorn highsociety_site.asgi:application --host $(HOST) --port $(PORT) --lifespan off \
-	  --reload $(addprefix --reload-dir ,games accounts ops highsociety_site templates)
+	  --reload $(addprefix --reload-dir ,games accounts ops highsociety_site templates) \
+	  $(addprefix --reload-include ,'*.html' '*.txt')
 
 # `make test`: the whole suite on the real PostgreSQL and Redis of this machine (the
 # environment may point elsewhere), then a second pass of the tests marked `embedded`
