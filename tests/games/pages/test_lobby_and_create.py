@@ -187,3 +187,35 @@ def test_unknown_username_is_shown_beside_its_seat(client, alice):
     ]
     assert "There is no player called &#x27;ghost&#x27;." in row
     assert 'value="ghost"' in row and 'aria-invalid="true"' in row
+
+
+@pytest.mark.parametrize(
+    ("changes", "line"),
+    [
+        (
+            {"seat_3": "invite", "invite_3": "ghost"},  # the service's objection
+            '<a href="#id_invite_3">Username to invite to seat 3</a>: '
+            "There is no player called &#x27;ghost&#x27;.",
+        ),
+        (
+            {"seat_2": "invite", "invite_2": "alice"},  # the form's
+            '<a href="#id_invite_2">Username to invite to seat 2</a>: You already sit in seat 1.',
+        ),
+        ({"your_seat": "5"}, '<a href="#id_your_seat">Your seat</a>: Choose a seat from 1 to 3.'),
+    ],
+)
+def test_a_refused_table_sums_up_its_errors_where_the_page_opens(client, alice, changes, line):
+    """Above the form, before the players' choice: a phone shows a seat's own error two
+    screens down, so the page says at once that nothing was created and links each error
+    to its field."""
+    client.force_login(alice)
+    html = client.post("/games/new/", _form(**changes)).content.decode()
+    summary = html.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
+    assert "The table was not created:" in summary
+    assert line in summary
+    assert html.index('id="form-errors"') < html.index('name="players"')
+
+
+def test_a_fresh_form_has_no_error_summary(client, alice):
+    client.force_login(alice)
+    assert 'id="form-errors"' not in client.get("/games/new/").content.decode()
