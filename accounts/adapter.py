@@ -1,4 +1,5 @@
-"""The site's allauth adapter: usernames that cannot impersonate anyone.
+"""The site's allauth adapter: usernames that cannot impersonate anyone; and the name
+allauth's pages and messages use for a user (``user_display``).
 
 A username is stored in its NFKC form (a fullwidth "ａｌｉｃｅ" is "alice", and so is
 taken if alice exists), and refused when it mixes scripts with letters that look
@@ -59,3 +60,9 @@ class AccountAdapter(DefaultAccountAdapter):
         if problem is not None:
             raise ValidationError(problem, code="look_alike")
         return super().clean_username(username, shallow=shallow)
+
+
+def user_display(user) -> str:
+    """``ACCOUNT_USER_DISPLAY``: the name the rest of the site shows ("Signed in as Demo
+    Player"), so that allauth's notices ("Successfully signed in as …") say the same."""
+    return user.public_name

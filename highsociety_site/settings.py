@@ -356,6 +356,7 @@ ACCOUNT_LOGIN_ON_EMAIL_CONFIRMATION = True
 ACCOUNT_EMAIL_NOTIFICATIONS = True  # tell people when their password or e-mail changes
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # no look-alike usernames
+ACCOUNT_USER_DISPLAY = "accounts.adapter.user_display"  # the display name, as the header
 ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}  # "Username or e-mail", not "Login"
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[High Society] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme

@@ -24,6 +24,15 @@ def test_a_factory_user_logs_in_by_username_or_email(client, alice):
     assert int(_logged_in_as(client)) == alice.pk
 
 
+def test_the_signed_in_notice_names_the_player_as_the_header_does(client):
+    UserFactory(username="zed", display_name="Zed the Bold")
+    page = client.post(
+        reverse("account_login"), {"login": "zed", "password": PASSWORD}, follow=True
+    ).content.decode()
+    assert "Successfully signed in as Zed the Bold." in page
+    assert "Signed in as <strong>Zed the Bold</strong>" in page
+
+
 def test_wrong_password_is_refused_with_a_message(client, alice):
     response = _log_in(client, "alice", "not the password")
     assert response.status_code == 200

@@ -151,7 +151,7 @@ def test_the_signed_in_notice_is_in_the_players_language_not_the_log_in_pages(ca
         follow=True,
     ).content.decode()
     assert '<html lang="fr">' in page
-    assert "Connexion avec carol réussie." in page
+    assert "Connexion avec Carol réussie." in page  # the display name, as the header
     assert "Successfully signed in" not in page
 
 
