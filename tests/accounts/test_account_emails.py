@@ -55,7 +55,8 @@ def test_the_confirmation_can_be_had_again_by_logging_in(client):
     response = client.post("/accounts/login/", {"login": "unconfirmed", "password": PASSWORD})
     assert response.status_code == 302 and response.url == "/accounts/confirm-email/"
     (again,) = mail.outbox
-    assert again.to == ["unconfirmed@example.com"] and "Welcome, unconfirmed!" in again.body
+    # Greeted by the display name, as the site names players (ACCOUNT_USER_DISPLAY).
+    assert again.to == ["unconfirmed@example.com"] and "Welcome, Unconfirmed!" in again.body
 
 
 def test_the_password_reset_is_the_sites_own(client, alice):
