@@ -1,11 +1,40 @@
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
+from accounts.deletion import account_delete
 from accounts.models import User
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
-    fieldsets = (*BaseUserAdmin.fieldsets, ("Profile", {"fields": ("display_name",)}))
-    list_display = ("username", "display_name", "email", "is_staff", "date_joined")
+    fieldsets = (
+        *BaseUserAdmin.fieldsets,
+        ("Profile", {"fields": ("display_name", "deleted_at")}),
+    )
+    readonly_fields = ("deleted_at",)
+    list_display = ("username", "display_name", "email", "is_staff", "date_joined", "deleted_at")
+    list_filter = (*BaseUserAdmin.list_filter, "deleted_at")
     search_fields = ("username", "display_name", "email")
+    actions = ["delete_accounts"]
+
+    @admin.action(
+        description="Delete the selected accounts as their owners would", permissions=["change"]
+    )
+    def delete_accounts(self, request, queryset):
+        """What a player's own **Delete your account** does (accounts.deletion), for a
+        request that came by e-mail: every table left, everything personal erased."""
+        done, skipped = 0, []
+        for user in queryset.filter(deleted_at__isnull=True):
+            if user.pk == request.user.pk or not user.is_active:
+                skipped.append(user.username)
+                continue
+            account_delete(user=user)
+            done += 1
+        self.message_user(request, f"{done} account(s) deleted.", messages.SUCCESS)
+        if skipped:
+            self.message_user(
+                request,
+                "Not deleted (your own account, or deactivated: activate it first so that "
+                f"it can leave its tables): {', '.join(skipped)}.",
+                messages.WARNING,
+            )

@@ -74,3 +74,14 @@ class ProfileForm(forms.ModelForm):
                 )
             )
         return name
+
+
+class AccountDeleteForm(forms.Form):
+    """The last step before an account is deleted: the player says they understand."""
+
+    confirm = forms.BooleanField(
+        label=_("I understand: my account, my name and my chat messages go for good."),
+        error_messages={
+            "required": _("Tick the box to confirm that you want to delete your account.")
+        },
+    )

@@ -6,8 +6,8 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.utils.crypto import salted_hmac
+from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH, validate_display_name
 
@@ -87,6 +87,9 @@ class User(AbstractUser):
     vacation_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+    # When the player deleted their account (accounts.deletion): the row stays, emptied
+    # of everything personal, so that the records of the games they played stay whole.
+    deleted_at = models.DateTimeField(null=True, blank=True)
 
     @property
     def email_language(self) -> str:
@@ -97,6 +100,8 @@ class User(AbstractUser):
 
     @property
     def public_name(self) -> str:
+        if self.deleted_at is not None:
+            return gettext("Deleted player")
         return self.display_name or self.username
 
     def on_vacation(self, now: datetime) -> bool:

@@ -36,6 +36,13 @@ def user_by_username(username: str) -> User | None:
     )
 
 
+def username_deleted(username: str) -> bool:
+    """``username`` is the name a deleted account was left with (accounts.deletion)."""
+    if not username or len(username) > 150 or "\x00" in username:
+        return False
+    return get_user_model().objects.filter(username=username, deleted_at__isnull=False).exists()
+
+
 def stats_for_user(user: User) -> PlayerStats:
     """The stored stats (an unsaved empty row for someone who never finished a game)."""
     return PlayerStats.objects.filter(user=user).first() or PlayerStats(user=user)

@@ -1,7 +1,8 @@
 """Pages of the accounts app."""
 
+from allauth.account.decorators import reauthentication_required
 from django.contrib import messages
-from django.contrib.auth import update_session_auth_hash
+from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse
@@ -9,9 +10,11 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
-from accounts.forms import ProfileForm
+from accounts.deletion import account_delete
+from accounts.forms import AccountDeleteForm, ProfileForm
 from accounts.models import User
 from accounts.tokens.services import tokens_revoke_all
+from games.services import player_commitments
 
 
 @login_required
@@ -46,3 +49,20 @@ def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
         request, _("You are signed out everywhere else, and your API tokens are revoked.")
     )
     return redirect("profile")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD", "POST"])
+@reauthentication_required(allow_get=True)  # the password (or second factor) again first
+def delete_account(request: HttpRequest) -> HttpResponse:
+    """Say what deleting the account does, then do it: leave every table, empty the
+    account, sign out (accounts.deletion)."""
+    form = AccountDeleteForm(request.POST if request.method == "POST" else None)
+    if request.method != "POST" or not form.is_valid():
+        context = {"form": form, "commitments": player_commitments(user=request.user)}
+        status = 400 if request.method == "POST" else 200
+        return render(request, "accounts/delete.html", context, status=status)
+    account_delete(user=request.user)
+    logout(request)
+    messages.success(request, _("Your account is deleted. Thank you for playing High Society."))
+    return redirect("lobby")

@@ -22,7 +22,7 @@ import logging
 from collections import Counter
 from collections.abc import Iterable, Sequence
 from datetime import datetime, timedelta
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
@@ -61,9 +61,12 @@ from games.models import (
     DEADLINE_HOURS,
     MAX_PLAYERS,
     MIN_PLAYERS,
+    ChatMessage,
+    ChatMute,
     Game,
     InvitationBlock,
     Move,
+    Notification,
     Seat,
     StandingOrder,
 )
@@ -169,10 +172,7 @@ def game_rematch(*, game: Game, user: User) -> Game:
         existing = Game.objects.filter(rematch_of=locked).first()
         if existing is not None:
             return existing
-        specs = [
-            {"user": s.user.username} if s.user_id is not None else {"ai": s.ai_level}
-            for s in seats
-        ]
+        specs = [_rematch_seat(s) for s in seats]
         rematch = game_create(
             creator=user,
             players=locked.players,
@@ -184,6 +184,14 @@ def game_rematch(*, game: Game, user: User) -> Game:
         Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
         rematch.rematch_of = locked
     return rematch
+
+
+def _rematch_seat(seat: Seat) -> dict[str, Any]:
+    """A seat of the finished game as ``game_create`` takes it: its person invited
+    again, its bot again; the seat of an account deleted (or closed) since is open."""
+    if seat.user_id is None:
+        return {"ai": seat.ai_level}
+    return {"user": seat.user.username} if seat.user.is_active else {"open": True}
 
 
 @game_logged
@@ -630,6 +638,71 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> Any:
         game_deadline_refresh(game_id=game_id, since=now, user_id=locked.pk)
     user.vacation_until, user.vacation_days_used = None, locked.vacation_days_used
     return user
+
+
+# --------------------------------------------------------------------------- leaving for good
+# A player who deletes their account (accounts.deletion) first leaves every table here,
+# through the same services a player uses, each table under its own lock.
+
+
+class Withdrawal(NamedTuple):
+    """What ``player_withdraw`` did: tables left (invitations declined among them),
+    tables of the player's own closed, running games handed to a bot."""
+
+    left: int
+    closed: int
+    resigned: int
+
+
+def player_commitments(*, user: Any) -> Withdrawal:
+    """What ``player_withdraw`` would do now (the deletion page says it before)."""
+    seats = Seat.objects.filter(user=user)
+    waiting = seats.filter(game__status=Game.Status.OPEN)
+    return Withdrawal(
+        left=waiting.exclude(game__created_by=user).count(),
+        closed=waiting.filter(game__created_by=user).count(),
+        resigned=seats.filter(
+            game__status=Game.Status.ACTIVE, accepted=True, resigned=False
+        ).count(),
+    )
+
+
+def player_withdraw(*, user: Any) -> Withdrawal:
+    """Take ``user`` out of every table for good: leave each waiting table (declining
+    its invitation; a table of their own is closed), resign each running game (a bot
+    plays the seat to the end, so the others' game stays whole), then drop what they
+    said and set: their chat lines, mutes and invitation blocks both ways, their
+    unsent notices.  Finished games keep them in their seats: the records stay true."""
+    _user_require(user, NotAllowed(_("Log in to leave your tables.")))
+    left = closed = resigned = 0
+    for game_id, host_id in Game.objects.filter(
+        status=Game.Status.OPEN, seats__user=user
+    ).values_list("pk", "created_by_id"):
+        try:
+            game_leave(game=Game(pk=game_id), user=user)
+        except GameError:
+            continue  # started, or closed, meanwhile: the next loop or nothing
+        if host_id == user.pk:
+            closed += 1
+        else:
+            left += 1
+    for game_id in _active_game_ids(user):
+        try:
+            game_resign(game=Game(pk=game_id), user=user)
+        except GameError:
+            continue  # over meanwhile
+        resigned += 1
+    with transaction.atomic():
+        # Each table the chat lines leave shows it at once, as for a new line.
+        tables = Game.objects.filter(chat__user=user).distinct().values_list("pk", "version")
+        for game_id, version in list(tables):
+            ChatMessage.objects.filter(user=user, game_id=game_id).delete()
+            Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
+            events.announce(events.board_changed, game_id=game_id, version=version)
+        ChatMute.objects.filter(Q(user=user) | Q(muted=user)).delete()
+        InvitationBlock.objects.filter(Q(user=user) | Q(blocked=user)).delete()
+        Notification.objects.filter(user=user).delete()
+    return Withdrawal(left=left, closed=closed, resigned=resigned)
 
 
 def game_store_check() -> None:

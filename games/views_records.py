@@ -31,6 +31,8 @@ from games.views import board_context, game_or_404, login_required, table_option
 def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     """A player's public record: stats, rating chart, recent games, head-to-head."""
     user = selectors.user_by_username(username)
+    if user is None and selectors.username_deleted(username):
+        return render(request, "accounts/deleted_profile.html", status=410)
     if user is None:
         raise Http404(gettext("There is no player by that name."))
     context = game_selectors.player_profile(user=user)

@@ -389,6 +389,18 @@ def user_changed(
     return Effect(frozenset({"accounts.user"}) | also, check, f"{column}-changed")
 
 
+def account_deleted(persona: str) -> Effect:
+    """The persona's own account was deleted (accounts.deletion): only their own rows."""
+
+    def check(world, changes):
+        user = User.objects.get(pk=world.user(persona).pk)
+        assert changes["accounts.user"] == {user.pk}
+        assert user.deleted_at is not None and user.username == f"~deleted-{user.pk}"
+
+    tables = {"accounts.user", "account.emailaddress", "tokens.apitoken", "mfa.authenticator"}
+    return Effect(frozenset(tables), check, "account-deleted")
+
+
 # --------------------------------------------------------------------------- the cases
 
 
@@ -849,6 +861,20 @@ add(
     "/accounts/profile/sign-out-everywhere/",
     "GET",
     by(405, anonymous=LOGIN),
+)
+# Deleting an account: the page for the signed-in; the deletion itself asks for the
+# password again first (allauth's reauthentication), so a session alone changes nothing.
+add("delete_account", "delete-account", "/accounts/profile/delete/", "GET", by(200, anonymous=LOGIN))
+add(
+    "delete_account",
+    "delete-account",
+    "/accounts/profile/delete/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    data={"confirm": "on"},
+    # Staff sessions gave a second factor at sign-in (allauth counts it as a recent
+    # reauthentication): theirs is deleted at once; everyone else is asked first.
+    effects={"staff": account_deleted("staff")},
 )
 # The signed link is the credential (no log-in, no CSRF: RFC 8058 one-click), and it
 # only ever switches off the e-mails of the account it was made for.

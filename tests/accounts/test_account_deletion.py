@@ -1,0 +1,229 @@
+"""Deleting an account (accounts.deletion): the page says what will happen, the
+password is asked again, then the player leaves every table and the account is
+emptied; the games stay whole and show a "Deleted player"."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.urls import reverse
+
+from accounts.models import PushSubscription, User
+from accounts.tokens.services import token_create
+from games.chat import chat_mute, chat_post
+from games.models import ChatMessage, ChatMute, Game, InvitationBlock, Notification, Seat
+from games.services import game_create, game_invitation_respond, game_join, game_rematch
+from tests.factories import PASSWORD, UserFactory
+from tests.games.factories import people_game, play_out
+
+pytestmark = pytest.mark.django_db
+
+DELETE = "/accounts/profile/delete/"
+
+
+def signed_in(client, user):
+    """``client`` signed in, and the password given again on allauth's reauthentication
+    page, as the deletion asks: for the next five minutes it is not asked again."""
+    client.force_login(user)
+    response = client.post(reverse("account_reauthenticate"), {"password": PASSWORD})
+    assert response.status_code == 302, response
+    return client
+
+
+@pytest.fixture
+def busy_alice(alice, bob, carol, dave):
+    """Alice plays a running game with Bob and Carol (and chats there), hosts a table
+    waiting for players, sits at Bob's waiting table, and is invited to Carol's."""
+    running = people_game(alice, bob, carol)
+    chat_post(game=running, user=alice, text="Good luck, everyone")
+    chat_post(game=running, user=bob, text="You too")
+    hosted = game_create(creator=alice, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    bobs = game_create(
+        creator=bob, players=4, seats=[{"open": True}, {"open": True}, {"ai": "easy"}]
+    )
+    game_join(game=bobs, user=alice)
+    carols = game_create(creator=carol, players=3, seats=[{"user": "alice"}, {"open": True}])
+    chat_mute(user=alice, username="bob")
+    chat_mute(user=dave, username="alice")
+    InvitationBlock.objects.create(user=alice, blocked=dave)
+    token_create(user=alice, name="my bot")
+    PushSubscription.objects.create(
+        user=alice, endpoint="https://push.example/alice", p256dh="k", auth="a"
+    )
+    return {"running": running, "hosted": hosted, "bobs": bobs, "carols": carols}
+
+
+def test_the_profile_links_to_the_deletion_page(client, alice):
+    client.force_login(alice)
+    html = client.get(reverse("profile")).content.decode()
+    assert f'href="{DELETE}"' in html and "Delete your account…" in html
+
+
+def test_the_page_says_what_will_happen_before_anything_does(client, busy_alice, alice):
+    client.force_login(alice)
+    response = client.get(DELETE)
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "This cannot be undone." in html
+    assert "You are playing 1 game: a bot takes your seat and finishes it" in html
+    assert "Your table that waits for players is closed." in html
+    assert "You leave 2 tables that wait for players (invitations are declined)." in html
+    assert "Delete my account" in html and 'name="confirm"' in html
+    alice.refresh_from_db()
+    assert alice.is_active and alice.deleted_at is None
+
+
+def test_a_session_alone_cannot_delete_the_account(client, alice):
+    """A stolen session (or a forged form) meets allauth's password prompt first."""
+    client.force_login(alice)
+    response = client.post(DELETE, {"confirm": "on"})
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_reauthenticate"))
+    alice.refresh_from_db()
+    assert alice.is_active and alice.username == "alice" and alice.deleted_at is None
+
+
+def test_the_password_prompt_resumes_the_deletion(client, alice):
+    client.force_login(alice)
+    prompt = client.post(DELETE, {"confirm": "on"})["Location"]
+    wrong = client.post(prompt, {"password": "not the password"})
+    assert wrong.status_code == 200 and not User.objects.get(pk=alice.pk).deleted_at
+    response = client.post(prompt, {"password": PASSWORD}, follow=True)
+    assert response.redirect_chain[-1] == ("/", 302)
+    assert "Your account is deleted." in response.content.decode()
+    assert User.objects.get(pk=alice.pk).deleted_at is not None
+
+
+def test_without_the_tick_nothing_happens(client, busy_alice, alice):
+    signed_in(client, alice)
+    response = client.post(DELETE, {})
+    assert response.status_code == 400
+    assert (
+        "Tick the box to confirm that you want to delete your account." in response.content.decode()
+    )
+    alice.refresh_from_db()
+    assert alice.is_active and alice.deleted_at is None
+    assert Game.objects.get(pk=busy_alice["hosted"].pk).status == Game.Status.OPEN
+    assert ChatMessage.objects.filter(user=alice).exists()
+
+
+def test_deleting_leaves_every_table_and_empties_the_account(
+    client, busy_alice, alice, bob, carol, dave
+):
+    signed_in(client, alice)
+    response = client.post(DELETE, {"confirm": "on"}, follow=True)
+    assert response.redirect_chain == [("/", 302)]
+    html = response.content.decode()
+    assert "Your account is deleted. Thank you for playing High Society." in html
+    assert "Log in" in html  # signed out
+
+    alice.refresh_from_db()
+    assert alice.username == f"~deleted-{alice.pk}" and alice.public_name == "Deleted player"
+    assert (alice.email, alice.display_name, alice.is_active) == ("", "", False)
+    assert not alice.has_usable_password()
+    assert alice.turn_emails == User.TurnEmails.NONE
+    assert not EmailAddress.objects.filter(user=alice).exists()
+    assert not alice.api_tokens.exists()
+    assert not PushSubscription.objects.filter(user=alice).exists()
+
+    # The running game goes on, a bot in her seat; the others keep their seats.
+    running = Game.objects.get(pk=busy_alice["running"].pk)
+    assert running.status == Game.Status.ACTIVE
+    seat = Seat.objects.get(game=running, user=alice)
+    assert seat.resigned and seat.ai_level
+    # Her waiting table is closed; she left Bob's; Carol's invitation is declined.
+    assert Game.objects.get(pk=busy_alice["hosted"].pk).status == Game.Status.ABANDONED
+    assert not Seat.objects.filter(game=busy_alice["bobs"], user=alice).exists()
+    carols_seat = Seat.objects.get(game=busy_alice["carols"], position=1)
+    assert carols_seat.user is None and carols_seat.declined_by == alice
+    # Her words and her settings about others are gone; Bob's line stays.
+    assert list(ChatMessage.objects.filter(game=running).values_list("text", flat=True)) == [
+        "You too"
+    ]
+    assert not ChatMute.objects.filter(user=alice).exists()
+    assert not ChatMute.objects.filter(muted=alice).exists()
+    assert not InvitationBlock.objects.filter(user=alice).exists()
+    assert not Notification.objects.filter(user=alice).exists()
+
+
+def test_nobody_can_sign_in_to_it_and_the_name_and_address_are_free_again(client, alice):
+    signed_in(client, alice)
+    client.post(DELETE, {"confirm": "on"})
+    assert client.get(reverse("profile")).status_code == 302  # this session ended
+    response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+    assert response.status_code == 200  # refused
+    newcomer = UserFactory(username="alice", email="alice@example.com")
+    assert newcomer.pk != alice.pk
+
+
+def test_api_tokens_stop_working(client, alice):
+    _token, secret = token_create(user=alice, name="my bot")
+    api = {"HTTP_AUTHORIZATION": f"Token {secret}"}
+    assert client.get("/api/v1/users/alice/", **api).status_code == 200
+    signed_in(client, alice)
+    client.post(DELETE, {"confirm": "on"})
+    client.logout()
+    assert client.get("/api/v1/users/alice/", **api).status_code == 401
+
+
+def test_the_others_see_a_deleted_player(client, busy_alice, alice, bob):
+    signed_in(client, alice)
+    client.post(DELETE, {"confirm": "on"})
+    alice.refresh_from_db()
+    client.force_login(bob)
+    board = client.get(reverse("games:detail", args=[busy_alice["running"].pk])).content.decode()
+    assert "Deleted player" in board and "Alice" not in board
+    assert "Good luck, everyone" not in board
+    gone = client.get(reverse("player_profile", args=[alice.username]))
+    assert gone.status_code == 410
+    assert "This player deleted their account." in gone.content.decode()
+    assert client.get(reverse("player_profile", args=["alice"])).status_code == 404
+    assert client.get(f"/api/v1/users/{alice.username}/").status_code == 404
+
+
+def test_nobody_can_invite_a_deleted_player(busy_alice, alice, bob, client):
+    signed_in(client, alice)
+    client.post(DELETE, {"confirm": "on"})
+    alice.refresh_from_db()
+    from games.errors import GameError
+
+    for name in ("alice", alice.username):
+        with pytest.raises(GameError, match="There is no player called"):
+            game_create(creator=bob, players=3, seats=[{"user": name}, {"ai": "easy"}])
+
+
+def test_a_rematch_opens_the_seat_of_a_deleted_player(client, alice, bob, carol, run_commits):
+    with run_commits():
+        game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+        game = game_invitation_respond(game=game, user=bob, accept=True)
+    game = play_out(game, random.Random(3), run_commits)
+    assert game.status == Game.Status.FINISHED
+    signed_in(client, bob)
+    client.post(DELETE, {"confirm": "on"})
+    rematch = game_rematch(game=game, user=alice)
+    seats = list(Seat.objects.filter(game=rematch).order_by("position"))
+    assert [(s.user_id, s.ai_level) for s in seats] == [(alice.pk, ""), (None, ""), (None, "easy")]
+    # The finished game's record still has Bob's seat, as "Deleted player".
+    replay = client.get(reverse("games:replay", args=[game.pk]))
+    assert replay.status_code == 200 and "Deleted player" in replay.content.decode()
+
+
+def test_staff_can_delete_an_account_from_the_admin(admin_client, admin_user, busy_alice, alice):
+    """For a request that came by e-mail: the same deletion as the player's own."""
+    changelist = reverse("admin:accounts_user_changelist")
+    response = admin_client.post(
+        changelist,
+        {"action": "delete_accounts", "_selected_action": [alice.pk, admin_user.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    html = response.content.decode()
+    assert "1 account(s) deleted." in html
+    assert "Not deleted (your own account" in html and admin_user.username in html
+    alice.refresh_from_db()
+    assert alice.deleted_at is not None and alice.username == f"~deleted-{alice.pk}"
+    assert Game.objects.get(pk=busy_alice["hosted"].pk).status == Game.Status.ABANDONED
+    admin_user.refresh_from_db()
+    assert admin_user.deleted_at is None and admin_user.is_active
