@@ -1,5 +1,9 @@
 """allauth's sentences that the site words again in its own catalogues.
 
+The site's menu says "Log in", "Sign up" and "Log out", where allauth's pages say "Sign
+In", "Sign Up" and "Sign Out" (in German "Anmeldung" beside the menu's "Anmelden"):
+the pages word them as the menu does, in every language.
+
 The site speaks to a German player as "du" (and to a French one as "vous"). allauth's
 German catalogue mixes the two: its sign-in and sign-up pages say "du", but the pages
 that ask for the password again, the two-factor pages and the security e-mails (your
@@ -18,6 +22,15 @@ from __future__ import annotations
 from django.utils.translation import gettext_noop
 
 SENTENCES: tuple[str, ...] = (
+    # The entrance pages' titles, headings and buttons, as the site's menu says them
+    # ("Log in", "Sign up", "Log out"; allauth: "Sign In", "Sign Up", "Sign Out"). The
+    # English wording is in locale/en, kept by hand: it holds only these.
+    gettext_noop("Sign In"),
+    gettext_noop("Sign Up"),
+    gettext_noop("Signup"),
+    gettext_noop("Sign Out"),
+    gettext_noop("Are you sure you want to sign out?"),
+    gettext_noop("Already have an account? Then please %(link)ssign in%(end_link)s."),
     # Asking for the password (or a second factor) again before a sensitive change.
     gettext_noop("Please reauthenticate to safeguard your account."),
     gettext_noop("Enter your password:"),

@@ -100,3 +100,31 @@ def test_the_log_in_field_says_what_it_takes(client, alice, language, label):
         client.logout()
         response = client.post(reverse("account_login"), {"login": login, "password": PASSWORD})
         assert response.status_code == 302, login
+
+
+@pytest.mark.parametrize(
+    ("language", "log_in", "sign_up", "log_out"),
+    [
+        ("en", "Log in", "Sign up", "Log out"),
+        ("de", "Anmelden", "Registrieren", "Abmelden"),
+        ("fr", "Connexion", "S'inscrire", "Déconnexion"),
+    ],
+)
+def test_the_entrance_pages_say_what_the_menu_says(
+    client, alice, language, log_in, sign_up, log_out
+):
+    """allauth's "Sign In", "Sign Up", "Sign Out" (German "Anmeldung") read as the
+    site's menu words them, in the title, the heading and the button."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    login = client.get(reverse("account_login")).content.decode()
+    signup = client.get(reverse("account_signup")).content.decode()
+    for html, word in ((login, log_in), (signup, sign_up)):
+        main = html.split("<main", 1)[1]
+        heading = re.search(r"<h1>\s*(.*?)\s*</h1>", main).group(1)
+        button = re.findall(r"<button[^>]*>\s*(.*?)\s*</button>", main, re.S)[-1]
+        assert (heading, button) == (word, word)
+        assert re.search(f'href="{reverse("account_login")}"[^>]*>{log_in}</a>', html)  # the menu
+    assert not re.search(r"Sign In|Sign Up|Signup|Anmeldung", login + signup)
+    client.force_login(alice)
+    logout = client.get(reverse("account_logout")).content.decode().split("<main", 1)[1]
+    assert re.search(r"<h1>\s*(.*?)\s*</h1>", logout).group(1) == log_out
