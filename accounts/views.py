@@ -1,6 +1,8 @@
 """Pages of the accounts app."""
 
+from allauth.account.adapter import get_adapter
 from allauth.account.decorators import reauthentication_required
+from allauth.account.models import EmailAddress
 from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -62,7 +64,17 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         context = {"form": form, "commitments": player_commitments(user=request.user)}
         status = 400 if request.method == "POST" else 200
         return render(request, "accounts/delete.html", context, status=status)
+    # The last e-mail goes to the address the account had, once it is erased.
+    address = EmailAddress.objects.get_primary_email(request.user)
+    username = request.user.username
     account_delete(user=request.user)
+    if address:
+        get_adapter(request).send_notification_mail(
+            "account/email/account_deleted",
+            request.user,
+            {"username": username},
+            email=address,
+        )
     logout(request)
     messages.success(request, _("Your account is deleted. Thank you for playing High Society."))
     return redirect("lobby")

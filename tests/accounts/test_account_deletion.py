@@ -227,3 +227,27 @@ def test_staff_can_delete_an_account_from_the_admin(admin_client, admin_user, bu
     assert Game.objects.get(pk=busy_alice["hosted"].pk).status == Game.Status.ABANDONED
     admin_user.refresh_from_db()
     assert admin_user.deleted_at is None and admin_user.is_active
+
+
+@pytest.mark.parametrize(
+    ("language", "subject", "opening"),
+    [
+        ("en", "Your account is deleted", "Your High Society account alice is deleted"),
+        ("de", "Dein Konto ist gelöscht", "Dein High-Society-Konto alice ist gelöscht"),
+        ("fr", "Votre compte est supprimé", "Votre compte High Society alice est supprimé"),
+    ],
+)
+def test_a_last_e_mail_says_so_to_the_address_it_had(client, alice, language, subject, opening):
+    from django.core import mail
+
+    signed_in(client, alice)
+    client.cookies["hs_language"] = language
+    mail.outbox.clear()
+    client.post(DELETE, {"confirm": "on"})
+    [message] = mail.outbox
+    assert message.to == ["alice@example.com"]
+    assert message.subject == f"[High Society] {subject}"
+    assert opening in message.body
+    assert "127.0.0.1" in message.body  # where it was asked from, if it was not them
+    html = message.alternatives[0][0]
+    assert opening in html
