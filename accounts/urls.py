@@ -5,6 +5,8 @@ from accounts import views, views_preferences, views_push
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
     path("profile/delete/", views.delete_account, name="delete_account"),
+    path("profile/data/", views.your_data, name="your_data"),
+    path("profile/data.json", views.download_data, name="download_data"),
     path("profile/sign-out-everywhere/", views.sign_out_everywhere, name="sign_out_everywhere"),
     path("profile/notifications/", views_preferences.notifications_update, name="notifications_update"),
     path("profile/push/", views_push.push_on, name="push_on"),

@@ -7,12 +7,14 @@ from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
 from django.db.models import F
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.deletion import account_delete
+from accounts.export import account_data
 from accounts.forms import AccountDeleteForm, ProfileForm
 from accounts.models import User
 from accounts.tokens.services import tokens_revoke_all
@@ -78,3 +80,26 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     logout(request)
     messages.success(request, _("Your account is deleted. Thank you for playing High Society."))
     return redirect("lobby")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+@reauthentication_required  # asked here, so the download itself comes from a page
+def your_data(request: HttpRequest) -> HttpResponse:
+    """What the data file holds, and the button that downloads it."""
+    return render(request, "accounts/data.html")
+
+
+@login_required
+@require_http_methods(["GET", "HEAD"])
+@reauthentication_required  # the password again: the file holds the e-mail address
+def download_data(request: HttpRequest) -> HttpResponse:
+    """Everything the site keeps about the player, as a JSON file (accounts.export)."""
+    response = JsonResponse(
+        account_data(user=request.user), json_dumps_params={"indent": 2, "ensure_ascii": False}
+    )
+    day = timezone.now().date().isoformat()
+    name = f"high-society-{request.user.pk}-{day}.json"
+    response["Content-Disposition"] = f'attachment; filename="{name}"'
+    response["Cache-Control"] = "no-store"
+    return response

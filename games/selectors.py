@@ -52,7 +52,16 @@ from games.engine import (
 )
 from games.engine.cards import LUXURY_VALUE, THEFT
 from games.engine.state import WAITING
-from games.models import MAX_PLAYERS, ChatMessage, ChatMute, Game, Move, Seat, StandingOrder
+from games.models import (
+    MAX_PLAYERS,
+    ChatMessage,
+    ChatMute,
+    Game,
+    InvitationBlock,
+    Move,
+    Seat,
+    StandingOrder,
+)
 from games.presenter import bot_for, event_text, move_caption, order_actor
 from games.read_model import (
     ChatLine,
@@ -717,3 +726,88 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
             }
         )
     return rows
+
+
+# --------------------------------------------------------------------------- a player's data
+# The games half of "Download your data" (accounts.export): what the player did and said,
+# never more of a running game than its public facts (no state, no deck, no sealed choice).
+
+
+def player_data(*, user: User) -> dict[str, Any]:
+    """The player's seats (with their result once a game is over), their chat lines, and
+    whom they muted or block; a fixed number of queries."""
+    results = {r.game_id: r for r in PlayerResult.objects.filter(user=user)}
+    seats = (
+        Seat.objects.filter(user=user)
+        .select_related("game")
+        .only(
+            "position",
+            "accepted",
+            "resigned",
+            "joined_at",
+            "game__id",
+            "game__status",
+            "game__players",
+            "game__created_at",
+            "game__started_at",
+            "game__finished_at",
+            "game__created_by_id",
+        )
+        .order_by("game_id")
+    )
+    games = []
+    for seat in seats:
+        game = seat.game
+        result = results.get(game.pk)
+        games.append(
+            {
+                "game": game.pk,
+                "status": game.status,
+                "players": game.players,
+                "seat": seat.position,
+                "host": game.created_by_id == user.pk,
+                "invitation_accepted": seat.accepted,
+                "resigned": seat.resigned,
+                "created_at": _iso(game.created_at),
+                "started_at": _iso(game.started_at),
+                "finished_at": _iso(game.finished_at),
+                "result": None
+                if result is None
+                else {
+                    "rank": result.rank,
+                    "won": result.won,
+                    "cast_out": result.cast_out,
+                    "status": result.status,
+                    "money": result.money,
+                    "rated": result.rated,
+                    "rating_before": result.rating_before,
+                    "rating_after": result.rating_after,
+                },
+            }
+        )
+    chat = [
+        {"game": game_id, "text": text, "at": _iso(at)}
+        for game_id, text, at in ChatMessage.objects.filter(user=user)
+        .order_by("created_at", "id")
+        .values_list("game_id", "text", "created_at")
+    ]
+    muted = list(
+        ChatMute.objects.filter(user=user)
+        .order_by("muted__username")
+        .values_list("muted__username", flat=True)
+    )
+    blocked = list(
+        InvitationBlock.objects.filter(user=user)
+        .order_by("blocked__username")
+        .values_list("blocked__username", flat=True)
+    )
+    return {
+        "games": games,
+        "chat_messages": chat,
+        "muted": muted,
+        "invitations_blocked_from": blocked,
+    }
+
+
+def _iso(moment: datetime | None) -> str | None:
+    return moment.isoformat() if moment is not None else None

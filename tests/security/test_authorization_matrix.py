@@ -864,7 +864,9 @@ add(
 )
 # Deleting an account: the page for the signed-in; the deletion itself asks for the
 # password again first (allauth's reauthentication), so a session alone changes nothing.
-add("delete_account", "delete-account", "/accounts/profile/delete/", "GET", by(200, anonymous=LOGIN))
+add(
+    "delete_account", "delete-account", "/accounts/profile/delete/", "GET", by(200, anonymous=LOGIN)
+)
 add(
     "delete_account",
     "delete-account",
@@ -876,6 +878,23 @@ add(
     # reauthentication): theirs is deleted at once; everyone else is asked first.
     effects={"staff": account_deleted("staff")},
 )
+# "Download your data": the password again first (staff gave a second factor at sign-in).
+add(
+    "download_data",
+    "download-data",
+    "/accounts/profile/data.json",
+    "GET",
+    by(302, anonymous=LOGIN, staff=200),
+)
+add(
+    "download_data",
+    "download-data",
+    "/accounts/profile/data.json",
+    "POST",
+    by(405, anonymous=LOGIN),
+)
+add("your_data", "your-data", "/accounts/profile/data/", "GET", by(302, anonymous=LOGIN, staff=200))
+add("your_data", "your-data", "/accounts/profile/data/", "POST", by(405, anonymous=LOGIN))
 # The signed link is the credential (no log-in, no CSRF: RFC 8058 one-click), and it
 # only ever switches off the e-mails of the account it was made for.
 add("unsubscribe", "unsubscribe", "/accounts/unsubscribe/{unsub}/", "GET", 200)
