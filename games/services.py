@@ -694,7 +694,12 @@ def player_withdraw(*, user: Any) -> Withdrawal:
         resigned += 1
     with transaction.atomic():
         # Each table the chat lines leave shows it at once, as for a new line.
-        tables = Game.objects.filter(chat__user=user).distinct().values_list("pk", "version")
+        tables = (
+            Game.objects.filter(chat__user=user)
+            .order_by("pk")
+            .distinct()
+            .values_list("pk", "version")
+        )
         for game_id, version in list(tables):
             ChatMessage.objects.filter(user=user, game_id=game_id).delete()
             Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
