@@ -30,7 +30,7 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KT
 from django.utils import timezone
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext
 
 from accounts.charts import rating_chart
 from accounts.models import PlayerResult
@@ -297,7 +297,10 @@ def seat_names(seats: list[Seat]) -> list[str]:
     (two medium bots, two players called Alex).  A player who resigned reads
     "Alex (resigned)": the bot that took the seat plays under that name, never as them."""
     names = [
-        f"{seat.display_name} (resigned)" if seat.resigned else seat.display_name for seat in seats
+        pgettext("seat name", "%(name)s (resigned)") % {"name": seat.display_name}
+        if seat.resigned
+        else seat.display_name
+        for seat in seats
     ]
     counts = Counter(names)
     return [

@@ -68,6 +68,23 @@ def test_the_board_speaks_the_browsers_language(client, host, bob, carol):
     assert "Your turn: bid for Luxury 3, or pass." in html
 
 
+@pytest.mark.parametrize(
+    ("language", "name"),
+    [("en", "Bob (resigned)"), ("de", "Bob (aufgegeben)"), ("fr", "Bob (a abandonné)")],
+)
+def test_a_resigned_players_seat_is_named_in_the_readers_language(
+    client, host, bob, carol, language, name
+):
+    from games.services import game_resign
+
+    game = table_make(host, [bob, carol])
+    game_resign(game=game, user=bob)
+    client.force_login(host)
+    html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    assert name in html
+    assert language == "en" or "(resigned)" not in html
+
+
 def test_a_refused_bid_reads_in_german_with_german_numbers(client, host, bob, carol):
     game = table_make(host, [bob, carol])
     act(game, host, type="bid", cards=[10000, 2000])
