@@ -17,6 +17,11 @@ class UserAdmin(BaseUserAdmin):
     search_fields = ("username", "display_name", "email")
     actions = ["delete_accounts"]
 
+    def has_delete_permission(self, request, obj=None):
+        """No plain delete: a user's seats and tables keep the row (it would fail with
+        "protected"), and the games need it; the action below empties it instead."""
+        return False
+
     @admin.action(
         description="Delete the selected accounts as their owners would", permissions=["change"]
     )

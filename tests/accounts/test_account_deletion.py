@@ -229,6 +229,18 @@ def test_staff_can_delete_an_account_from_the_admin(admin_client, admin_user, bu
     assert admin_user.deleted_at is None and admin_user.is_active
 
 
+def test_the_admin_offers_no_plain_delete_that_would_fail(admin_client, alice):
+    """A user's seats and tables protect the row: Django's own delete could only end
+    in "protected objects"; the admin offers the account deletion instead."""
+    html = admin_client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert 'value="delete_accounts"' in html and 'value="delete_selected"' not in html
+    change = admin_client.get(reverse("admin:accounts_user_change", args=[alice.pk]))
+    assert reverse("admin:accounts_user_delete", args=[alice.pk]) not in change.content.decode()
+    assert (
+        admin_client.get(reverse("admin:accounts_user_delete", args=[alice.pk])).status_code == 403
+    )
+
+
 @pytest.mark.parametrize(
     ("language", "subject", "opening"),
     [
