@@ -66,8 +66,14 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         context = {"form": form, "commitments": player_commitments(user=request.user)}
         status = 400 if request.method == "POST" else 200
         return render(request, "accounts/delete.html", context, status=status)
-    # The last e-mail goes to the address the account had, once it is erased.
-    address = EmailAddress.objects.get_primary_email(request.user)
+    # The last e-mail goes to the address the account had, once it is erased: a
+    # confirmed one only (an unconfirmed address may be somebody else's typo).
+    address = (
+        EmailAddress.objects.filter(user=request.user, verified=True)
+        .order_by("-primary", "pk")
+        .values_list("email", flat=True)
+        .first()
+    )
     username = request.user.username
     account_delete(user=request.user)
     if address:

@@ -263,3 +263,16 @@ def test_a_last_e_mail_says_so_to_the_address_it_had(client, alice, language, su
     assert "127.0.0.1" in message.body  # where it was asked from, if it was not them
     html = message.alternatives[0][0]
     assert opening in html
+
+
+def test_no_last_e_mail_to_an_address_never_confirmed(client, db):
+    """An unconfirmed address may be somebody else's typo: they hear nothing of it."""
+    from django.core import mail
+
+    stranger = UserFactory(username="typo", verified_email=False)
+    signed_in(client, stranger)
+    mail.outbox.clear()
+    response = client.post(DELETE, {"confirm": "on"})
+    assert response.status_code == 302
+    assert User.objects.get(pk=stranger.pk).deleted_at is not None
+    assert mail.outbox == []
