@@ -16,6 +16,7 @@ from dataclasses import replace
 from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
+from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
@@ -25,6 +26,7 @@ from django.db.models import (
     Prefetch,
     Q,
     QuerySet,
+    Subquery,
     When,
     prefetch_related_objects,
 )
@@ -491,25 +493,33 @@ def chat_lines(
 
 def table_chat(*, game: Game, user: User | None) -> TableChat | None:
     """The board's chat for ``user``: None unless they play at the table (as
-    ``chat_open_to``), else the lines (``chat_lines``) and the players at the table
-    whose messages ``user`` has muted (a mute holds at every table; the board shows it,
-    and lifts it, wherever it hides someone).  Two queries."""
+    ``chat_open_to``), else the lines (``chat_lines``) and the people of this table's
+    chat whom ``user`` has muted (a mute holds at every table; the board shows it, and
+    lifts it, wherever it hides someone): those seated here, and those who wrote here
+    and left before the start.  Two queries."""
     if not _user_known(user) or game.status == Game.Status.ABANDONED:
         return None
-    readers = list(
-        chat_readers(game)
-        .select_related("user")
-        .annotate(muted=Exists(ChatMute.objects.filter(user=user, muted=OuterRef("user"))))
-        .order_by("position")
+    readers = chat_readers(game)
+    people = list(
+        get_user_model()
+        .objects.filter(
+            Q(pk__in=readers.values("user"))
+            | Q(pk__in=ChatMessage.objects.filter(game=game).values("user"))
+        )
+        .annotate(
+            seat_position=Subquery(readers.filter(user=OuterRef("pk")).values("position")[:1]),
+            muted=Exists(ChatMute.objects.filter(user=user, muted=OuterRef("pk"))),
+        )
+        .order_by(F("seat_position").asc(nulls_last=True), "username")
     )
-    if not any(seat.user_id == user.pk for seat in readers):
+    if not any(person.pk == user.pk and person.seat_position is not None for person in people):
         return None
     return TableChat(
         lines=chat_lines(game=game, user=user),
         muted=tuple(
-            MutedPlayer(name=seat.user.public_name, username=seat.user.username)
-            for seat in readers
-            if seat.muted
+            MutedPlayer(name=person.public_name, username=person.username)
+            for person in people
+            if person.muted
         ),
     )
 

@@ -157,6 +157,32 @@ def test_a_mute_shows_on_the_board_with_the_way_back(client, game, alice, bob, d
     assert "You muted" not in client.get(f"/games/{game.pk}/").content.decode()
 
 
+def test_a_muted_player_who_left_before_the_start_is_named_where_they_wrote(
+    client, alice, carol, dave, erin
+):
+    """Dave wrote at Alice's waiting table (through the API: the page shows the chat
+    once the game starts), then left it: his line stays there, hidden from Alice once
+    she mutes him, and her chat names him with its "Show again"."""
+    from games.services import game_create, game_join, game_leave
+
+    table = game_create(
+        creator=alice, players=4, seats=[{"open": True}, {"open": True}, {"ai": "easy"}]
+    )
+    game_join(game=table, user=dave)
+    chat_post(game=table, user=dave, text="back in a minute")
+    game_leave(game=table, user=dave)
+    for user in (carol, erin):
+        game_join(game=table, user=user)
+    assert Game.objects.get(pk=table.pk).status == Game.Status.ACTIVE
+    chat_mute(user=alice, username="dave")
+    client.force_login(alice)
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert "back in a minute" not in page
+    assert "You muted Dave: their messages are hidden from you, at every table." in page
+    client.post(f"/games/{table.pk}/chat/mute/", {"username": "dave", "mute": "0"})
+    assert "back in a minute" in client.get(f"/games/{table.pk}/").content.decode()
+
+
 def test_the_chat_in_the_api(game, alice, bob, dave):
     from rest_framework.test import APIClient
 
