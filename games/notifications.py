@@ -54,9 +54,8 @@ from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 
-ONLINE_SECONDS = (
-    90  # the board polls every 3 s, or its stream beats every 20 s (LIVE_HEARTBEAT_SECONDS)
-)
+# The board polls every 3 s, or its stream beats every 20 s (LIVE_HEARTBEAT_SECONDS).
+ONLINE_SECONDS = 90
 DEFER_WHILE_ONLINE = timedelta(minutes=10)  # then look again: still their turn, still away?
 OUTBOX_GRACE = timedelta(minutes=2)  # the queued task goes first; the sweep after this
 RETRY_AFTER_FAILURE = timedelta(minutes=30)  # the sweep's retry, after Celery's own retries
