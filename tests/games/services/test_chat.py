@@ -160,9 +160,8 @@ def test_a_mute_shows_on_the_board_with_the_way_back(client, game, alice, bob, d
 def test_a_muted_player_who_left_before_the_start_is_named_where_they_wrote(
     client, alice, carol, dave, erin
 ):
-    """Dave wrote at Alice's waiting table (through the API: the page shows the chat
-    once the game starts), then left it: his line stays there, hidden from Alice once
-    she mutes him, and her chat names him with its "Show again"."""
+    """Dave wrote at Alice's waiting table, then left it: his line stays there, hidden
+    from Alice once she mutes him, and her chat names him with its "Show again"."""
     from games.services import game_create, game_join, game_leave
 
     table = game_create(
@@ -181,6 +180,29 @@ def test_a_muted_player_who_left_before_the_start_is_named_where_they_wrote(
     assert "You muted Dave: their messages are hidden from you, at every table." in page
     client.post(f"/games/{table.pk}/chat/mute/", {"username": "dave", "mute": "0"})
     assert "back in a minute" in client.get(f"/games/{table.pk}/").content.decode()
+
+
+def test_the_players_of_a_waiting_table_chat_on_its_page(client, alice, dave, erin):
+    """Before the start too: "back tonight" while the table waits for its last seat.
+    Only those seated (not the invited who have not answered, nor visitors) see it."""
+    from games.services import game_create, game_join
+
+    table = game_create(
+        creator=alice, players=4, seats=[{"open": True}, {"user": "erin"}, {"ai": "easy"}]
+    )
+    game_join(game=table, user=dave)
+    client.force_login(dave)
+    page = client.post(f"/games/{table.pk}/chat/", {"text": "back tonight"}, follow=True)
+    assert "back tonight" in page.content.decode()
+    client.force_login(alice)
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Waiting for players" in page
+    assert "back tonight" in page and 'id="chat-form"' in page
+    client.force_login(erin)  # invited, not answered yet
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Waiting for players" in page and "back tonight" not in page
+    client.logout()
+    assert "back tonight" not in client.get(f"/games/{table.pk}/").content.decode()
 
 
 def test_the_chat_in_the_api(game, alice, bob, dave):
