@@ -24,22 +24,23 @@ FORMAT = "high-society-account-data/1"
 
 
 def account_data(*, user: User) -> dict[str, Any]:
-    """The player's data, ready for ``json.dumps``."""
+    """The player's data, its times as datetimes: Django's JSON encoder (the view's
+    ``JsonResponse``) writes them in ISO 8601."""
     stats = stats_for_user(user)
     return {
         "format": FORMAT,
-        "exported_at": timezone.now().isoformat(),
+        "exported_at": timezone.now(),
         "account": {
             "username": user.username,
             "display_name": user.display_name,
-            "date_joined": user.date_joined.isoformat(),
-            "last_login": _iso(user.last_login),
+            "date_joined": user.date_joined,
+            "last_login": user.last_login,
             "language": user.language,
             "time_zone": user.time_zone,
             "turn_emails": user.turn_emails,
             "emails_off": list(user.emails_off or ()),
             "push_off": list(user.push_off or ()),
-            "vacation_until": _iso(user.vacation_until),
+            "vacation_until": user.vacation_until,
             "vacation_days_used": user.vacation_days_used,
             "vacation_year": user.vacation_year or None,
         },
@@ -51,17 +52,17 @@ def account_data(*, user: User) -> dict[str, Any]:
             {
                 "name": t.name,
                 "starts_with": t.prefix,
-                "created_at": t.created_at.isoformat(),
-                "expires_at": t.expires_at.isoformat(),
-                "last_used_at": _iso(t.last_used_at),
+                "created_at": t.created_at,
+                "expires_at": t.expires_at,
+                "last_used_at": t.last_used_at,
             }
             for t in tokens_for_user(user=user)
         ],
         "push_devices": [
             {
                 "push_service": urlsplit(s.endpoint).hostname,
-                "created_at": s.created_at.isoformat(),
-                "last_success_at": _iso(s.last_success_at),
+                "created_at": s.created_at,
+                "last_success_at": s.last_success_at,
             }
             for s in PushSubscription.objects.filter(user=user)
         ],
@@ -76,7 +77,3 @@ def account_data(*, user: User) -> dict[str, Any]:
         },
         **player_data(user=user),
     }
-
-
-def _iso(moment) -> str | None:
-    return moment.isoformat() if moment is not None else None

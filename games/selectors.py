@@ -748,7 +748,7 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
 
 def player_data(*, user: User) -> dict[str, Any]:
     """The player's seats (with their result once a game is over), their chat lines, and
-    whom they muted or block; a fixed number of queries."""
+    whom they muted or block (times as datetimes); a fixed number of queries."""
     results = {r.game_id: r for r in PlayerResult.objects.filter(user=user)}
     seats = (
         Seat.objects.filter(user=user)
@@ -757,7 +757,6 @@ def player_data(*, user: User) -> dict[str, Any]:
             "position",
             "accepted",
             "resigned",
-            "joined_at",
             "game__id",
             "game__status",
             "game__players",
@@ -781,9 +780,9 @@ def player_data(*, user: User) -> dict[str, Any]:
                 "host": game.created_by_id == user.pk,
                 "invitation_accepted": seat.accepted,
                 "resigned": seat.resigned,
-                "created_at": _iso(game.created_at),
-                "started_at": _iso(game.started_at),
-                "finished_at": _iso(game.finished_at),
+                "created_at": game.created_at,
+                "started_at": game.started_at,
+                "finished_at": game.finished_at,
                 "result": None
                 if result is None
                 else {
@@ -799,7 +798,7 @@ def player_data(*, user: User) -> dict[str, Any]:
             }
         )
     chat = [
-        {"game": game_id, "text": text, "at": _iso(at)}
+        {"game": game_id, "text": text, "at": at}
         for game_id, text, at in ChatMessage.objects.filter(user=user)
         .order_by("created_at", "id")
         .values_list("game_id", "text", "created_at")
@@ -820,7 +819,3 @@ def player_data(*, user: User) -> dict[str, Any]:
         "muted": muted,
         "invitations_blocked_from": blocked,
     }
-
-
-def _iso(moment: datetime | None) -> str | None:
-    return moment.isoformat() if moment is not None else None
