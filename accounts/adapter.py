@@ -12,6 +12,7 @@ from __future__ import annotations
 import unicodedata
 
 from allauth.account.adapter import DefaultAccountAdapter
+from allauth.account.models import EmailAddress
 from confusable_homoglyphs import confusables
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -54,12 +55,42 @@ class AccountAdapter(DefaultAccountAdapter):
         with translation.override(language):
             return super().send_mail(template_prefix, email, context)
 
+    def pre_authenticate(self, request, **credentials):
+        """Count failed log-ins per account, not per text typed: "alice" and her
+        e-mail address (in any case) share one lockout (ACCOUNT_RATE_LIMITS
+        "login_failed"), keyed by the account's primary address, which is also what a
+        password reset clears.  A name that is nobody's keeps its own count."""
+        typed = credentials.get("email") or credentials.get("username") or ""
+        address = lockout_address(typed)
+        if address is not None:
+            credentials = {"email": address}
+        return super().pre_authenticate(request, **credentials)
+
     def clean_username(self, username, shallow=False):
         username = unicodedata.normalize("NFKC", username)
         problem = username_problem(username)
         if problem is not None:
             raise ValidationError(problem, code="look_alike")
         return super().clean_username(username, shallow=shallow)
+
+
+def lockout_address(typed: str) -> str | None:
+    """The address that keys the failed-log-in count of the account a log-in names (by
+    username, as stored: NFKC, any case; or by any of its e-mail addresses): its
+    primary address, one that a password reset clears.  None when it names nobody."""
+    if not typed:
+        return None
+    if "@" in typed:
+        owner = EmailAddress.objects.filter(email__iexact=typed).values("user")
+    else:
+        name = unicodedata.normalize("NFKC", typed)
+        owner = get_user_model().objects.filter(username__iexact=name).values("pk")
+    return (
+        EmailAddress.objects.filter(user__in=owner[:1])
+        .order_by("-primary", "-verified", "pk")
+        .values_list("email", flat=True)
+        .first()
+    )
 
 
 def user_display(user) -> str:

@@ -31,7 +31,10 @@ from games.api.serializers import (
 from games.api.throttling import AuthLimit
 from games.selectors import RECENT_GAMES
 
-LOCKOUT_RETRY_SECONDS = 300  # the per-account window of ACCOUNT_RATE_LIMITS["login_failed"]
+# ACCOUNT_RATE_LIMITS["login_failed"] counts failures per address (ten a minute) and per
+# account (five in five minutes); allauth does not say which one refused, so the answer
+# names both and asks for the longer wait.
+LOCKOUT_RETRY_SECONDS = 300
 
 
 class TokenView(APIView):
@@ -59,9 +62,11 @@ class TokenView(APIView):
             "Exchange a username (or e-mail address) and password for a token; send it as "
             "`Authorization: Token <token>`. Tokens are stored hashed, expire after "
             "`API_TOKEN_DAYS` days (30 unless configured) and can be revoked here "
-            "(DELETE) or on your profile's tokens page. Log-ins are limited per address, "
-            "and five wrong passwords lock the account for five minutes, here and on the "
-            "site's log-in page alike (429 with `Retry-After`)."
+            "(DELETE) or on your profile's tokens page. Log-ins are limited per address; "
+            "five wrong passwords for one account (by its username or any of its e-mail "
+            "addresses) lock it for five minutes, and ten wrong passwords from one address "
+            "lock log-ins from there for a minute, here and on the site's log-in page alike "
+            "(429 with `Retry-After`)."
         ),
         tags=["auth"],
         auth=[],
@@ -84,8 +89,8 @@ class TokenView(APIView):
             raise exceptions.Throttled(
                 wait=LOCKOUT_RETRY_SECONDS,
                 detail=_(
-                    "Too many failed log-ins for this account: wait before you try the "
-                    "password again."
+                    "Too many failed log-ins for this account, or from your address: wait "
+                    "a few minutes before you try the password again."
                 ),
             ) from None
         if user is None or not user.is_active:

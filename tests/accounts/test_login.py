@@ -1,6 +1,11 @@
 """Log-in, its rate limit, and log-out."""
 
+import re
+
 import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.test import Client
 from django.urls import reverse
 
 from tests.factories import PASSWORD, UserFactory
@@ -49,6 +54,50 @@ def test_repeated_failures_lock_the_login_for_a_while(client, alice):
     # Another account from the same address is not locked by alice's failures.
     UserFactory(username="bob")
     assert _log_in(client, "bob").status_code == 302
+
+
+@pytest.mark.parametrize(
+    ("guessed_as", "then_as"),
+    [("alice", "ALICE@example.com"), ("Alice@Example.com", "alice"), ("ALICE", "alice")],
+)
+def test_the_lockout_counts_the_account_not_the_text_typed(client, alice, guessed_as, then_as):
+    """Five wrong passwords lock alice, whether they named her by username or e-mail
+    address, in any case: the other spelling does not get five more guesses."""
+    for n in range(5):
+        Client(REMOTE_ADDR=f"198.51.100.{n + 1}").post(
+            reverse("account_login"), {"login": guessed_as, "password": "guess"}
+        )
+    other = Client(REMOTE_ADDR="198.51.100.77")
+    response = other.post(reverse("account_login"), {"login": then_as, "password": PASSWORD})
+    assert "Too many failed login attempts" in response.content.decode()
+    assert other.session.get("_auth_user_id") is None
+
+
+def test_a_second_address_shares_the_accounts_lockout(client, alice):
+    EmailAddress.objects.create(user=alice, email="alice@work.example", verified=True)
+    for n in range(5):
+        Client(REMOTE_ADDR=f"198.51.100.{n + 1}").post(
+            reverse("account_login"), {"login": "alice@work.example", "password": "guess"}
+        )
+    response = _log_in(client, "alice")
+    assert "Too many failed login attempts" in response.content.decode()
+
+
+def test_a_password_reset_lifts_the_lockout(client, alice):
+    for _ in range(5):
+        _log_in(client, "alice", "guess")
+    assert "Too many failed login attempts" in _log_in(client, "alice").content.decode()
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    link = re.search(r"https?://testserver(/accounts/password/reset/key/\S+/)", mail.outbox[-1].body)
+    form_url = client.get(link.group(1), follow=True).redirect_chain[-1][0]
+    client.post(form_url, {"password1": "a brand new secret 42", "password2": "a brand new secret 42"})
+    assert _log_in(client, "alice", "a brand new secret 42").status_code == 302
+
+
+def test_failures_for_nobody_do_not_lock_a_real_account(client, alice):
+    for _ in range(5):
+        _log_in(client, "alice2", "guess")  # nobody's name, close to hers
+    assert _log_in(client, "alice").status_code == 302
 
 
 def test_an_inactive_user_cannot_log_in(client):

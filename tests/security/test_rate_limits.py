@@ -226,6 +226,31 @@ def test_the_token_endpoint_shares_the_accounts_lockout(settings, alice):
     assert not _logged_in(site)
 
 
+def test_an_address_locked_by_failures_is_told_so(settings, alice):
+    """Ten wrong passwords from one address, for names that are nobody's, lock log-ins
+    from there: alice's right password gets a 429 that names the address as a possible
+    cause, not only her account, and no token."""
+    settings.REST_FRAMEWORK = {
+        **settings.REST_FRAMEWORK,
+        "DEFAULT_THROTTLE_RATES": {"user": "1000/min", "ip": "1000/min", "auth": "1000/min"},
+    }
+    client = Client(REMOTE_ADDR="198.51.100.90")
+    for n in range(10):
+        client.post(
+            "/api/v1/auth/token/",
+            {"username": f"nobody{n}", "password": "wrong"},
+            content_type="application/json",
+        )
+    answer = client.post(
+        "/api/v1/auth/token/",
+        {"username": "alice", "password": PASSWORD},
+        content_type="application/json",
+    )
+    assert answer.status_code == 429 and answer["Retry-After"] == "300"
+    assert "from your address" in answer.json()["detail"]
+    assert not alice.api_tokens.exists()
+
+
 def test_site_log_in_failures_lock_the_token_endpoint(client, alice):
     for n in range(5):
         Client(REMOTE_ADDR=f"198.51.100.{n + 1}").post(
