@@ -18,9 +18,10 @@ here with the version of that snapshot, so a bot never acts on a game that moved
 
 from __future__ import annotations
 
+import dataclasses
 import logging
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime, timedelta
 from typing import TYPE_CHECKING, Any, NamedTuple
 
@@ -1079,11 +1080,12 @@ def game_orders_set(
     user: User,
     card: str | None = None,
     order: Order | None = _KEEP,
-    defaults: Defaults | None = _KEEP,
+    defaults: Defaults | Mapping[str, int | None] | None = _KEEP,
 ) -> StandingOrder | None:
     """Leave (or clear, with ``None``) the player's standing order for ``card``, the
     card up for auction, and/or their defaults for the coming auctions (an argument
-    left out keeps what is there).  An order that answers now plays at once, and on
+    left out keeps what is there; ``defaults`` as a mapping changes only the parts it
+    names, read under the lock).  An order that answers now plays at once, and on
     as the others move, in the same transaction as their moves.  Refuses an order for
     an auction that is over (``AuctionOver``) and one that could never act
     (``InvalidOrder``).  Returns the stored orders (``None``: none left)."""
@@ -1116,6 +1118,8 @@ def game_orders_set(
                     raise InvalidOrder(engine_text(problem))
                 row.order_put(order, auction)
         if defaults is not _KEEP:
+            if isinstance(defaults, Mapping):
+                defaults = dataclasses.replace(row.defaults(), **defaults)
             defaults = defaults or Defaults()
             problem = defaults_problem(defaults)
             if problem:

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from games.ai.orders import Defaults, Order
+from games.ai.orders import Order
 from games.engine import ADVANCED_CARDS
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
 
@@ -943,7 +943,10 @@ class OrdersInputSerializer(StrictSerializer):
     defaults = DefaultsSerializer(
         required=False,
         allow_null=True,
-        help_text="Orders for every coming auction; null clears them; left out: unchanged.",
+        help_text=(
+            "Orders for every coming auction: each part sent changes (null clears it), a "
+            "part left out stays as it is; null clears both."
+        ),
     )
 
     def validate(self, attrs):
@@ -966,11 +969,8 @@ class OrdersInputSerializer(StrictSerializer):
             changes["order"] = None if given is None else OrderInputSerializer.to_order(given)
         if "defaults" in data:
             given = data["defaults"]
-            changes["defaults"] = (
-                None
-                if given is None
-                else Defaults(given.get("luxury_below"), given.get("misfortune_max"))
-            )
+            # Only the parts sent change (null clears one); the rest stays as stored.
+            changes["defaults"] = None if given is None else dict(given)
         return changes
 
 

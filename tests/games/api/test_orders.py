@@ -65,6 +65,19 @@ def test_defaults_are_set_and_cleared_on_their_own(clients):
     assert not StandingOrder.objects.exists()
 
 
+def test_a_part_of_the_defaults_changes_alone(clients):
+    """PUT changes what it is sent: one default sent leaves the other as it was; null
+    clears just that one; an empty object changes nothing."""
+    game_id = scenario(clients, "lux5 lux6")
+    orders(clients, "carol", game_id, "put", {"defaults": {"luxury_below": 5}})
+    answer = orders(clients, "carol", game_id, "put", {"defaults": {"misfortune_max": 3000}})
+    assert answer.json()["defaults"] == {"luxury_below": 5, "misfortune_max": 3000}
+    answer = orders(clients, "carol", game_id, "put", {"defaults": {}})
+    assert answer.json()["defaults"] == {"luxury_below": 5, "misfortune_max": 3000}
+    answer = orders(clients, "carol", game_id, "put", {"defaults": {"luxury_below": None}})
+    assert answer.json()["defaults"] == {"luxury_below": None, "misfortune_max": 3000}
+
+
 def test_delete_cancels_everything(clients):
     game_id = scenario(clients, "lux5 lux6")
     orders(clients, "bob", game_id, "put", {"for_card": "lux5", "order": {"type": "pass"}})
