@@ -59,6 +59,28 @@ class JsonIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class JsonBooleanField(serializers.BooleanField):
+    """A JSON true or false and nothing else: no "true", 1 or "yes"."""
+
+    default_error_messages = {"invalid": _("true or false is required (a JSON boolean).")}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, bool):
+            self.fail("invalid")
+        return data
+
+
+class JsonChoiceField(serializers.ChoiceField):
+    """One of the choices, of the choices' own JSON type: 48, not "48"."""
+
+    def to_internal_value(self, data):
+        if data != "" and not any(
+            type(data) is type(choice) and data == choice for choice in self.choices
+        ):
+            self.fail("invalid_choice", input=data)
+        return super().to_internal_value(data)
+
+
 @extend_schema_field(
     {
         "oneOf": [
@@ -152,7 +174,7 @@ class SeatSpecSerializer(StrictSerializer):
     ai = serializers.ChoiceField(
         choices=AI_LEVELS, required=False, help_text="A bot of this level plays the seat."
     )
-    open = serializers.BooleanField(
+    open = JsonBooleanField(
         required=False, help_text="`true`: the seat is open to anyone who joins."
     )
 
@@ -169,7 +191,7 @@ class SeatSpecSerializer(StrictSerializer):
 
 
 class GameCreateInputSerializer(StrictSerializer):
-    players = serializers.IntegerField(
+    players = JsonIntegerField(
         min_value=MIN_PLAYERS, max_value=MAX_PLAYERS, help_text="Seats at the table (3 to 5)."
     )
     seats = SeatSpecSerializer(
@@ -186,13 +208,13 @@ class GameCreateInputSerializer(StrictSerializer):
         default=list,
         help_text="Advanced cards to add (2025 edition): gambling, excursions, yacht.",
     )
-    move_deadline_hours = serializers.ChoiceField(
+    move_deadline_hours = JsonChoiceField(
         choices=DEADLINE_HOURS,
         allow_null=True,
         default=None,
         help_text="Time per move in hours (24, 48, 72 or 168), or null for no deadline.",
     )
-    memory_aid = serializers.BooleanField(
+    memory_aid = JsonBooleanField(
         default=False, help_text="Show every player's remaining money to everyone."
     )
     deck = serializers.ListField(
@@ -204,7 +226,7 @@ class GameCreateInputSerializer(StrictSerializer):
             "cards of the chosen set."
         ),
     )
-    first_player = serializers.IntegerField(
+    first_player = JsonIntegerField(
         min_value=0,
         max_value=MAX_PLAYERS - 1,
         required=False,
@@ -246,7 +268,7 @@ class MoveInputSerializer(StrictSerializer):
             "Theft removes), sealed_bid (your secret Yacht Club choice)."
         ),
     )
-    seat = serializers.IntegerField(
+    seat = JsonIntegerField(
         min_value=0,
         max_value=MAX_PLAYERS - 1,
         required=False,
@@ -266,7 +288,7 @@ class MoveInputSerializer(StrictSerializer):
             "card you choose (a number such as 12000)."
         ),
     )
-    version = serializers.IntegerField(
+    version = JsonIntegerField(
         min_value=0,
         max_value=MAX_INT,
         help_text=(

@@ -89,6 +89,13 @@ def test_create_with_all_seats_listed(clients, bob):
         ({"players": 3, "seats": BOTS, "advanced": "yacht"}, "advanced"),
         ({"players": 3, "seats": BOTS, "move_deadline_hours": 5}, "move_deadline_hours"),
         ({"players": 3, "seats": BOTS, "memory_aid": "perhaps"}, "memory_aid"),
+        # JSON types, not look-alikes: "3", 3.0, "yes", 1, "48" are refused.
+        ({"players": "3", "seats": BOTS}, "players"),
+        ({"players": 3.0, "seats": BOTS}, "players"),
+        ({"players": 3, "seats": BOTS, "memory_aid": "yes"}, "memory_aid"),
+        ({"players": 3, "seats": BOTS, "memory_aid": 1}, "memory_aid"),
+        ({"players": 3, "seats": BOTS, "move_deadline_hours": "48"}, "move_deadline_hours"),
+        ({"players": 3, "seats": [{"open": "true"}, {"ai": "easy"}]}, "seats"),
         ({"players": 3, "seats": BOTS, "colour": "red"}, "colour"),
     ],
 )

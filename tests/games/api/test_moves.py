@@ -355,6 +355,25 @@ def test_bot_moves_appear_in_the_log_as_such(clients):
 
 
 @pytest.mark.parametrize(
+    "body",
+    [
+        {"type": "pass", "version": "0"},
+        {"type": "pass", "version": 0.0},
+        {"type": "pass", "version": "0.0"},
+        {"type": "pass", "version": True},
+        {"type": "pass", "seat": "3", "version": 0},
+    ],
+    ids=["string-version", "float-version", "string-float-version", "boolean-version", "string-seat"],
+)
+def test_a_move_takes_json_integers_only(clients, body):
+    """version and seat are JSON integers, as money cards are: "0" and 0.0 are refused,
+    and no move is made."""
+    game_id = scenario(clients, "lux5")
+    _error(clients["dora"].post(f"{GAMES}{game_id}/moves/", body, format="json"), 400, "invalid")
+    assert not Move.objects.filter(game_id=game_id).exists()
+
+
+@pytest.mark.parametrize(
     "cards",
     [[1000.0], ["1000"], ["１０００"], [True], [1000, "25000"]],
     ids=["float", "string", "fullwidth-digits", "boolean", "mixed"],
