@@ -71,7 +71,7 @@ class TokenView(APIView):
         tags=["auth"],
         auth=[],
         request=TokenObtainInputSerializer,
-        responses={200: TokenSerializer, **error_responses(400, 403, 429)},
+        responses={200: TokenSerializer, **error_responses(400, 403, 413, 415, 429)},
     )
     def post(self, request: Request) -> Response:
         body = TokenObtainInputSerializer(data=request.data)

@@ -223,7 +223,7 @@ class GamesView(APIView):
         tags=["games"],
         request=GameCreateInputSerializer,
         examples=CREATE_EXAMPLES,
-        responses={201: GameViewSerializer, **error_responses(400, 401, 403, 409, 429)},
+        responses={201: GameViewSerializer, **error_responses(400, 401, 403, 409, 413, 415, 429)},
     )
     def post(self, request: Request) -> Response:
         body = GameCreateInputSerializer(data=request.data)

@@ -88,9 +88,13 @@ def test_a_password_reset_lifts_the_lockout(client, alice):
         _log_in(client, "alice", "guess")
     assert "Too many failed login attempts" in _log_in(client, "alice").content.decode()
     client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
-    link = re.search(r"https?://testserver(/accounts/password/reset/key/\S+/)", mail.outbox[-1].body)
+    link = re.search(
+        r"https?://testserver(/accounts/password/reset/key/\S+/)", mail.outbox[-1].body
+    )
     form_url = client.get(link.group(1), follow=True).redirect_chain[-1][0]
-    client.post(form_url, {"password1": "a brand new secret 42", "password2": "a brand new secret 42"})
+    client.post(
+        form_url, {"password1": "a brand new secret 42", "password2": "a brand new secret 42"}
+    )
     assert _log_in(client, "alice", "a brand new secret 42").status_code == 302
 
 

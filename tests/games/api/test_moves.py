@@ -363,7 +363,13 @@ def test_bot_moves_appear_in_the_log_as_such(clients):
         {"type": "pass", "version": True},
         {"type": "pass", "seat": "3", "version": 0},
     ],
-    ids=["string-version", "float-version", "string-float-version", "boolean-version", "string-seat"],
+    ids=[
+        "string-version",
+        "float-version",
+        "string-float-version",
+        "boolean-version",
+        "string-seat",
+    ],
 )
 def test_a_move_takes_json_integers_only(clients, body):
     """version and seat are JSON integers, as money cards are: "0" and 0.0 are refused,
