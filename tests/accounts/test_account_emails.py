@@ -26,7 +26,7 @@ def _signup(client, name="newcomer"):
 def test_the_signup_confirmation_is_the_sites_own(client, settings):
     _signup(client)
     (message,) = mail.outbox
-    assert message.subject.startswith("[High Society] ")
+    assert message.subject == "[High Society] Confirm your e-mail address"
     assert message.body.startswith("Hello from High Society!")
     assert (
         "Hello from testserver" not in message.body
@@ -56,7 +56,8 @@ def test_the_confirmation_can_be_had_again_by_logging_in(client):
     assert response.status_code == 302 and response.url == "/accounts/confirm-email/"
     (again,) = mail.outbox
     # Greeted by the display name, as the site names players (ACCOUNT_USER_DISPLAY).
-    assert again.to == ["unconfirmed@example.com"] and "Welcome, Unconfirmed!" in again.body
+    assert again.to == ["unconfirmed@example.com"]
+    assert "Hello Unconfirmed, please confirm that this e-mail address belongs" in again.body
 
 
 def test_the_password_reset_is_the_sites_own(client, alice):

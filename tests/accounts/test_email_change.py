@@ -20,6 +20,11 @@ def test_change_email_takes_effect_after_verification(client, alice):
     assert alice.email == "alice@example.com"  # not yet
 
     message = next(m for m in mail.outbox if m.to == ["alice@new.example"])
+    # A change, not a sign-up: no welcome, no "if you did not sign up".
+    assert message.subject == "[High Society] Confirm your e-mail address"
+    assert "please confirm that this e-mail address belongs to your High Society" in message.body
+    assert "Welcome" not in message.body and "sign up" not in message.body
+    assert "Welcome" not in message.alternatives[0][0]
     link = re.search(r"https?://testserver(/accounts/confirm-email/\S+/)", message.body).group(1)
     assert client.post(link).status_code == 302
 
