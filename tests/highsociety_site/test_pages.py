@@ -133,3 +133,20 @@ def test_favicon_ico_leads_to_the_site_icon(client):
     assert response["Location"] == static("img/favicon.svg")
     assert response["Location"].endswith(".svg")
     assert client.post("/favicon.ico").status_code == 405
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_a_stale_form_gets_the_sites_own_page_not_djangos(language, alice):
+    """A form sent without a valid CSRF token (opened before a log-in in another tab)
+    is refused with a page of the site, in the reader's language, that says nothing
+    changed and leads on, not Django's bare "CSRF verification failed"."""
+    from django.test import Client
+
+    client = Client(enforce_csrf_checks=True, HTTP_ACCEPT_LANGUAGE=language)
+    response = client.post(reverse("account_login"), {"login": "alice", "password": "x"})
+    assert response.status_code == 403
+    page = response.content.decode()
+    assert "CSRF verification failed" not in page
+    assert f'<html lang="{language}">' in page and 'href="/"' in page
+    assert {"en": "Nothing was changed.", "de": "Nichts wurde", "fr": "Rien n"}[language] in page
+    assert client.session.get("_auth_user_id") is None
