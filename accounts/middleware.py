@@ -7,10 +7,14 @@ into their session when they log in and whenever they change it (``accounts.sign
 and reading it costs no query: the session is loaded for the request anyway, the user
 row is not (the board's poll reads only the session).  The API (``/api/``) is left to
 Accept-Language alone: programs say what they want per request.
+
+The language cookie follows the player's choice, so that the browser goes on speaking
+it after they log out (the log-out page's "You have signed out." is written in it too).
 """
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import translation
 
@@ -22,10 +26,30 @@ class UserLanguageMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        if not request.path_info.startswith("/api/"):
-            session = getattr(request, "session", None)
-            chosen = session.get(LANGUAGE_SESSION_KEY, "") if session is not None else ""
-            if chosen and language_supported(chosen):
-                translation.activate(chosen)
-                request.LANGUAGE_CODE = chosen
-        return self.get_response(request)
+        if request.path_info.startswith("/api/"):
+            return self.get_response(request)
+        chosen = self._chosen(request)
+        if chosen:
+            translation.activate(chosen)
+            request.LANGUAGE_CODE = chosen
+        response = self.get_response(request)
+        # Chosen now (a log-in, a change on the profile), else before (a log-out).
+        keep = self._chosen(request) or chosen
+        if keep and request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) != keep:
+            response.set_cookie(
+                settings.LANGUAGE_COOKIE_NAME,
+                keep,
+                max_age=settings.LANGUAGE_COOKIE_AGE,
+                path=settings.LANGUAGE_COOKIE_PATH,
+                domain=settings.LANGUAGE_COOKIE_DOMAIN,
+                secure=settings.LANGUAGE_COOKIE_SECURE,
+                httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+                samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+            )
+        return response
+
+    @staticmethod
+    def _chosen(request: HttpRequest) -> str:
+        session = getattr(request, "session", None)
+        chosen = session.get(LANGUAGE_SESSION_KEY, "") if session is not None else ""
+        return chosen if chosen and language_supported(chosen) else ""

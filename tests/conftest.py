@@ -43,6 +43,17 @@ def _fresh_cache(request):
 
 
 @pytest.fixture(autouse=True)
+def _default_language():
+    """Each test ends in the site's default language: a request the test client made
+    in French (the middleware activates the player's language in this thread) must
+    not make the next test's English assertions read French."""
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
+
+
+@pytest.fixture(autouse=True)
 def _fresh_log_context():
     """Each test starts with nothing bound in the log context, as a new request or task
     does.  (A test whose client re-raises a view's exception never sends the

@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.utils import translation
 
@@ -170,6 +171,22 @@ def test_the_signed_in_notice_is_in_the_players_language_not_the_log_in_pages(ca
     assert '<html lang="fr">' in page
     assert "Connexion avec Carol réussie." in page  # the display name, as the header
     assert "Successfully signed in" not in page
+
+
+def test_after_log_out_the_browser_goes_on_in_the_players_language(carol):
+    """A browser whose cookie says English, signed in as a French player: the log-out
+    page, its notice included, is French, and so are the pages after it (the cookie
+    follows the player's choice), not an English page under a French notice."""
+    carol.language = "fr"
+    carol.save(update_fields=["language"])
+    browser = client_class_new()
+    browser.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    browser.post("/accounts/login/", {"login": "carol", "password": PASSWORD})
+    assert browser.cookies[settings.LANGUAGE_COOKIE_NAME].value == "fr"
+    page = browser.post("/accounts/logout/", follow=True).content.decode()
+    assert '<html lang="fr">' in page and "Vous êtes déconnecté" in page
+    assert "You have signed out" not in page
+    assert '<html lang="fr">' in browser.get("/").content.decode()
 
 
 def test_the_profile_offers_the_languages(client, bob):
