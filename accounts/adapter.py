@@ -18,6 +18,8 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext_lazy
 
+USERNAME_MAX_LENGTH = 30  # it heads pages and seats: a longer one breaks a phone's layout
+TOO_LONG = gettext_lazy("A username has at most %(limit)d characters.")
 LOOK_ALIKE = gettext_lazy(
     "This username mixes letters that look alike from different alphabets, or looks "
     "like another player's name: choose another."
@@ -68,6 +70,10 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_username(self, username, shallow=False):
         username = unicodedata.normalize("NFKC", username)
+        if len(username) > USERNAME_MAX_LENGTH:
+            raise ValidationError(
+                TOO_LONG, code="max_length", params={"limit": USERNAME_MAX_LENGTH}
+            )
         problem = username_problem(username)
         if problem is not None:
             raise ValidationError(problem, code="look_alike")

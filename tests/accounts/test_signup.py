@@ -96,6 +96,17 @@ def test_sign_up_refuses_a_taken_username(client, alice):
     assert User.objects.count() == 1
 
 
+def test_sign_up_refuses_a_username_longer_than_thirty_characters(client):
+    """A username heads pages and seats; 150 characters (the model's limit) broke a
+    phone's layout, so a new one has at most 30."""
+    response = _sign_up(client, username="d" * 31)
+    assert response.status_code == 200
+    assert "A username has at most 30 characters." in response.content.decode()
+    assert not User.objects.exists()
+    assert _sign_up(client, username="d" * 30).status_code == 302
+    assert User.objects.get().username == "d" * 30
+
+
 def test_sign_up_refuses_a_weak_password(client):
     response = _sign_up(client, password="password")
     assert response.status_code == 200

@@ -107,3 +107,17 @@ def test_between_phone_and_desktop_in_german(live_server, new_page, log_in, alic
         page.set_viewport_size({"width": width, "height": 900})
         too_wide = too_wide_pages(page, live_server.url, urls, "de", width)
         assert too_wide == {}, f"too wide for a {width} px screen: {too_wide}"
+
+
+def test_the_longest_username_fits_a_small_phone(live_server, new_page, log_in, bob, carol):
+    """A player with the longest username a sign-up allows (30 wide letters, no display
+    name): the header's "Signed in as", the profile's heading and handle, and a board
+    with them at it wrap rather than widen the page."""
+    from tests.factories import UserFactory
+
+    wide = UserFactory(username="W" * 30, display_name="", is_staff=True)  # a fixed deck
+    playing = table_make(wide, [bob, carol])
+    page = log_in(new_page(viewport=SMALL_PHONE, locale="en"), wide)
+    urls = ["/", f"/players/{wide.username}/", f"/games/{playing.pk}/", "/accounts/profile/"]
+    too_wide = too_wide_pages(page, live_server.url, urls, "en", SMALL_PHONE["width"])
+    assert too_wide == {}, f"too wide for a {SMALL_PHONE['width']} px screen: {too_wide}"
