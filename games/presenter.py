@@ -245,6 +245,12 @@ def bot_for(actor: str, level: str, name: str) -> str:
     }
 
 
+def forced_actor(name: str) -> str:
+    """Who made a pass the rules forced (no bid of theirs could beat the high bid), in
+    the log: the server played it at once."""
+    return _("%(name)s (forced)") % {"name": name}
+
+
 def order_actor(name: str) -> str:
     """Who made a move that a standing order made, in the log and the replay."""
     return _("%(name)s (standing order)") % {"name": name}
@@ -632,9 +638,7 @@ def email_subject(
     raise ValueError(f"Unknown e-mail {kind!r}.")
 
 
-def push_text(
-    kind: str, view: TableView, *, due_in: str = "", who: str = ""
-) -> tuple[str, str]:
+def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") -> tuple[str, str]:
     """(title, body) of a Web Push notification about one game, from the player's own
     view only: the e-mail's subject and the board's headline (an invitation: the
     table's options)."""

@@ -64,7 +64,7 @@ from games.models import (
     Seat,
     StandingOrder,
 )
-from games.presenter import bot_for, event_text, move_caption, order_actor
+from games.presenter import bot_for, event_text, forced_actor, move_caption, order_actor
 from games.read_model import (
     ChatLine,
     LogEntry,
@@ -400,10 +400,12 @@ def game_ending(*, game: Game) -> dict[str, Any]:
 def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     """The board's log, one entry per move, numbered as the replay and the errors count
     them, with its time; the words are the public events each move caused (a bot that
-    plays a resigned player's seat is named as that bot).  One query.  None for a game
-    whose moves were stored before their log positions were kept.  Only the moves of the
-    version the view shows: a move stored since (another player's, a bot's, while this
-    page was being drawn) waits for the next refresh, with its words."""
+    plays a resigned player's seat is named as that bot; a standing order's move as
+    "<name> (standing order)", a pass the rules forced as "<name> (forced)").  One
+    query.  None for a game whose moves were stored before their log positions were
+    kept.  Only the moves of the version the view shows: a move stored since (another
+    player's, a bot's, while this page was being drawn) waits for the next refresh,
+    with its words."""
     if view.state is None:
         return None
     moves = list(
@@ -429,6 +431,8 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
             who[move["seat"]] = bot_for(move["actor"], seat.ai_level, names[move["seat"]])
         elif move["actor"] == "order":
             who[move["seat"]] = order_actor(names[move["seat"]])
+        elif move["actor"] == "forced":
+            who[move["seat"]] = forced_actor(names[move["seat"]])
         text = move_caption(events[start:end], tuple(who), move)
         entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
         start = end

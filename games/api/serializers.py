@@ -651,7 +651,12 @@ class GameViewSerializer(serializers.Serializer):
     )
     moves = _out(serializers.IntegerField, "Actions applied so far (equals `version`).")
     log = EventSerializer(many=True, help_text="The public log, oldest first.")
-    log_text = _out(serializers.ListField, "The log in words.", child=serializers.CharField())
+    log_text = _out(
+        serializers.ListField,
+        "The public log in words, one line per event. Who or what made each move (a "
+        "forced pass, a standing order, a bot) is the move log's `actor`.",
+        child=serializers.CharField(),
+    )
     result = ResultSerializer(
         allow_null=True, help_text="Once the game is over: the result; else null."
     )

@@ -541,3 +541,15 @@ def test_a_stale_sealed_choice_after_the_phase_is_refused(dora, alice, bob):
         game_submit_action(
             game=game, user=dora, action={"type": "sealed_bid", "card": 1000}, expected_version=0
         )
+
+
+def test_the_board_log_marks_forced_passes(client, table, dora):
+    """docs/rules.md: the log marks a forced pass as forced, on the board as in the
+    replay, and the player's own passes stay plain."""
+    game = game_submit_action(
+        game=table, user=dora, action={"type": "bid", "cards": list(MONEY)}, expected_version=0
+    )
+    client.force_login(dora)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Alice (forced) passes." in page and "Bob (forced) passes." in page
+    assert "Dora (forced) passes" in page
