@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.db.models import F
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
@@ -18,7 +19,10 @@ from accounts.export import account_data
 from accounts.forms import AccountDeleteForm, ProfileForm
 from accounts.models import User
 from accounts.tokens.services import tokens_revoke_all
-from games.services import player_commitments
+from games.chat import chat_mute
+from games.errors import GameError
+from games.selectors import people_held_back
+from games.services import invitation_block_lift, player_commitments
 
 
 @login_required
@@ -27,7 +31,7 @@ def profile(request: HttpRequest) -> HttpResponse:
     """Show the player's profile and let them change their display name."""
     if request.method != "POST":
         form = ProfileForm(instance=request.user)
-        return render(request, "accounts/profile.html", {"form": form})
+        return render(request, "accounts/profile.html", _profile_context(request, form))
     # A copy of the user: a rejected value must not reach request.user (the page's
     # header shows its name) through the form's validation.
     form = ProfileForm(request.POST, instance=User.objects.get(pk=request.user.pk))
@@ -35,7 +39,33 @@ def profile(request: HttpRequest) -> HttpResponse:
         form.save()
         messages.success(request, _("Your display name is saved."))
         return redirect("profile")
-    return render(request, "accounts/profile.html", {"form": form}, status=400)
+    return render(request, "accounts/profile.html", _profile_context(request, form), status=400)
+
+
+def _profile_context(request: HttpRequest, form: ProfileForm) -> dict:
+    return {"form": form, "held_back": people_held_back(user=request.user)}
+
+
+@login_required
+@require_POST
+def people_update(request: HttpRequest) -> HttpResponse:
+    """Undo a mute (show a player's chat messages again) or a block (take their
+    invitations again), from the profile's list."""
+    what, username = request.POST.get("what"), request.POST.get("username")
+    try:
+        if what == "unmute":
+            other = chat_mute(user=request.user, username=username, mute=False)
+            done = _("%(name)s no longer muted.")
+        elif what == "unblock":
+            other = invitation_block_lift(user=request.user, username=username)
+            done = _("You take invitations from %(name)s again.")
+        else:
+            raise GameError(_("Choose whom to show again or to take invitations from."))
+    except GameError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, done % {"name": other.public_name})
+    return redirect(f"{reverse('profile')}#people")
 
 
 @login_required

@@ -750,6 +750,18 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
 # never more of a running game than its public facts (no state, no deck, no sealed choice).
 
 
+def people_held_back(*, user: User) -> dict[str, list[User]]:
+    """The players ``user`` has muted (their chat messages hidden at every table) and
+    those whose invitations they block, by name, for the profile to undo.  Two queries."""
+    users = get_user_model().objects
+    muted = users.filter(pk__in=ChatMute.objects.filter(user=user).values("muted"))
+    blocked = users.filter(pk__in=InvitationBlock.objects.filter(user=user).values("blocked"))
+    return {
+        "muted": list(muted.order_by("username")),
+        "blocked": list(blocked.order_by("username")),
+    }
+
+
 def player_data(*, user: User) -> dict[str, Any]:
     """The player's seats (with their result once a game is over), their chat lines, and
     whom they muted or block (times as datetimes); a fixed number of queries."""

@@ -263,6 +263,21 @@ def invitations_decline_all(*, user: User) -> int:
     return declined
 
 
+def invitation_block_lift(*, user: User, username: Any) -> User:
+    """``user`` takes invitations from the player ``username`` again (undoes "Decline
+    and block").  Returns that player; nothing changes when there was no block."""
+    _user_require(user, NotAllowed(_("Log in to change whom you take invitations from.")))
+    other = (
+        get_user_model().objects.filter(username=username).first()
+        if isinstance(username, str)
+        else None
+    )
+    if other is None:
+        raise NotAllowed(_("There is no such player."))
+    InvitationBlock.objects.filter(user=user, blocked=other).delete()
+    return other
+
+
 def _declined_announce(game: Game, user: User) -> None:
     """Inside the decline's transaction: the host hears of it once it commits."""
     events.announce(

@@ -862,6 +862,16 @@ add(
     "GET",
     by(405, anonymous=LOGIN),
 )
+# The profile's list of muted and blocked players: undoing nothing changes nothing.
+add(
+    "people_update",
+    "people-update",
+    "/accounts/profile/people/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    data={"what": "unblock", "username": "sam"},
+)
+add("people_update", "people-update", "/accounts/profile/people/", "GET", by(405, anonymous=LOGIN))
 # Deleting an account: the page for the signed-in; the deletion itself asks for the
 # password again first (allauth's reauthentication), so a session alone changes nothing.
 add(

@@ -56,3 +56,52 @@ def test_the_lobby_and_the_board_offer_both(client, alice, bob):
     assert not Seat.objects.filter(user=alice).exists()
     with pytest.raises(GameError):
         _invite(bob, alice)
+
+
+def test_the_profile_lists_a_block_and_undoes_it(client, alice, bob):
+    """A block is not for ever: the profile names whom one blocks, and one button
+    takes their invitations again."""
+    table = _invite(bob, alice)
+    client.force_login(alice)
+    assert "Nobody. At a table you can mute" in client.get("/accounts/profile/").content.decode()
+    game_invitation_respond(game=table, user=alice, accept=False, block=True)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "These players cannot invite you to a table:" in page and ">Bob<" in page
+    answer = client.post("/accounts/profile/people/", {"what": "unblock", "username": "bob"})
+    assert answer.status_code == 302 and answer["Location"] == "/accounts/profile/#people"
+    after = client.get(answer["Location"]).content.decode()
+    assert "You take invitations from Bob again." in after
+    assert "These players cannot invite you" not in after
+    _invite(bob, alice)  # bob may invite her again
+
+
+def test_the_profile_lists_a_mute_and_undoes_it(client, alice, bob):
+    """A mute holds at every table, so it can be undone where no table is needed."""
+    from games.chat import chat_mute
+    from games.models import ChatMute
+
+    chat_mute(user=alice, username="bob")
+    client.force_login(alice)
+    page = client.get("/accounts/profile/").content.decode()
+    assert "You do not see the chat messages of these players" in page and ">Bob<" in page
+    client.post("/accounts/profile/people/", {"what": "unmute", "username": "bob"})
+    assert not ChatMute.objects.filter(user=alice).exists()
+
+
+@pytest.mark.parametrize(
+    "body, words",
+    [
+        ({"what": "unblock", "username": "nobody"}, "There is no such player."),
+        ({"what": "unmute", "username": "alice"}, "You cannot mute yourself."),
+        ({"what": "delete", "username": "bob"}, "Choose whom to show again"),
+        ({}, "Choose whom to show again"),
+    ],
+)
+def test_bad_undo_requests_say_why_and_change_nothing(client, alice, bob, body, words):
+    table = _invite(bob, alice)
+    game_invitation_respond(game=table, user=alice, accept=False, block=True)
+    client.force_login(alice)
+    page = client.post("/accounts/profile/people/", body, follow=True).content.decode()
+    assert words in page
+    with pytest.raises(GameError):
+        _invite(bob, alice)
