@@ -90,6 +90,8 @@ MIDDLEWARE = [
     "ops.limits.FormPostLimitMiddleware",
     # Database or Redis down during a view: a clear 503 with Retry-After, never a 500.
     "ops.outages.ServiceUnavailableMiddleware",
+    # A page's address visited with a method it does not take: words, not a blank 405.
+    "ops.not_allowed.MethodNotAllowedPageMiddleware",
 ]
 
 ROOT_URLCONF = "highsociety_site.urls"

@@ -150,3 +150,16 @@ def test_a_stale_form_gets_the_sites_own_page_not_djangos(language, alice):
     assert f'<html lang="{language}">' in page and 'href="/"' in page
     assert {"en": "Nothing was changed.", "de": "Nichts wurde", "fr": "Rien n"}[language] in page
     assert client.session.get("_auth_user_id") is None
+
+
+def test_a_form_address_opened_in_the_browser_gets_a_page_not_a_blank(client, alice):
+    """GET on an address that only takes a form's POST: still 405 with its Allow
+    header, but a page with words and a way on, not an empty white one.  The API's 405
+    stays its JSON error."""
+    client.force_login(alice)
+    response = client.get("/accounts/profile/sign-out-everywhere/")
+    assert response.status_code == 405 and response["Allow"] == "POST"
+    page = response.content.decode()
+    assert "has no page of its own" in page and 'href="/"' in page
+    api = client.patch("/api/v1/games/1/")
+    assert api.status_code == 405 and api.json()["code"] == "method_not_allowed"

@@ -1,0 +1,29 @@
+"""A page for a method a URL does not take (GET on a form's address, say).
+
+Django's ``require_POST`` and its relatives answer 405 with an empty body, which a
+browser shows as a blank white page.  The site's pages get the site's words and a way
+on instead, in the reader's language, with the ``Allow`` header kept; the API's 405s
+already carry its JSON error and pass untouched.
+"""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.template.loader import render_to_string
+
+
+class MethodNotAllowedPageMiddleware:
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code == 405
+            and not response.streaming
+            and not response.content
+            and not request.path_info.startswith("/api/")
+        ):
+            response.content = render_to_string("405.html", request=request)
+            response["Content-Type"] = "text/html; charset=utf-8"
+        return response
