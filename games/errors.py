@@ -19,6 +19,15 @@ class VersionConflict(GameError):
         self.version = version
 
 
+class NoSuchSeat(GameError):
+    """A seat number the table does not have.  ``position`` counts from 0 (the API's
+    path); the sentence counts from 1, as the pages do."""
+
+    def __init__(self, message: str, *, position: int, seats: int):
+        super().__init__(message)
+        self.position, self.seats = position, seats
+
+
 class NotYourSeat(GameError):
     """The user has no seat at this table, or it is not their turn to act."""
 

@@ -53,6 +53,7 @@ from games.errors import (
     GameError,
     IllegalMove,
     InvalidOrder,
+    NoSuchSeat,
     NotAllowed,
     NotYourSeat,
     VersionConflict,
@@ -305,8 +306,10 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
             raise NotAllowed(_("Only the table's creator can change its seats."))
         _open_require(locked)
         if not 0 <= position < len(seats):
-            raise GameError(
-                _("There is no seat %(number)s at this table.") % {"number": position + 1}
+            raise NoSuchSeat(
+                _("There is no seat %(number)s at this table.") % {"number": position + 1},
+                position=position,
+                seats=len(seats),
             )
         target = seats[position]
         if target.user_id == user.pk:

@@ -17,7 +17,7 @@ from rest_framework.response import Response
 from rest_framework.views import APIView
 
 from games import chat, notifications, services
-from games.api.errors import NotYourTurn
+from games.api.errors import ApiError, NotYourTurn
 from games.api.pagination import PagePagination
 from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, ORDER_EXAMPLES, error_responses
 from games.api.serializers import (
@@ -36,7 +36,7 @@ from games.api.serializers import (
     SeatSpecSerializer,
 )
 from games.engine.state import SEALED
-from games.errors import NotAllowed, NotYourSeat
+from games.errors import NoSuchSeat, NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
@@ -325,9 +325,20 @@ class GameSeatView(APIView):
         body = SeatSpecSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         game = _game_get(game_id, request.user)
-        services.game_seat_set(
-            game=game, user=request.user, position=position, seat=dict(body.validated_data)
-        )
+        try:
+            services.game_seat_set(
+                game=game, user=request.user, position=position, seat=dict(body.validated_data)
+            )
+        except NoSuchSeat as error:  # the path counts from 0, the pages' words from 1
+            raise ApiError(
+                _(
+                    "There is no seat %(position)s at this table: seats are numbered from 0 "
+                    "to %(last)s."
+                )
+                % {"position": error.position, "last": error.seats - 1},
+                status_code=status.HTTP_400_BAD_REQUEST,
+                code="invalid",
+            ) from None
         return _view_response(game, request.user)
 
 

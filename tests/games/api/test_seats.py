@@ -66,6 +66,16 @@ def test_refusals_are_readable_and_change_nothing(
     assert [_seat(waiting, p) for p in range(3)] == before
 
 
+def test_a_seat_the_table_does_not_have_is_named_as_the_path_counts(clients, waiting):
+    answer = clients["alice"].put(
+        f"/api/v1/games/{waiting}/seats/9/", {"ai": "easy"}, format="json"
+    )
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid"
+    assert answer.json()["detail"] == (
+        "There is no seat 9 at this table: seats are numbered from 0 to 2."
+    )
+
+
 def test_not_found_and_logged_out(clients, anon, waiting):
     assert (
         clients["alice"]
