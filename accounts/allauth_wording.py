@@ -31,6 +31,16 @@ SENTENCES: tuple[str, ...] = (
     gettext_noop("Sign Out"),
     gettext_noop("Are you sure you want to sign out?"),
     gettext_noop("Already have an account? Then please %(link)ssign in%(end_link)s."),
+    # "E-mail" as every other page writes it (allauth: "Email"; in French, through
+    # Django's own catalogue, "Courriel"), and no "contact us" on a site that gives no
+    # contact: what to do when the e-mail does not come. English in locale/en too.
+    gettext_noop("Email"),
+    gettext_noop("Email address"),
+    gettext_noop("Please contact us if you have any trouble resetting your password."),
+    gettext_noop(
+        "We have sent you an email. If you have not received it please check your spam "
+        "folder. Otherwise contact us if you do not receive it in a few minutes."
+    ),
     # Asking for the password (or a second factor) again before a sensitive change.
     gettext_noop("Please reauthenticate to safeguard your account."),
     gettext_noop("Enter your password:"),

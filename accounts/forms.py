@@ -30,6 +30,8 @@ class LoginForm(AllauthLoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Username or e-mail")
+        if "remember" in self.fields:
+            self.fields["remember"].label = _("Stay logged in on this browser")
         # allauth makes "Forgot your password?" the password's help text, which
         # Django draws before the field: Tab from the username then reached the link,
         # not the password.  The link comes after the form's button instead

@@ -128,3 +128,29 @@ def test_the_entrance_pages_say_what_the_menu_says(
     client.force_login(alice)
     logout = client.get(reverse("account_logout")).content.decode().split("<main", 1)[1]
     assert re.search(r"<h1>\s*(.*?)\s*</h1>", logout).group(1) == log_out
+
+
+@pytest.mark.parametrize(
+    ("language", "field"),
+    [("en", "E-mail"), ("de", "E-Mail"), ("fr", "E-mail")],
+)
+def test_the_reset_pages_write_e_mail_and_promise_no_contact(client, alice, language, field):
+    """The site gives no contact address, so its pages do not say "contact us"; they
+    write "e-mail" as every other page does (allauth: "Email", French "Courriel")."""
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    page = client.get(reverse("account_reset_password")).content.decode()
+    assert f'<label for="id_email">{field}' in page
+    assert "Courriel" not in page
+    done = client.get(reverse("account_reset_password_done")).content.decode()
+    for html in (page, done):
+        text = re.sub(r"<[^>]+>", " ", html.split("<main", 1)[1])
+        assert not re.search(r"contact us|kontaktier|contactez", text, re.I), language
+
+
+def test_the_e_mail_page_and_the_log_in_speak_the_sites_words(client, alice):
+    page = client.get(reverse("account_login")).content.decode()
+    assert "Stay logged in on this browser" in page and "Remember Me" not in page
+    client.force_login(alice)
+    page = client.get(reverse("account_email")).content.decode()
+    assert "<h1>E-mail address</h1>" in page or ">E-mail address<" in page
+    assert "Change e-mail address" in page and "Email Address" not in page
