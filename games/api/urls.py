@@ -15,6 +15,7 @@ urlpatterns = [
     path("games/<int:game_id>/", views.GameDetailView.as_view(), name="game-detail"),
     path("games/<int:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
     path("games/<int:game_id>/leave/", views.GameLeaveView.as_view(), name="game-leave"),
+    path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
     path(
         "games/<int:game_id>/seats/<int:position>/",
         views.GameSeatView.as_view(),

@@ -291,7 +291,7 @@ class GameLeaveView(APIView):
         description=(
             "Your seat at a table waiting for players opens to anyone again (an invitation "
             "you had not answered is declined). When the table's creator leaves, the table "
-            "is abandoned. Once the game has started, resign on the board instead."
+            "is abandoned. Once the game has started, resign instead (`resign/`)."
         ),
         tags=["games"],
         parameters=[GAME_ID],
@@ -300,6 +300,25 @@ class GameLeaveView(APIView):
     )
     def post(self, request: Request, game_id: int) -> Response:
         return _seat_call(request, game_id, services.game_leave)
+
+
+class GameResignView(APIView):
+    @extend_schema(
+        operation_id="games_resign",
+        summary="Resign from a running game",
+        description=(
+            "Give up your seat in a game under way: a bot (medium) plays it to the end, so "
+            "the others play on, and the game counts in nobody's rating. Your standing "
+            "orders there are dropped. 409 before the start (leave instead), once the game "
+            "is over, or when you have resigned already; 403 without a seat in the game."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=None,
+        responses={200: GameViewSerializer, **error_responses(401, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        return _seat_call(request, game_id, services.game_resign)
 
 
 class GameSeatView(APIView):

@@ -1339,6 +1339,34 @@ add(
     by(405, anonymous=401),
     api=True,
 )
+# Resigning through the API, as the board's button does: the seated of a running game.
+for t in TABLES:
+    g = f"{A}/games/{{{t}}}"
+    if t == "active":
+        resign = by(200, anonymous=401, outsider=403, staff=403)
+        resign_effects = {p: resigned(p) for p in ("seated", "other", "creator")}
+    else:
+        resign = refused(t, 409, 401, outsider=403, staff=403)
+        if t in ("open", "abandoned"):
+            resign["other"] = 403  # invited, not (yet) accepted: no seat in play
+        resign_effects = {}
+    add(
+        "api:game-resign",
+        f"api-game-resign:{t}",
+        f"{g}/resign/",
+        "POST",
+        resign,
+        effects=resign_effects,
+        api=True,
+    )
+add(
+    "api:game-resign",
+    "api-game-resign:active",
+    f"{A}/games/{{active}}/resign/",
+    "GET",
+    by(405, anonymous=401),
+    api=True,
+)
 
 # The chat in the API: the players of the table (accepted seats) only.
 for t in TABLES:

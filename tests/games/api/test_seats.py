@@ -108,6 +108,25 @@ def test_an_invited_player_declines_and_a_guest_leaves(clients, waiting):
     assert again.status_code == 403 and again.json()["code"] == "not_your_seat"
 
 
+def test_a_player_resigns_through_the_api_and_a_bot_plays_on(clients):
+    """The API's resign is the board's: a medium bot takes the seat, the others play
+    on; a second resign, or one before the start, is refused and changes nothing."""
+    bots = {"players": 3, "seats": [{"ai": "easy"}, {"ai": "easy"}]}
+    game = clients["alice"].post("/api/v1/games/", bots, format="json").json()
+    answer = clients["alice"].post(f"/api/v1/games/{game['id']}/resign/")
+    assert answer.status_code == 200, answer.json()
+    seat = Seat.objects.get(game_id=game["id"], position=0)
+    assert seat.resigned and seat.ai_level == "medium"
+    again = clients["alice"].post(f"/api/v1/games/{game['id']}/resign/")
+    assert again.status_code == 409 and "already resigned" in again.json()["detail"]
+
+
+def test_resigning_a_table_that_waits_says_to_leave_instead(clients, waiting):
+    answer = clients["alice"].post(f"/api/v1/games/{waiting}/resign/")
+    assert answer.status_code == 409 and "leave the table" in answer.json()["detail"]
+    assert not Seat.objects.filter(game_id=waiting, resigned=True).exists()
+
+
 def test_the_host_leaving_abandons_the_table_and_a_started_game_is_resigned_instead(
     clients, waiting
 ):
