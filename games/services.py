@@ -1178,7 +1178,7 @@ def _order_for_card_check(state: State, card: str | None, order: Order) -> None:
                 _("The auction of %(card)s is over: look at the board again.")
                 % {"card": card_name(card)}
             )
-        raise AuctionOver(_("The auction of that card is over: look at the board again."))
+        raise InvalidOrder(_("There is no such card: name the card up for auction."))
 
 
 def _known_card(card: str) -> bool:

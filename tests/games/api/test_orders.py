@@ -97,6 +97,8 @@ def test_delete_cancels_everything(clients):
         ({"for_card": "lux5", "order": {"type": "pass"}, "x": 1}, "invalid", "x"),
         ({}, "invalid", "order"),
         ({"defaults": {"luxury_below": 40}}, "invalid_order", None),
+        # A card that does not exist is bad input (400), not an auction that ended (409).
+        ({"for_card": "bogus", "order": {"type": "pass"}}, "invalid_order", None),
         (
             {"for_card": "lux5", "order": {"type": "bid", "max": 9000, "cards": [7]}},
             "invalid_order",
