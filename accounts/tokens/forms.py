@@ -1,3 +1,5 @@
+import secrets
+
 from django import forms
 from django.utils.functional import lazy
 from django.utils.translation import gettext, ngettext
@@ -29,3 +31,11 @@ class TokenCreateForm(forms.Form):
         choices=[(days, _days_label_lazy(days)) for days in TOKEN_DAYS_CHOICES],
         initial=DEFAULT_TOKEN_DAYS,
     )
+    # One value per form shown: the same form sent twice (a reload of the answer page,
+    # a double click) creates one token, not two (views.token_new).
+    once = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["once"] = secrets.token_urlsafe(16)

@@ -20,6 +20,8 @@ from accounts.tokens.services import (
 )
 
 TEMPLATE = "accounts/tokens.html"
+SENT_FORMS = "api_token_forms_sent"  # the session's last sent token forms (their "once")
+SENT_FORMS_KEPT = 20
 
 
 def _page(request, form, *, new_secret=None, new_token=None, status=200) -> HttpResponse:
@@ -47,6 +49,18 @@ def token_new(request: HttpRequest) -> HttpResponse:
     form = TokenCreateForm(request.POST)
     if not form.is_valid():
         return _page(request, form, status=400)
+    once, sent = form.cleaned_data["once"], request.session.get(SENT_FORMS, [])
+    if once and once in sent:
+        messages.info(
+            request,
+            _(
+                "That form was sent already: its token was made then, and its secret shown "
+                "once. If you did not keep it, revoke that token below and make a new one."
+            ),
+        )
+        return redirect("api_tokens")
+    if once:
+        request.session[SENT_FORMS] = [*sent, once][-SENT_FORMS_KEPT:]
     try:
         token, secret = token_create(
             user=request.user, name=form.cleaned_data["name"], days=form.cleaned_data["days"]

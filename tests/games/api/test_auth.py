@@ -238,6 +238,20 @@ def test_create_shows_the_secret_once(alice, alice_browser):
     assert secret not in alice_browser.get("/accounts/profile/tokens/").content.decode()
 
 
+def test_the_same_form_sent_twice_makes_one_token(alice, alice_browser):
+    """Reloading the page that shows the new secret sends its form again: one token,
+    and a page that says what happened instead of a second "my bot"."""
+    page = alice_browser.get("/accounts/profile/tokens/").content.decode()
+    once = page.split('name="once" value="')[1].split('"')[0]
+    form = {"name": "my bot", "days": 7, "once": once}
+    assert alice_browser.post("/accounts/profile/tokens/new/", form).status_code == 200
+    again = alice_browser.post("/accounts/profile/tokens/new/", form, follow=True)
+    assert "That form was sent already" in again.content.decode()
+    assert ApiToken.objects.filter(user=alice).count() == 1
+    fresh = alice_browser.get("/accounts/profile/tokens/").content.decode()
+    assert once not in fresh  # a new form, a new value: a second token is one click away
+
+
 @pytest.mark.parametrize("data", [{"name": "", "days": 7}, {"name": "x", "days": 1000}])
 def test_create_validates(alice, alice_browser, data):
     response = alice_browser.post("/accounts/profile/tokens/new/", data)
