@@ -115,6 +115,15 @@ def test_the_header_switch_sets_the_language_and_remembers_it_for_the_account(cl
     assert '<html lang="fr">' in other.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
 
 
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_the_switch_names_each_language_in_itself(client, language):
+    """Someone who landed on a page in a language they do not read finds their own by
+    its own name: "English", not "Englisch" or "Anglais"."""
+    html = client.get("/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    options = re.findall(r'<option value="(\w+)" lang="\w+"[^>]*>([^<]+)</option>', html)
+    assert dict(options) == {"en": "English", "de": "Deutsch", "fr": "Français"}
+
+
 def client_class_new():
     from django.test import Client
 
