@@ -18,7 +18,6 @@ import unicodedata
 from datetime import timedelta
 from typing import Any
 
-from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -26,6 +25,7 @@ from django.utils.translation import gettext as _
 from games import events
 from games.errors import NotAllowed, NotYourSeat
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game, Seat
+from games.selectors import player_named
 
 CHAT_BURST = 5  # messages …
 CHAT_WINDOW = timedelta(seconds=30)  # … per this long, per player and table
@@ -90,11 +90,7 @@ def chat_mute(*, user: Any, username: Any, mute: bool = True) -> Any:
     ``user``, at every table.  Returns the muted player."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotYourSeat(_("Log in to mute a player."))
-    other = (
-        get_user_model().objects.filter(username=username).first()
-        if isinstance(username, str)
-        else None
-    )
+    other = player_named(username)
     if other is None:
         raise NotAllowed(_("There is no such player."))
     if other.pk == user.pk:

@@ -750,6 +750,13 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
 # never more of a running game than its public facts (no state, no deck, no sealed choice).
 
 
+def player_named(username: Any) -> User | None:
+    """The account with exactly this username, or None (for input that is not text too)."""
+    if not isinstance(username, str):
+        return None
+    return get_user_model().objects.filter(username=username).first()
+
+
 def people_held_back(*, user: User) -> dict[str, list[User]]:
     """The players ``user`` has muted (their chat messages hidden at every table) and
     those whose invitations they block, by name, for the profile to undo.  Two queries."""

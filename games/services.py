@@ -73,6 +73,7 @@ from games.models import (
     StandingOrder,
 )
 from games.presenter import card_name, engine_text
+from games.selectors import player_named
 from ops.logcontext import game_logged
 
 if TYPE_CHECKING:
@@ -268,11 +269,7 @@ def invitation_block_lift(*, user: User, username: Any) -> User:
     """``user`` takes invitations from the player ``username`` again (undoes "Decline
     and block").  Returns that player; nothing changes when there was no block."""
     _user_require(user, NotAllowed(_("Log in to change whom you take invitations from.")))
-    other = (
-        get_user_model().objects.filter(username=username).first()
-        if isinstance(username, str)
-        else None
-    )
+    other = player_named(username)
     if other is None:
         raise NotAllowed(_("There is no such player."))
     InvitationBlock.objects.filter(user=user, blocked=other).delete()
