@@ -87,10 +87,15 @@ def lockout_address(typed: str) -> str | None:
     if not typed:
         return None
     if "@" in typed:
-        owner = EmailAddress.objects.filter(email__iexact=typed).values("user")
+        # The account a log-in by this address reaches: a confirmed one first.
+        owner = (
+            EmailAddress.objects.filter(email__iexact=typed)
+            .order_by("-verified", "-primary", "pk")
+            .values("user")
+        )
     else:
         name = unicodedata.normalize("NFKC", typed)
-        owner = get_user_model().objects.filter(username__iexact=name).values("pk")
+        owner = get_user_model().objects.filter(username__iexact=name).order_by("pk").values("pk")
     return (
         EmailAddress.objects.filter(user__in=owner[:1])
         .order_by("-primary", "-verified", "pk")
