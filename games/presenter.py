@@ -19,9 +19,9 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.utils.formats import number_format
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, pgettext, pgettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, npgettext, pgettext, pgettext_lazy
 
 from games.ai.orders import LOWEST, LUXURY_BELOW_RANGE, Order, proxy_bid
 from games.engine import (
@@ -654,10 +654,20 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
 
 
 def due_in(deadline: datetime, now: datetime) -> str:
+    """How long until ``deadline``, as the board counts it: days and hours from a day
+    on ("in 2 days and 23 hours", not a rounded-down "in 2 days"), else hours, else
+    minutes."""
     left = max(deadline - now, timedelta(0))
     hours = int(left.total_seconds() // 3600)
-    if hours >= 48:
-        return _("in %(count)s days") % {"count": hours // 24}
+    if hours >= 24:
+        days, rest = divmod(hours, 24)
+        words = {
+            "days": npgettext("time left", "%(count)s day", "%(count)s days", days)
+            % {"count": days},
+            "hours": npgettext("time left", "%(count)s hour", "%(count)s hours", rest)
+            % {"count": rest},
+        }
+        return _("in %(days)s") % words if rest == 0 else _("in %(days)s and %(hours)s") % words
     if hours >= 1:
         return ngettext("in %(count)s hour", "in %(count)s hours", hours) % {"count": hours}
     minutes = max(1, int(left.total_seconds() // 60))
@@ -730,9 +740,18 @@ def game_facts(view: TableView) -> list[str]:
 
 
 def away_lines(view: TableView) -> list[str]:
-    return [
-        _("%(name)s is on vacation until %(date)s.")
-        % {"name": seat.display_name, "date": seat.vacation_until.date().isoformat()}
-        for seat in view.seats_info
-        if seat.vacation_until is not None
-    ]
+    """Who at the table is on vacation, and until when, with the date as the rest of
+    the e-mail writes dates; the reader's own vacation in the second person."""
+    lines = []
+    for seat in view.seats_info:
+        if seat.vacation_until is None:
+            continue
+        date = date_format(seat.vacation_until, "DATE_FORMAT")
+        if seat.position == view.your_seat:
+            lines.append(_("You are on vacation until %(date)s.") % {"date": date})
+        else:
+            lines.append(
+                _("%(name)s is on vacation until %(date)s.")
+                % {"name": seat.display_name, "date": date}
+            )
+    return lines

@@ -328,3 +328,48 @@ def test_the_email_says_who_moved_for_whom_as_the_board_does(dora, alice, bob, r
     ]
     html = message.alternatives[0][0]
     assert "Alice (standing order) bids 2,000 (total 2,000)." in html
+
+
+@pytest.mark.parametrize(
+    ("left", "language", "words"),
+    [
+        (timedelta(days=2, hours=23, minutes=59), "en", "in 2 days and 23 hours"),
+        (timedelta(days=2), "en", "in 2 days"),
+        (timedelta(hours=24, minutes=30), "en", "in 1 day"),
+        (timedelta(hours=23, minutes=59), "en", "in 23 hours"),
+        (timedelta(days=2, hours=23), "de", "in 2 Tagen und 23 Stunden"),
+        (timedelta(days=1, hours=1), "fr", "dans 1 jour et 1 heure"),
+    ],
+)
+def test_the_time_left_is_not_rounded_down_to_whole_days(left, language, words):
+    """An e-mail said "due in 2 days" with nearly three left, where the board said "2
+    days, 23 hours": from a day on, days and hours."""
+    from datetime import datetime
+
+    from django.utils import timezone, translation
+
+    from games import presenter
+
+    now = timezone.make_aware(datetime(2026, 11, 27, 12, 0))
+    with translation.override(language):
+        assert presenter.due_in(now + left, now) == words
+
+
+def test_the_readers_own_vacation_is_in_the_second_person(dora, alice, bob):
+    """The turn e-mail of a player on vacation says "You are on vacation until …", with
+    the date written as the e-mail's other dates, not "Dora is on vacation until
+    2026-…"; another player's vacation names them."""
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    from games import presenter
+    from games.selectors import table_view
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    until = timezone.make_aware(datetime(2026, 12, 3, 12, 0))
+    User.objects.filter(pk=dora.pk).update(vacation_until=until)
+    view = table_view(game=Game.objects.get(pk=game.pk), user=dora)
+    assert presenter.away_lines(view) == ["You are on vacation until 3 Dec 2026."]
+    others = table_view(game=Game.objects.get(pk=game.pk), user=bob)
+    assert presenter.away_lines(others) == ["Dora is on vacation until 3 Dec 2026."]
