@@ -245,6 +245,21 @@ def bot_for(actor: str, level: str, name: str) -> str:
     }
 
 
+def mover_names(names: tuple[str, ...], move: dict[str, Any], seat: Any) -> tuple[str, ...]:
+    """The seats' names for one move's words, the mover named for who made it: a bot
+    (or a deadline's bot) playing for a person, a standing order, a forced pass.  The
+    board's log, the turn e-mails and the replay all name moves this way.  ``seat``:
+    the mover's seat (its ``user_id`` and ``ai_level``), or None."""
+    who, at, actor = list(names), move["seat"], move["actor"]
+    if actor in ("bot", "deadline") and seat is not None and seat.user_id is not None:
+        who[at] = bot_for(actor, seat.ai_level, names[at])
+    elif actor == "order":
+        who[at] = order_actor(names[at])
+    elif actor == "forced":
+        who[at] = forced_actor(names[at])
+    return tuple(who)
+
+
 def forced_actor(name: str) -> str:
     """Who made a pass the rules forced (no bid of theirs could beat the high bid), in
     the log: the server played it at once."""

@@ -28,7 +28,7 @@ from django.utils.translation import gettext as _
 
 from games.engine import State, apply_action, event_json, new_game, score_details
 from games.models import Game, Move, Seat
-from games.presenter import move_caption
+from games.presenter import move_caption, mover_names
 from games.read_model import TableView
 from games.selectors import replay_frame, seat_names
 
@@ -117,7 +117,13 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
                 "number": n,
                 "who": replay.names[move["seat"]] if move else None,
                 "actor": move["actor"] if move else None,
-                "text": move_caption(events, replay.names, move),
+                "text": move_caption(
+                    events,
+                    mover_names(replay.names, move, replay.seats[move["seat"]])
+                    if move
+                    else replay.names,
+                    move,
+                ),
             }
         )
     return lines

@@ -64,7 +64,7 @@ from games.models import (
     Seat,
     StandingOrder,
 )
-from games.presenter import bot_for, event_text, forced_actor, move_caption, order_actor
+from games.presenter import event_text, move_caption, mover_names
 from games.read_model import (
     ChatLine,
     LogEntry,
@@ -425,15 +425,8 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     start = setup_end
     for move in moves:
         end = move["log_end"]
-        who = list(names)
         seat = seats[move["seat"]] if move["seat"] < len(seats) else None
-        if seat is not None and move["actor"] in ("bot", "deadline") and seat.user_id is not None:
-            who[move["seat"]] = bot_for(move["actor"], seat.ai_level, names[move["seat"]])
-        elif move["actor"] == "order":
-            who[move["seat"]] = order_actor(names[move["seat"]])
-        elif move["actor"] == "forced":
-            who[move["seat"]] = forced_actor(names[move["seat"]])
-        text = move_caption(events[start:end], tuple(who), move)
+        text = move_caption(events[start:end], mover_names(tuple(names), move, seat), move)
         entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
         start = end
     return tuple(entries)

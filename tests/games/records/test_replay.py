@@ -254,3 +254,25 @@ def test_game_record_function_matches_the_endpoint(client, alice, bob, carol):
     from_endpoint = client.get(f"/games/{game.pk}/record.json").json()
     assert from_function["moves"][0]["action"] == from_endpoint["moves"][0]["action"]
     assert from_function["score_details"] == from_endpoint["score_details"]
+
+
+def test_the_replay_names_who_made_each_move_as_the_board_does(client, alice, bob, carol):
+    """A move a bot made for a resigned player reads "Bot (medium) for Alice (resigned)
+    passes", not as Alice's own; a forced pass and a standing order's move are named as
+    on the board, once (the move's heading no longer repeats it)."""
+    state, actions = play_random(3, 7)
+    bots = {n for n, act in enumerate(actions) if act["seat"] == 0 and n >= len(actions) // 2}
+    game = store_game(
+        [("resigned", alice), bob, carol], state, actions=actions, actors=dict.fromkeys(bots, "bot")
+    )
+    lines = move_lines(replay_load(game))
+    bot_lines = [line for line in lines[1:] if line["number"] - 1 in bots]
+    assert bot_lines and all(
+        "Bot (medium) for Alice (resigned)" in line["text"] for line in bot_lines
+    )
+    own = lines[1 + min(n for n, act in enumerate(actions) if act["seat"] == 0)]
+    assert not own["text"].startswith("Bot (medium) for")
+    client.force_login(bob)
+    first_bot = min(bots) + 1
+    page = client.get(f"/games/{game.pk}/replay/?move={first_bot}").content.decode()
+    assert "Bot (medium) for Alice (resigned)" in page
