@@ -418,7 +418,7 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     events = list(view.state.log)
     # The set-up's events (the first card revealed …) come before the first move's.
     setup_end = _setup_events(game) if moves else len(events)
-    names = view.names
+    names = tuple(view.names)
     seats = view.seats_info
     setup = " ".join(event_text(event, names) for event in events[:setup_end])
     entries = [LogEntry(0, game.started_at, None, setup)]
@@ -426,7 +426,7 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     for move in moves:
         end = move["log_end"]
         seat = seats[move["seat"]] if move["seat"] < len(seats) else None
-        text = move_caption(events[start:end], mover_names(tuple(names), move, seat), move)
+        text = move_caption(events[start:end], mover_names(names, move, seat), move)
         entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
         start = end
     return tuple(entries)
@@ -819,19 +819,10 @@ def player_data(*, user: User) -> dict[str, Any]:
         .order_by("created_at", "id")
         .values_list("game_id", "text", "created_at")
     ]
-    muted = list(
-        ChatMute.objects.filter(user=user)
-        .order_by("muted__username")
-        .values_list("muted__username", flat=True)
-    )
-    blocked = list(
-        InvitationBlock.objects.filter(user=user)
-        .order_by("blocked__username")
-        .values_list("blocked__username", flat=True)
-    )
+    held_back = people_held_back(user=user)
     return {
         "games": games,
         "chat_messages": chat,
-        "muted": muted,
-        "invitations_blocked_from": blocked,
+        "muted": [other.username for other in held_back["muted"]],
+        "invitations_blocked_from": [other.username for other in held_back["blocked"]],
     }
