@@ -129,6 +129,9 @@ class Seat(models.Model):
     )
     accepted = models.BooleanField(default=False)
     resigned = models.BooleanField(default=False)
+    # How many moves the game had when its player resigned (or the seat was handed to a
+    # bot): the moves before are the player's own, and the log names them so.
+    resigned_after = models.PositiveIntegerField(null=True, blank=True)
     joined_at = models.DateTimeField(null=True, blank=True)
     # Moves a bot made for this seat because its deadline passed (games.deadlines).
     timeouts = models.PositiveSmallIntegerField(default=0)

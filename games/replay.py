@@ -112,16 +112,16 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
         events = [event_json(e) for e in state.events[previous:]]
         previous = len(state.events)
         move = replay.moves[n - 1] if n else None
+        # The names as they read then: a player's own moves before resigning are theirs.
+        names = tuple(seat_names(replay.seats, moves=max(n - 1, 0)))
         lines.append(
             {
                 "number": n,
-                "who": replay.names[move["seat"]] if move else None,
+                "who": names[move["seat"]] if move else None,
                 "actor": move["actor"] if move else None,
                 "text": move_caption(
                     events,
-                    mover_names(replay.names, move, replay.seats[move["seat"]])
-                    if move
-                    else replay.names,
+                    mover_names(names, move, replay.seats[move["seat"]]) if move else names,
                     move,
                 ),
             }

@@ -78,6 +78,8 @@ from games.read_model import (
 )
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from accounts.models import User
 
 RECENT_FINISHED = 10
@@ -294,13 +296,16 @@ def seats_prefetch() -> Prefetch:
     )
 
 
-def seat_names(seats: list[Seat]) -> list[str]:
+def seat_names(seats: list[Seat], *, moves: int | None = None) -> list[str]:
     """Display names, with the seat number added where two seats would read the same
     (two medium bots, two players called Alex).  A player who resigned reads
-    "Alex (resigned)": the bot that took the seat plays under that name, never as them."""
+    "Alex (resigned)": the bot that took the seat plays under that name, never as them.
+    ``moves``: the names as they read once that many moves had been made (a move's
+    number), so a player's own moves before they resigned carry their plain name;
+    None: as they read now."""
     names = [
         pgettext("seat name", "%(name)s (resigned)") % {"name": seat.display_name}
-        if seat.resigned
+        if _resigned_by(seat, moves)
         else seat.display_name
         for seat in seats
     ]
@@ -309,6 +314,14 @@ def seat_names(seats: list[Seat]) -> list[str]:
         f"{name} #{seat.position + 1}" if counts[name] > 1 else name
         for name, seat in zip(names, seats, strict=True)
     ]
+
+
+def _resigned_by(seat: Seat, moves: int | None) -> bool:
+    """The seat's player had resigned once ``moves`` moves were made (None: by now).  A
+    seat resigned before its moment was recorded counts as resigned throughout."""
+    if not seat.resigned:
+        return False
+    return moves is None or seat.resigned_after is None or moves >= seat.resigned_after
 
 
 def _vacation_until(seat: Seat) -> datetime | None:
@@ -418,18 +431,30 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     events = list(view.state.log)
     # The set-up's events (the first card revealed …) come before the first move's.
     setup_end = _setup_events(game) if moves else len(events)
-    names = tuple(view.names)
+    names_at = _names_at(game, view)
     seats = view.seats_info
-    setup = " ".join(event_text(event, names) for event in events[:setup_end])
+    setup = " ".join(event_text(event, names_at(0)) for event in events[:setup_end])
     entries = [LogEntry(0, game.started_at, None, setup)]
     start = setup_end
     for move in moves:
         end = move["log_end"]
         seat = seats[move["seat"]] if move["seat"] < len(seats) else None
+        names = names_at(move["number"])
         text = move_caption(events[start:end], mover_names(names, move, seat), move)
         entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
         start = end
     return tuple(entries)
+
+
+def _names_at(game: Game, view: TableView) -> Callable[[int], tuple[str, ...]]:
+    """The seats' names as they read when a move was made (by its number): the view's
+    names, unless a player resigned, whose earlier moves read under their plain name
+    (then one more query, for the seats)."""
+    names = tuple(view.names)
+    if not any(seat.resigned for seat in view.seats_info):
+        return lambda number: names
+    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
+    return lambda number: tuple(seat_names(seats, moves=number))
 
 
 def _setup_events(game: Game) -> int:
@@ -527,6 +552,7 @@ def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) ->
     is shown as themselves."""
     over = state.phase == OVER
     frame = player_view(state, None, memory_aid=game.memory_aid)
+    last = max(number - 1, 0)  # the last move made (its number): the names as they read then
     return TableView(
         id=game.pk,
         version=number,
@@ -540,7 +566,7 @@ def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) ->
                 resigned=False,
                 vacation_until=None,
             )
-            for seat, name in _named(seats)
+            for seat, name in zip(seats, seat_names(seats, moves=last), strict=True)
         ),
         your_seat=None,
         deadline_at=None,
@@ -549,14 +575,16 @@ def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) ->
         legal=None,
         score=_score(state) if over else None,
         result=frame.result,
-        log_text=_log_text(frame, seats),
+        log_text=_log_text(frame, seats, moves=last),
     )
 
 
-def _log_text(view: PlayerView | None, seats: list[Seat]) -> tuple[str, ...]:
+def _log_text(
+    view: PlayerView | None, seats: list[Seat], *, moves: int | None = None
+) -> tuple[str, ...]:
     if view is None:
         return ()
-    names = seat_names(seats)
+    names = seat_names(seats, moves=moves)
     return tuple(event_text(event, names) for event in view.log)
 
 

@@ -404,7 +404,8 @@ def game_resign(*, game: Game, user: User) -> Game:
         if seat.resigned:
             raise NotAllowed(_("You have already resigned from this game."))
         seat.ai_level, seat.resigned = RESIGNED_BOT_LEVEL, True
-        seat.save(update_fields=["ai_level", "resigned"])
+        seat.resigned_after = locked.version
+        seat.save(update_fields=["ai_level", "resigned", "resigned_after"])
         StandingOrder.objects.filter(seat=seat).delete()  # the bot plays the seat now
         state = locked.engine_state()
         _deadline_set(locked, seats, state, now, restart=False)
@@ -450,7 +451,8 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
                 % {"count": seat.timeouts, "needed": needed}
             )
         seat.ai_level, seat.resigned = RESIGNED_BOT_LEVEL, True
-        seat.save(update_fields=["ai_level", "resigned"])
+        seat.resigned_after = locked.version
+        seat.save(update_fields=["ai_level", "resigned", "resigned_after"])
         StandingOrder.objects.filter(seat=seat).delete()
         state = locked.engine_state()
         _deadline_set(locked, seats, state, now, restart=False)

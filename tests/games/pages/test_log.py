@@ -55,6 +55,30 @@ def test_a_bot_in_a_resigned_seat_is_named_as_the_bot(host, bob, carol, run_comm
     assert bot_entry.text.startswith("Bot (medium) for Alice (resigned) ")
 
 
+def test_a_players_own_moves_before_resigning_keep_their_name(
+    client, host, bob, carol, run_commits
+):
+    """The moves Alice made herself, and what they caused, read "Alice", not "Alice
+    (resigned)": the seat's name changes from the moment she resigned."""
+    game = table_make(host, [bob, carol])
+    act(game, host, type="bid", cards=[1000])
+    act(game, bob, type="pass")
+    act(game, carol, type="pass")  # Alice wins the first card
+    with run_commits():
+        game_resign(game=game, user=host)  # seat 0 opens the next auction: its bot plays
+    game = Game.objects.get(pk=game.pk)
+    assert game.seats.get(user=host).resigned_after == 3
+    entries = log_entries(game=game, view=table_view(game=game, user=bob))
+    assert entries[1].text == "Alice bids 1,000 (total 1,000)."
+    assert "Alice wins" in entries[3].text and "(resigned)" not in entries[3].text
+    assert entries[4].actor == "bot"
+    assert entries[4].text.startswith("Bot (medium) for Alice (resigned) ")
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Alice bids 1,000 (total 1,000)." in html
+    assert "Bot (medium) for Alice (resigned)" in html
+
+
 def test_moves_stored_before_positions_were_kept_show_the_plain_log(client, host, bob, carol):
     game = table_make(host, [bob, carol])
     act(game, host, type="bid", cards=[1000])

@@ -259,19 +259,28 @@ def test_game_record_function_matches_the_endpoint(client, alice, bob, carol):
 def test_the_replay_names_who_made_each_move_as_the_board_does(client, alice, bob, carol):
     """A move a bot made for a resigned player reads "Bot (medium) for Alice (resigned)
     passes", not as Alice's own; a forced pass and a standing order's move are named as
-    on the board, once (the move's heading no longer repeats it)."""
+    on the board, once (the move's heading no longer repeats it).  Her own moves before
+    she resigned read "Alice", and so does her seat in the replay's steps before then."""
     state, actions = play_random(3, 7)
     bots = {n for n, act in enumerate(actions) if act["seat"] == 0 and n >= len(actions) // 2}
+    resigned_after = min(bots)
     game = store_game(
-        [("resigned", alice), bob, carol], state, actions=actions, actors=dict.fromkeys(bots, "bot")
+        [("resigned", alice, resigned_after), bob, carol],
+        state,
+        actions=actions,
+        actors=dict.fromkeys(bots, "bot"),
     )
-    lines = move_lines(replay_load(game))
+    replay = replay_load(game)
+    lines = move_lines(replay)
     bot_lines = [line for line in lines[1:] if line["number"] - 1 in bots]
     assert bot_lines and all(
         "Bot (medium) for Alice (resigned)" in line["text"] for line in bot_lines
     )
     own = lines[1 + min(n for n, act in enumerate(actions) if act["seat"] == 0)]
-    assert not own["text"].startswith("Bot (medium) for")
+    assert own["who"] == "Alice" and own["text"].startswith("Alice ")
+    assert all("(resigned)" not in line["text"] for line in lines[: resigned_after + 1])
+    assert replay_view(replay, resigned_after).seats_info[0].display_name == "Alice"
+    assert replay_view(replay, resigned_after + 1).names[0] == "Alice (resigned)"
     client.force_login(bob)
     first_bot = min(bots) + 1
     page = client.get(f"/games/{game.pk}/replay/?move={first_bot}").content.decode()
