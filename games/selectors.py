@@ -549,7 +549,8 @@ def table_chat(*, game: Game, user: User | None) -> TableChat | None:
 def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) -> TableView:
     """A finished game as a spectator saw it after move ``number`` (``state``): the same
     read model, with status ``replay``.  Seats show who sat there: a person who resigned
-    is shown as themselves."""
+    is shown as themselves, marked resigned from the move they resigned at (so a seat
+    of theirs that finishes first is the bot's result, as on the board)."""
     over = state.phase == OVER
     frame = player_view(state, None, memory_aid=game.memory_aid)
     last = max(number - 1, 0)  # the last move made (its number): the names as they read then
@@ -563,7 +564,7 @@ def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) ->
                 _table_seat(seat, name, is_you=False),
                 is_bot=bool(seat.ai_level) and seat.user_id is None,
                 ai_level=seat.ai_level if seat.user_id is None else "",
-                resigned=False,
+                resigned=_resigned_by(seat, last),
                 vacation_until=None,
             )
             for seat, name in zip(seats, seat_names(seats, moves=last), strict=True)

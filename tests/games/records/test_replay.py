@@ -285,3 +285,35 @@ def test_the_replay_names_who_made_each_move_as_the_board_does(client, alice, bo
     first_bot = min(bots) + 1
     page = client.get(f"/games/{game.pk}/replay/?move={first_bot}").content.decode()
     assert "Bot (medium) for Alice (resigned)" in page
+
+
+def test_a_resigned_players_seat_that_finishes_first_is_the_bots_result(client, alice, bob, carol):
+    """As on the board: the replay's last step says the bot playing for Alice finishes
+    first, with no crown and no "Alice wins"; before she resigned her seat is hers."""
+    from games.engine import result
+    from games.presenter import headline, score_lines
+
+    def alone_first(seed: int) -> bool:
+        players = result(play_random(3, seed)[0])["players"]
+        return [p["winner"] for p in players] == [True, False, False]
+
+    state, actions = play_random(3, next(s for s in range(1, 300) if alone_first(s)))
+    half = len(actions) // 2
+    bots = {n for n, act in enumerate(actions) if act["seat"] == 0 and n >= half}
+    game = store_game(
+        [("resigned", alice, half), bob, carol],
+        state,
+        actions=actions,
+        actors=dict.fromkeys(bots, "bot"),
+    )
+    replay = replay_load(game)
+    end = replay_view(replay, replay.total)
+    assert headline(end).text == (
+        "The game is over: the bot playing for Alice (resigned) finishes first."
+    )
+    assert next(row for row in score_lines(end) if row["winner"])["bot_first"]
+    assert not replay_view(replay, half).seats_info[0].resigned
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/replay/?move={replay.total}").content.decode()
+    assert "is over: Alice" not in html and "is-winner" not in html
+    assert "First — played by a bot" in html
