@@ -776,8 +776,10 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
             "place": mine["place"] if mine else None,
             "of": len(letter.view.seats_info),
+            "rating": result.rating_after if result and result.rated else None,
             "rating_change": result.rating_delta if result and result.rated else None,
             "resigned": bool(result and result.resigned),
+            "cast_out": bool(mine and mine["cast_out"]),
             "replay_url": _absolute(reverse("games:replay", args=[letter.game.pk])),
         },
     )

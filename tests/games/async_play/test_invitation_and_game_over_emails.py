@@ -67,9 +67,14 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
         assert message.body.split("\n")[2].startswith("The game is over:")
         assert message.body.count("is over") == 1
         result = PlayerResult.objects.get(game=game, user=user)
-        assert f"You finished {result.rank} of 3." in message.body
-        delta = result.rating_delta
-        assert f"Your rating: {'+' if delta >= 0 else ''}{delta}." in message.body
+        if result.cast_out:
+            assert "You were cast out: you ended with the least money." in message.body
+            assert "You finished" not in message.body
+        else:
+            assert f"You finished {result.rank} of 3." in message.body
+        # The rating itself, then the change: "Your rating: 1,041 (+41.2)."
+        delta, rating = result.rating_delta, round(result.rating_after)
+        assert f"Your rating: {rating} ({'+' if delta >= 0 else ''}{delta:.1f})." in message.body
         assert f"{settings.SITE_URL}/games/{game.pk}/replay/" in message.body
 
 

@@ -72,7 +72,8 @@ def test_filters(alice_client, tables, query, expected):
 def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
     html = alice_client.get("/games/history/", {"show": "finished"}).content.decode()
     assert html.count("/replay/") == 3
-    assert "Won" in html and "Cast out" in html and "Place 2" in html
+    # Places read as on the profile ("2nd"), one partial for both.
+    assert "Won" in html and "Cast out" in html and "2nd" in html
     assert 'href="/players/bob/"' in html and "Bot (easy)" in html
     # Each rated game says by how much it moved Alice's rating, named as such.
     from accounts.models import PlayerResult
@@ -82,6 +83,15 @@ def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
         assert f"rating {delta:+.1f}" in html
     running = alice_client.get("/games/history/", {"show": "active"}).content.decode()
     assert "Being played" in running and "/replay/" not in running
+
+
+def test_an_unrated_game_says_so_as_on_the_profile(alice_client, alice, bob, carol):
+    """A game with a resignation counts for nobody's rating: the row says "unrated"
+    where a rated one gives the change."""
+    game = scored_game([alice, ("resigned", bob), carol], [WIN, SECOND, LAST])
+    html = alice_client.get("/games/history/", {"show": "finished"}).content.decode()
+    row = html[html.index(f'<a href="/games/{game.pk}/">') :].split("</tr>")[0]
+    assert "unrated" in row and "rating " not in row
 
 
 @pytest.mark.parametrize(
