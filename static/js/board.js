@@ -18,7 +18,12 @@
 //   when the waiting board refreshes;
 // - the page's messages (a confirmation at the top, from the last form sent) go once
 //   they are out of date: the board refreshed into another stage of the game, or the
-//   player made a move on it.
+//   player made a move on it;
+// - the focus left on the headline after one's move goes into the hand when the turn
+//   comes back, and to the result when the game ends, never out of sight;
+// - a refresh that shows the same moment of the game (a chat line, the poll) keeps the
+//   money cards ticked for a bid, and the focus where it was, also on elements without
+//   an id (a link, the chat's Send, the Resign toggle).
 (function () {
   var wasMyTurn = null;
   var lastHeadline = null;
@@ -36,6 +41,11 @@
     if (box.top < 0 || box.bottom > window.innerHeight) {
       element.scrollIntoView({ block: "end" });
     }
+  }
+
+  function inView(element) {
+    var box = element.getBoundingClientRect();
+    return box.top >= 0 && box.bottom <= window.innerHeight;
   }
 
   function announce() {
@@ -151,6 +161,7 @@
     if (!current) {
       return;
     }
+    var ended = stage === "active" && current.classList.contains("board--finished");
     dropStaleMessages(current, afterOwnMove);
     current.addEventListener("htmx:beforeSwap", dropIfReplaced);
     headerCount(current);
@@ -172,6 +183,24 @@
         document.querySelector("#board .banner");
       if (target) {
         target.focus({ preventScroll: !myTurn });
+      }
+    }
+    // The focus left on the headline after one's move (waiting for the others) follows
+    // the game where it goes next, so that it is never out of sight: into the hand when
+    // the turn comes back, to the headline with the result when the game ends.
+    var active = document.activeElement;
+    var onHeadline = active && active.classList && active.classList.contains("banner");
+    if (!afterOwnMove && onHeadline && myTurn && wasMyTurn === false) {
+      var first = document.querySelector("#board .pick__input, #board .tray .card-button");
+      if (first) {
+        first.focus({ preventScroll: inView(first) });
+      }
+    }
+    if (ended && (onHeadline || !active || active === document.body)) {
+      var banner = document.querySelector("#board .banner");
+      if (banner) {
+        banner.focus({ preventScroll: true });
+        banner.scrollIntoView({ block: "start" });
       }
     }
     announce();
@@ -253,8 +282,83 @@
       keepFocus = "#board .banner";
     } else if (active.id) {
       keepFocus = "#" + CSS.escape(active.id);
+    } else {
+      keepFocus = likeness(board, active);
     }
   });
+
+  // An element without an id is found again on the new board by what it is: its tag,
+  // its link or name and value, its words, and its place among the elements alike.
+  var FOCUSABLE = "a[href], button, input, select, textarea, summary, [tabindex]";
+
+  function signature(element) {
+    return [
+      element.tagName,
+      element.getAttribute("href") || "",
+      element.getAttribute("name") || "",
+      element.getAttribute("value") || "",
+      element.textContent.trim().slice(0, 80),
+    ].join("|");
+  }
+
+  function likeness(board, active) {
+    var wanted = signature(active);
+    var alike = Array.prototype.filter.call(board.querySelectorAll(FOCUSABLE), function (element) {
+      return signature(element) === wanted;
+    });
+    return { signature: wanted, index: Math.max(0, alike.indexOf(active)) };
+  }
+
+  function findAlike(kept) {
+    var board = document.getElementById("board");
+    if (!board) {
+      return null;
+    }
+    var alike = Array.prototype.filter.call(board.querySelectorAll(FOCUSABLE), function (element) {
+      return signature(element) === kept.signature;
+    });
+    return alike[Math.min(kept.index, alike.length - 1)] || null;
+  }
+
+  function boardVersion(element) {
+    return element ? element.getAttribute("data-version") : null;
+  }
+
+  // The money cards ticked for a bid survive a refresh that shows the same moment of the
+  // game (a chat line, the poll): the player's own move, or a new version, starts afresh.
+  var ticked = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var old = event.detail.target;
+    ticked = null;
+    if (!old || old.id !== "board" || ownMove) {
+      return;
+    }
+    var values = [];
+    old.querySelectorAll("input[name=cards]:checked").forEach(function (box) {
+      values.push(box.value);
+    });
+    if (values.length) {
+      ticked = { version: boardVersion(old), values: values };
+    }
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var kept = ticked;
+    var current = document.getElementById("board");
+    ticked = null;
+    if (!kept || !current || boardVersion(current) !== kept.version) {
+      return;
+    }
+    var last = null;
+    kept.values.forEach(function (value) {
+      var box = current.querySelector("input[name=cards][value=\"" + CSS.escape(value) + "\"]");
+      if (box && !box.disabled) {
+        box.checked = true;
+        last = box;
+      }
+    });
+    previewAgain = last;  // once htmx has wired the new board (it does so as it settles)
+  });
+  var previewAgain = null;
 
   // A refreshed waiting board brings the host's "Change seat" forms closed: the ones
   // that were open are opened again, with their fields as the host left them.  A seat
@@ -290,10 +394,17 @@
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {
+    if (previewAgain && previewAgain.isConnected) {
+      previewAgain.dispatchEvent(new Event("change", { bubbles: true }));  // the bid's preview
+    }
+    previewAgain = null;
     var config = event.detail.requestConfig;
     var source = config && config.elt;
     var lost = !document.activeElement || document.activeElement === document.body;
-    var again = keepFocus && lost ? document.querySelector(keepFocus) : null;
+    var again = null;
+    if (keepFocus && lost) {
+      again = typeof keepFocus === "string" ? document.querySelector(keepFocus) : findAlike(keepFocus);
+    }
     keepFocus = null;
     if (again) {
       again.focus({ preventScroll: true });

@@ -110,3 +110,67 @@ def test_ticking_a_card_with_the_keyboard_keeps_the_focus_on_it(
     expect(page.locator("#bid-preview")).to_have_class(re.compile("preview--ok"))  # it is back
     page.wait_for_timeout(500)  # past the preview's settle
     assert page.evaluate("() => document.activeElement.id") == "hand-6000"
+
+
+def test_a_chat_line_during_your_turn_keeps_the_ticked_cards_and_the_focus(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """Bob writes while Alice is building her bid: her board refreshes with his line,
+    and the cards she ticked, the bid's preview, the page's scroll and her focus (on an
+    element without an id, too) are as she left them."""
+    from playwright.sync_api import expect
+
+    from games.chat import chat_post
+
+    page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    page.click("label[for=hand-3000]")
+    page.click("label[for=hand-6000]")
+    expect(page.locator("#bid-preview")).to_contain_text("9,000")
+    scrolled = page.evaluate("window.scrollY")
+    page.focus("#hand-6000")
+    chat_post(game=game, user=bob, text="Take your time")
+    expect(page.locator(".chat__lines")).to_contain_text("Take your time", timeout=8000)
+    expect(page.locator("#hand-3000")).to_be_checked()
+    expect(page.locator("#hand-6000")).to_be_checked()
+    expect(page.locator("#bid-preview")).to_contain_text("9,000")
+    assert abs(page.evaluate("window.scrollY") - scrolled) <= 2
+    assert page.evaluate("() => document.activeElement.id") == "hand-6000"
+
+    link = "#board a[href='/players/bob/']"
+    page.focus(link)
+    chat_post(game=game, user=bob, text="Still here?")
+    expect(page.locator(".chat__lines")).to_contain_text("Still here?", timeout=8000)
+    page.wait_for_timeout(300)  # past the refresh's settle
+    assert page.evaluate(
+        "(selector) => document.activeElement === document.querySelector(selector)", link
+    )
+    expect(page.locator("#hand-3000")).to_be_checked()
+
+
+def test_the_focus_goes_back_into_the_hand_when_the_turn_comes_back(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """After her bid the focus waits on the headline ("Waiting for Bob"); when the
+    others have passed and her turn comes back, it is on a card of her hand, in sight,
+    not on a headline far above the screen."""
+    from playwright.sync_api import expect
+
+    page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    page.focus("#hand-3000")
+    page.keyboard.press("Space")
+    page.focus("#bid-button")
+    page.keyboard.press("Enter")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Bob")
+    page.wait_for_function("() => document.activeElement.matches('#board .banner')")
+    act(game, bob, type="pass")
+    act(game, carol, type="pass")
+    expect(page.locator(".banner")).to_contain_text("Your turn", timeout=8000)
+    page.wait_for_function(
+        "() => document.activeElement.matches('#board .pick__input')", timeout=5000
+    )
+    assert page.evaluate(
+        """() => {
+            const box = document.activeElement.closest('label, .pick').getBoundingClientRect();
+            return box.bottom > 0 && box.top < window.innerHeight;
+        }"""
+    )
