@@ -14,6 +14,8 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
+from django.utils.html import escape
+from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
@@ -37,13 +39,18 @@ def rules(request: HttpRequest) -> HttpResponse:
     # The rules in the reader's language (docs/rules.de.md, docs/rules.fr.md) when there
     # is such a file, else the English original.
     translated = RULES_FILE.with_suffix(f".{translation.get_language()}.md")
-    source = translated if translated.name != RULES_FILE.name and translated.exists() else RULES_FILE
+    source = (
+        translated if translated.name != RULES_FILE.name and translated.exists() else RULES_FILE
+    )
     text = source.read_text(encoding="utf-8")
     html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-    # Each table in a box of its own that scrolls sideways on a narrow screen.
-    html = html.replace("<table>", '<div class="table-wrap"><table>').replace(
-        "</table>", "</table></div>"
-    )
+    # Each table in a box of its own that scrolls sideways on a narrow screen; the box
+    # takes the focus, so that the keyboard scrolls it too (arrow keys).
+    label = escape(gettext("Table (scrolls sideways on a small screen)"))
+    html = html.replace(
+        "<table>",
+        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{label}"><table>',
+    ).replace("</table>", "</table></div>")
     return render(request, "rules.html", {"rules_html": html})
 
 
@@ -99,7 +106,9 @@ def health_ready(request: HttpRequest) -> JsonResponse:
         parts["broker"] = _broker_status()
         parts["worker"] = _worker_status()
     healthy = all(value in ("ok", "in-process") for value in parts.values())
-    return JsonResponse({"status": "ok" if healthy else "error", **parts}, status=200 if healthy else 503)
+    return JsonResponse(
+        {"status": "ok" if healthy else "error", **parts}, status=200 if healthy else 503
+    )
 
 
 def _database_status() -> str:

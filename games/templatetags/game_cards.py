@@ -125,20 +125,26 @@ def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
         if code in ("excursions", "yacht")
         else ""
     )
+    # A screen reader hears the card's whole name ("Luxury 7", "Yacht Club, Luxury 10"):
+    # the short name, the value in the corner and the glyph are for the eye only.
+    name = card_name(code) if code in _FACES else str(code)
+    spoken = f"{name}, {sub}" if sub else name
     return format_html(
         '<span class="hs-card hs-card--{} hs-card--{}{}" title="{}">'
+        '<span class="visually-hidden">{}</span>'
         '<span class="hs-card__corner" aria-hidden="true">{}</span>'
         '<span class="hs-card__glyph" aria-hidden="true">{}</span>'
-        '<span class="hs-card__name">{}</span>{}'
+        '<span class="hs-card__name" aria-hidden="true">{}</span>{}'
         "</span>",
         kind,
         size,
         game_end,
-        f"{card_name(code) if code in _FACES else code}: {effect}",
+        f"{name}: {effect}",
+        spoken,
         glyph,
         glyph,
         short,
-        format_html('<span class="hs-card__sub">{}</span>', sub) if sub else "",
+        format_html('<span class="hs-card__sub" aria-hidden="true">{}</span>', sub) if sub else "",
     )
 
 
@@ -154,12 +160,16 @@ def status_card(code: str, size: str = "md") -> SafeString:
 def _money_card_html(value: int, size: str, separator: str) -> SafeString:
     thousands, rest = divmod(value, 1000)
     big, small = (str(thousands), f"{separator}{rest:03d}") if thousands else (str(value), "")
-    # No white space between the spans: the card reads as "12,000" to a screen reader;
-    # the corner figure is decoration.
+    # A screen reader hears "12,000" whole (the big and small figures are laid out as
+    # separate boxes, which it would read apart: "12 ,000"); the figures are for the eye.
     return format_html(
-        '<span class="hs-money hs-money--{}"><span class="hs-money__corner" aria-hidden="true">{}</span>'
-        '<span class="hs-money__big">{}</span><span class="hs-money__small">{}</span></span>',
+        '<span class="hs-money hs-money--{}"><span class="visually-hidden">{}{}</span>'
+        '<span class="hs-money__corner" aria-hidden="true">{}</span>'
+        '<span class="hs-money__big" aria-hidden="true">{}</span>'
+        '<span class="hs-money__small" aria-hidden="true">{}</span></span>',
         size,
+        big,
+        small,
         big,
         big,
         small,

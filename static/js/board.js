@@ -4,8 +4,9 @@
 // - after your own move, focus returns to your hand (or to the headline), not to the
 //   top of the page, even when a refresh replaces the board first; ticking a card
 //   leaves the focus on it;
-// - the headline is read out by screen readers when it changes (a live region outside
-//   the board, which the refreshes replace);
+// - the headline is read out by screen readers when it changes, after the moves the
+//   log gained meanwhile ("Bob bids 4,000 (total 4,000)."; a live region outside the
+//   board, which the refreshes replace);
 // - the page's title and the header's "Your turn" badge count the games waiting for
 //   you; with the player's permission, a browser notification tells a background tab
 //   that the turn came; those offers go once the board shows the end of the game;
@@ -48,6 +49,32 @@
     return box.top >= 0 && box.bottom <= window.innerHeight;
   }
 
+  // The moves the log gained since the board was last drawn, oldest first (at most
+  // the last five), without their times: what the others did, read out with the
+  // headline.  None on the page's first drawing.
+  var lastLogged = null;
+
+  function newMoves() {
+    var newest = lastLogged;
+    var texts = [];
+    document.querySelectorAll("#board .log__lines > li[value]").forEach(function (item) {
+      var number = parseInt(item.getAttribute("value"), 10);
+      if (isNaN(number)) {
+        return;
+      }
+      if (lastLogged !== null && number > lastLogged) {
+        var copy = item.cloneNode(true);
+        copy.querySelectorAll("time").forEach(function (time) {
+          time.remove();
+        });
+        texts.unshift(copy.textContent.trim());  // the log lists the newest first
+      }
+      newest = newest === null || number > newest ? number : newest;
+    });
+    lastLogged = newest;
+    return texts.slice(-5);
+  }
+
   function announce() {
     var headline = document.querySelector("#board .banner__text");
     var region = document.getElementById("turn-announcer");
@@ -55,8 +82,12 @@
       return;
     }
     var text = headline.textContent.trim();
+    var parts = newMoves();
     if (lastHeadline !== null && text !== lastHeadline) {
-      region.textContent = text;
+      parts.push(text);
+    }
+    if (parts.length) {
+      region.textContent = parts.join(" ");
     }
     lastHeadline = text;
   }

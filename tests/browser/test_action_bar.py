@@ -123,6 +123,8 @@ def test_a_chat_line_during_your_turn_keeps_the_ticked_cards_and_the_focus(
     from games.chat import chat_post
 
     page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    # Each money card's box is named by its value, whole ("3,000", not "3 ,000").
+    expect(page.get_by_role("checkbox", name="3,000", exact=True)).to_have_count(1)
     page.click("label[for=hand-3000]")
     page.click("label[for=hand-6000]")
     expect(page.locator("#bid-preview")).to_contain_text("9,000")
@@ -165,6 +167,9 @@ def test_the_focus_goes_back_into_the_hand_when_the_turn_comes_back(
     act(game, bob, type="pass")
     act(game, carol, type="pass")
     expect(page.locator(".banner")).to_contain_text("Your turn", timeout=8000)
+    # A screen reader hears what the others did, then the headline.
+    expect(page.locator("#turn-announcer")).to_contain_text("Carol passes.")
+    expect(page.locator("#turn-announcer")).to_contain_text("Your turn")
     page.wait_for_function(
         "() => document.activeElement.matches('#board .pick__input')", timeout=5000
     )

@@ -118,6 +118,10 @@ def test_api_docs_served_locally(client):
     init = client.get("/api/docs/?script=")
     assert init.status_code == 200
     assert "/api/schema/" in init.content.decode()
+    # The page says its language and leads back to the site and to the document.
+    assert '<html lang="en">' in html
+    assert '<a href="/">← High Society online</a>' in html and 'href="/api/schema/"' in html
+    assert '<header class="api-docs-head" lang="en">' in html
 
 
 def test_unknown_page_is_404(client):

@@ -12,8 +12,10 @@ def test_the_rules_page_renders_the_rules_doc(client):
     html = response.content.decode()
     assert "<h1>The rules of High Society, as this site plays them</h1>" in html
     assert "<table>" in html and "<code>lux1</code>" in html  # the card tables
-    # each in a box that scrolls sideways on a phone, not the whole page
-    assert html.count("<table>") == html.count('<div class="table-wrap"><table>') >= 3
+    # each in a box that scrolls sideways on a phone, not the whole page, and takes the
+    # focus so that the keyboard scrolls it too
+    wrap = '<div class="table-wrap" tabindex="0" role="region" aria-label="Table (scrolls sideways on a small screen)"><table>'
+    assert html.count("<table>") == html.count(wrap) >= 3
     assert "Yacht Club auction" in html
     assert client.post("/rules/").status_code == 405
 

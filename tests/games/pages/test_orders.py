@@ -28,14 +28,15 @@ def test_an_order_is_left_from_the_board_and_shown_to_its_owner_only(client, gam
     board = client.get(f"/games/{game.pk}/").content.decode()
     assert "Until my next visit" in board and 'name="maximum"' in board
     response = orders_post(
-        client, game, {"what": "order", "card": "lux5", "kind": "bid", "maximum": "8000"}
+        client, game, {"what": "order", "card": "lux5", "kind": "bid", "maximum": "9000"}
     )
     assert response.status_code == 302
     html = client.get(response["Location"]).content.decode()
-    assert "Your standing order:" in html and "Bid up to 8,000 for Luxury 5." in html
+    assert "Your standing order:" in html and "Bid up to 9,000 for Luxury 5." in html
     client.force_login(bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "8,000" not in html and "standing order" not in html.lower().replace(
+    # 9,000: no money card's value, so it could only be the order's maximum.
+    assert "9,000" not in html and "standing order" not in html.lower().replace(
         "standing orders for the coming auctions", ""
     )
 
