@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import logging
 import random
+import time
 from typing import Any
 
 from django.core.cache import cache
@@ -58,8 +59,11 @@ def bot_turn_release(game_id: int) -> None:
 # plays a few rounds of one of them, then moves on to the creator's next such table
 # waiting for its bots (by id, round the circle).  However many tables of bots one
 # account runs, they hold one place in the bots' queue, beside everybody else's.  The
-# slot outlives a lost task by at most this long; the stalled sweep then takes over.
+# slot outlives a lost task by at most this long.  It holds the time its task last
+# renewed it: a slot not renewed for OWNER_SLOT_IDLE_SECONDS while one of its tables has
+# stalled was left by a lost task (a worker killed), and the stalled sweep takes it over.
 OWNER_SLOT_SECONDS = 5 * 60
+OWNER_SLOT_IDLE_SECONDS = 2 * 60
 
 
 def _owner_key(owner_id: int) -> str:
@@ -68,12 +72,25 @@ def _owner_key(owner_id: int) -> str:
 
 def owner_slot_claim(owner_id: int) -> bool:
     """Claim the one bot task of ``owner_id``'s solo tables; False when a task has it."""
-    return bool(cache.add(_owner_key(owner_id), 1, OWNER_SLOT_SECONDS))
+    return bool(cache.add(_owner_key(owner_id), time.time(), OWNER_SLOT_SECONDS))
+
+
+def owner_slot_take_if_idle(owner_id: int) -> bool:
+    """For a stalled table: claim the slot, or take it over when its task has not
+    renewed it for ``OWNER_SLOT_IDLE_SECONDS`` (it was lost); False when a task that is
+    alive holds it (it comes round to the table: one slot per account stays fair)."""
+    if owner_slot_claim(owner_id):
+        return True
+    renewed = cache.get(_owner_key(owner_id))
+    if isinstance(renewed, int | float) and time.time() - renewed < OWNER_SLOT_IDLE_SECONDS:
+        return False
+    owner_slot_keep(owner_id)
+    return True
 
 
 def owner_slot_keep(owner_id: int) -> None:
-    """The task holding the slot goes on: the slot's expiry starts again."""
-    cache.touch(_owner_key(owner_id), OWNER_SLOT_SECONDS)
+    """The task holding the slot goes on: renewed, its expiry starts again."""
+    cache.set(_owner_key(owner_id), time.time(), OWNER_SLOT_SECONDS)
 
 
 def owner_slot_release(owner_id: int) -> None:

@@ -176,7 +176,7 @@ def stalled_sweep(*, now: datetime) -> int:
         .values_list("pk", "version")[:SWEEP_BATCH]
     )
     for game_id, version in stuck:
-        logger.warning("game %s: a bot has waited since version %s; queueing it", game_id, version)
+        logger.warning("game %s: a bot has waited since version %s; asking again", game_id, version)
         events.announce_now(
             events.bots_to_act, game_id=game_id, version=version, by_bot=False, stalled=True
         )

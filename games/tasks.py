@@ -36,6 +36,7 @@ from games.bots import (
     owner_slot_claim,
     owner_slot_keep,
     owner_slot_release,
+    owner_slot_take_if_idle,
 )
 from games.selectors import solo_owner
 from ops.logcontext import log_context
@@ -62,6 +63,8 @@ def route_task(name, args, kwargs, options, task=None, **extra):
     """Celery's router (settings.CELERY_TASK_ROUTES): the queue of the task's kind."""
     from django.conf import settings
 
+    if name == "games.tasks.worker_heartbeat" and args:
+        return {"queue": args[0]}  # the queue whose worker it proves alive
     queue = settings.TASK_QUEUES.get(TASK_KINDS.get(name, ""), "")
     return {"queue": queue} if queue else None
 
@@ -212,13 +215,18 @@ def digests_sweep() -> int:
 WORKER_HEARTBEAT_KEY = "health:worker-heartbeat"
 
 
+def worker_heartbeat_key(queue: str) -> str:
+    return f"{WORKER_HEARTBEAT_KEY}:{queue}"
+
+
 @shared_task(ignore_result=True)
-def worker_heartbeat() -> None:
-    """Beat sends this every 30 s; the worker that runs it stamps the cache, so
-    ``/health/ready/`` can tell that beat and at least one worker are alive."""
+def worker_heartbeat(queue: str) -> None:
+    """Beat sends this to each queue every 30 s; the worker that runs it stamps the
+    cache for that queue, so ``/health/ready/`` can tell that beat and a worker of each
+    queue (bots, e-mail, sweeps) are alive."""
     from django.core.cache import cache
 
-    cache.set(WORKER_HEARTBEAT_KEY, timezone.now().timestamp(), timeout=3600)
+    cache.set(worker_heartbeat_key(queue), timezone.now().timestamp(), timeout=3600)
 
 
 # --------------------------------------------------------------------------- listeners
@@ -270,6 +278,13 @@ def _owner_claim_safely(owner: int) -> bool:
         return True
 
 
+def _owner_take_safely(owner: int) -> bool:
+    try:
+        return owner_slot_take_if_idle(owner)
+    except CACHE_ERRORS:
+        return True  # as _claim_safely: without the cache, queue rather than let it wait
+
+
 def _owner_keep_safely(owner: int) -> None:
     try:
         owner_slot_keep(owner)
@@ -305,8 +320,11 @@ def _bots_to_act(*, game_id: int, version: int, by_bot: bool, stalled: bool = Fa
         return
     owner = _owner_of_solo_table(game_id)
     if owner is not None:
-        if _owner_claim_safely(owner) and not queue_safely(bot_move, game_id, version, owner):
+        claimed = _owner_take_safely(owner) if stalled else _owner_claim_safely(owner)
+        if claimed and not queue_safely(bot_move, game_id, version, owner):
             _owner_release_safely(owner)
+        elif stalled and not claimed:
+            logger.info("game %s: user %s's bot task is busy with another table", game_id, owner)
         return
     if not _claim_safely(game_id) and not stalled:
         return  # a task has the game: it looks again before it lets go

@@ -245,12 +245,15 @@ CELERY_BEAT_SCHEDULE = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0, "options": {"expires": 55}}
     for name in ("deadlines_sweep", "reminders_sweep", "stalled_sweep", "outbox_sweep", "digests_sweep")
 }
-# Proof of life for /health/ready/: beat sends it, a worker stamps the cache.
-CELERY_BEAT_SCHEDULE["worker_heartbeat"] = {
-    "task": "games.tasks.worker_heartbeat",
-    "schedule": 30.0,
-    "options": {"expires": 25},
-}
+# Proof of life for /health/ready/: beat sends one to each queue, and a worker serving
+# that queue stamps the cache (so a missing bots worker shows, not only a missing one).
+for _queue in dict.fromkeys(TASK_QUEUES.values()):
+    CELERY_BEAT_SCHEDULE[f"worker_heartbeat_{_queue}"] = {
+        "task": "games.tasks.worker_heartbeat",
+        "schedule": 30.0,
+        "args": (_queue,),
+        "options": {"expires": 25, "queue": _queue},
+    }
 # A heartbeat older than this many seconds means no worker (or no beat) is running.
 HEALTH_WORKER_MAX_AGE = env_int("HEALTH_WORKER_MAX_AGE", 120, minimum=30)
 

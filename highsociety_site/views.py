@@ -104,8 +104,11 @@ def health_ready(request: HttpRequest) -> JsonResponse:
         parts["broker"] = parts["worker"] = "in-process"
     else:
         parts["broker"] = _broker_status()
-        parts["worker"] = _worker_status()
+        queues = {queue: _worker_status(queue) for queue in heartbeat_queues()}
+        parts["worker"] = next((v for v in WORKER_WORST if v in queues.values()), "ok")
     healthy = all(value in ("ok", "in-process") for value in parts.values())
+    if not celery_app.conf.task_always_eager:
+        parts["queues"] = queues  # each queue's worker, by the queue's name
     return JsonResponse(
         {"status": "ok" if healthy else "error", **parts}, status=200 if healthy else 503
     )
@@ -142,11 +145,23 @@ def _broker_status() -> str:
     return "ok"
 
 
-def _worker_status() -> str:
-    from games.tasks import WORKER_HEARTBEAT_KEY
+# The worst first: what ``worker`` says when the queues' workers disagree.
+WORKER_WORST = ("unknown", "no heartbeat", "stale")
+
+
+def heartbeat_queues() -> list[str]:
+    """The queues whose workers must be alive: each kind's (bots, e-mail, sweeps), or
+    Celery's default queue where no kind has one of its own."""
+    return list(dict.fromkeys(settings.TASK_QUEUES.values())) or [
+        celery_app.conf.task_default_queue
+    ]
+
+
+def _worker_status(queue: str) -> str:
+    from games.tasks import worker_heartbeat_key
 
     try:
-        beat = cache.get(WORKER_HEARTBEAT_KEY)
+        beat = cache.get(worker_heartbeat_key(queue))
     except Exception:  # the cache (Redis) itself is down
         return "unknown"
     if beat is None:

@@ -69,7 +69,7 @@ def test_beat_sweeps_every_minute():
             "digests_sweep",
         )
     }
-    # The sweeps, plus the worker heartbeat of /health/ready/ (tests/site).
+    # The sweeps, plus the worker heartbeats of /health/ready/, one per queue (tests/site).
     assert {entry["task"] for entry in schedule.values()} == sweeps | {
         "games.tasks.worker_heartbeat"
     }
@@ -462,6 +462,42 @@ def test_a_lost_slot_expires_and_the_stalled_sweep_takes_over(
         events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False, stalled=True
     )
     assert queued == [(game.pk, game.version, dora.pk)]
+
+
+def test_the_stalled_sweep_takes_over_a_slot_its_task_stopped_renewing(
+    dora, monkeypatch, django_capture_on_commit_callbacks, as_in_a_worker
+):
+    """A worker killed mid-task leaves the slot held: a table that stalled waits for it
+    only while its task is alive (renewed within OWNER_SLOT_IDLE_SECONDS), not for the
+    slot's whole OWNER_SLOT_SECONDS."""
+    import time
+
+    from django.core.cache import cache
+
+    from games import events
+    from games.bots import OWNER_SLOT_IDLE_SECONDS, OWNER_SLOT_SECONDS
+
+    assert OWNER_SLOT_IDLE_SECONDS < OWNER_SLOT_SECONDS
+    game = _bots_only_table(dora, django_capture_on_commit_callbacks)
+    queued = []
+    monkeypatch.setattr(tasks.bot_move, "delay", lambda *args: queued.append(args))
+    events.announce_now(events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False)
+    queued.clear()  # that task's worker was killed; its slot stays
+
+    def stalled():
+        events.announce_now(
+            events.bots_to_act, game_id=game.pk, version=game.version, by_bot=False, stalled=True
+        )
+
+    stalled()  # renewed a moment ago: a task that is alive has it, and comes round
+    assert queued == []
+    key = f"games:bot-owner:{dora.pk}"
+    cache.set(key, time.time() - OWNER_SLOT_IDLE_SECONDS - 1, OWNER_SLOT_SECONDS)
+    stalled()  # not renewed for too long: lost, taken over
+    assert queued == [(game.pk, game.version, dora.pk)]
+    assert time.time() - cache.get(key) < 5  # renewed by the takeover
+    stalled()  # … and held again by a task that is alive
+    assert len(queued) == 1
 
 
 def people_game_with_bots(creator, other):
