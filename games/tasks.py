@@ -232,16 +232,25 @@ def worker_heartbeat(queue: str) -> None:
 # --------------------------------------------------------------------------- listeners
 
 
-def queue_safely(task, *args) -> bool:
+def queue_safely(task, *args, shown: str | None = None) -> bool:
     """``task.delay(*args)``, logging instead of raising: a broker outage must never turn
     a stored move into an error.  What was not queued is found later by a sweep
-    (``stalled_sweep``, ``outbox_sweep``).  Whether it was queued."""
+    (``stalled_sweep``, ``outbox_sweep``).  Whether it was queued.
+
+    ``shown``: how the arguments read in the logs (Celery's ``argsrepr``: the worker's
+    "received" line, ours), for a task whose arguments carry words for a player (a push
+    notification's text), which no log line may hold."""
     try:
-        task.delay(*args)
+        if shown is None:
+            task.delay(*args)
+        else:
+            task.apply_async(args, argsrepr=shown)
     except Exception:
         if task.app.conf.task_always_eager and task.app.conf.task_eager_propagates:
             raise  # the tests' in-process tasks: let a failure show
-        logger.exception("could not queue %s%r; a sweep will catch up", task.name, args)
+        logger.exception(
+            "could not queue %s%s; a sweep will catch up", task.name, shown or repr(args)
+        )
         return False
     return True
 
@@ -372,7 +381,7 @@ def _pushes_owed(*, ids: list[int], payload: dict, **_) -> None:
     a push that fails then is not tried again (the e-mail, if wanted, still goes)."""
     for pk in ids:
         if not push_send.app.conf.task_always_eager:
-            queue_safely(push_send, pk, payload)
+            queue_safely(push_send, pk, payload, shown=f"({pk}, <the notification>)")
             continue
         try:
             push.push_deliver(subscription_id=pk, payload=payload)

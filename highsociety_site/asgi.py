@@ -8,7 +8,10 @@ from django.core.asgi import get_asgi_application
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "highsociety_site.settings")
 
-application = get_asgi_application()
+from ops.logcontext import asgi_request_ids  # noqa: E402
+
+# Each request's log lines carry its request_id (ops/logcontext.py says why it is bound here).
+application = asgi_request_ids(get_asgi_application())
 
 from django.conf import settings  # noqa: E402  (once Django is set up)
 

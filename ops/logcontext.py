@@ -12,7 +12,8 @@ argument) and ``move_number`` (from ``expected_version``: the number the move ge
 
 Each HTTP request gets a ``request_id`` (the proxy's ``X-Request-ID`` when it is a short
 plain token, else a new random one), bound from Django's ``request_started`` signal to
-its ``request_finished``.
+its ``request_finished`` under WSGI, and by ``asgi_request_ids`` around the request
+under ASGI.
 
 Formatters: ``JsonFormatter`` (one JSON object per line: ``time``, ``level``, ``logger``,
 ``message``, the context fields and any ``extra``) and ``TextFormatter`` (one readable
@@ -152,11 +153,40 @@ class TextFormatter(logging.Formatter):
 # --------------------------------------------------------------------------- requests
 
 
+def _request_id(given: str) -> str:
+    """The proxy's id when it is a short plain token, else a new random one."""
+    return given if _REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
+
+
 def _request_started(sender: Any, environ: dict[str, Any] | None = None, **kwargs: Any) -> None:
-    given = (environ or {}).get("HTTP_X_REQUEST_ID", "")
-    request_id = given if _REQUEST_ID.fullmatch(given) else secrets.token_hex(8)
+    if environ is None:  # ASGI: ``asgi_request_ids`` has bound the id around the request
+        return
+    request_id = _request_id(environ.get("HTTP_X_REQUEST_ID", ""))
     # A request starts from an empty context: nothing of a previous one carries over.
     _request_token.set(_context.set({"request_id": request_id}))
+
+
+def asgi_request_ids(app: Callable[..., Any]) -> Callable[..., Any]:
+    """The ASGI application with a ``request_id`` bound around each HTTP request.
+
+    Under ASGI, Django sends ``request_started`` to its receivers in tasks of their own
+    (``Signal.asend``), so what a receiver binds is lost at once: the id is bound here,
+    in the request's own task, around all of it (the views, the 404's log line, a
+    stream), and sync views see it in their thread."""
+
+    async def application(scope: dict[str, Any], receive: Any, send: Any) -> None:
+        if scope.get("type") != "http":
+            await app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or ())
+        given = headers.get(b"x-request-id", b"").decode("latin-1")
+        token = _context.set(MappingProxyType({"request_id": _request_id(given)}))
+        try:
+            await app(scope, receive, send)
+        finally:
+            _context.reset(token)
+
+    return application
 
 
 def _request_finished(sender: Any, **kwargs: Any) -> None:

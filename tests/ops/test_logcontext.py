@@ -197,6 +197,64 @@ def test_requests_get_their_own_request_id_and_leave_nothing_behind(client, log_
     assert log_context_get() == {}
 
 
+def _asgi_get(path: str, request_id: bytes | None = None) -> int:
+    """One GET through the site's ASGI application, as uvicorn serves it: its status."""
+    from asgiref.sync import async_to_sync
+    from asgiref.testing import ApplicationCommunicator
+
+    from django.core.handlers.asgi import ASGIHandler
+
+    from ops.logcontext import asgi_request_ids
+
+    # What highsociety_site/asgi.py serves (importing it here would set Django up again,
+    # and with it the log handlers this test reads).
+    application = asgi_request_ids(ASGIHandler())
+
+    headers = [(b"host", b"testserver")]
+    if request_id is not None:
+        headers.append((b"x-request-id", request_id))
+    scope = {
+        "type": "http",
+        "asgi": {"version": "3.0"},
+        "http_version": "1.1",
+        "method": "GET",
+        "scheme": "http",
+        "path": path,
+        "raw_path": path.encode(),
+        "query_string": b"",
+        "root_path": "",
+        "headers": headers,
+        "client": ("127.0.0.1", 4000),
+        "server": ("testserver", 80),
+    }
+
+    async def get() -> int:
+        talk = ApplicationCommunicator(application, scope)
+        await talk.send_input({"type": "http.request", "body": b"", "more_body": False})
+        start = await talk.receive_output(10)
+        while (await talk.receive_output(10)).get("more_body"):
+            pass
+        return start["status"]
+
+    return async_to_sync(get)()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_under_asgi_each_request_has_its_request_id(log_lines):
+    """Served by uvicorn (ASGI), Django sends request_started to its receivers in tasks
+    of their own, where an id bound is lost: the ASGI application binds it instead."""
+    assert _asgi_get("/no-such-page/", b"edge-asgi.7") == 404
+    assert _asgi_get("/no-such-page-either/") == 404
+    found = [line for line in log_lines() if line["logger"] == "django.request"]
+    assert [line["message"] for line in found] == [
+        "Not Found: /no-such-page/",
+        "Not Found: /no-such-page-either/",
+    ]
+    assert found[0]["request_id"] == "edge-asgi.7"
+    assert len(found[1]["request_id"]) == 16 and found[1]["request_id"] != "edge-asgi.7"
+    assert log_context_get() == {}
+
+
 def test_the_deadline_move_and_the_email_are_logged(
     dora, log_lines, django_capture_on_commit_callbacks
 ):

@@ -509,3 +509,29 @@ def people_game_with_bots(creator, other):
         deck=None,
     )
     return game_invitation_respond(game=game, user=other, accept=True)
+
+
+def test_a_push_task_is_queued_with_its_text_kept_out_of_the_logs(
+    monkeypatch, as_in_a_worker, caplog
+):
+    """A push notification's words ("Your turn at table 7: …") travel to the worker as
+    the task's argument, but the worker's "received" line and ours show the device's id
+    only (Celery's argsrepr), also when queuing fails."""
+    from games import events
+
+    sent = []
+    monkeypatch.setattr(
+        tasks.push_send, "apply_async", lambda args, **options: sent.append((args, options))
+    )
+    payload = {"title": "Your turn at table 7", "body": "Bid for Luxury 9, or pass."}
+    events.announce_now(events.pushes_owed, ids=[41], payload=payload)
+    assert sent == [((41, payload), {"argsrepr": "(41, <the notification>)"})]
+
+    def refused(args, **options):
+        raise OSError("broker down")
+
+    monkeypatch.setattr(tasks.push_send, "apply_async", refused)
+    with caplog.at_level("ERROR", logger="games.tasks"):
+        events.announce_now(events.pushes_owed, ids=[42], payload=payload)
+    logged = " ".join(record.getMessage() for record in caplog.records)
+    assert "(42, <the notification>)" in logged and "Luxury 9" not in logged
