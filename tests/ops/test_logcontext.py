@@ -201,7 +201,6 @@ def _asgi_get(path: str, request_id: bytes | None = None) -> int:
     """One GET through the site's ASGI application, as uvicorn serves it: its status."""
     from asgiref.sync import async_to_sync
     from asgiref.testing import ApplicationCommunicator
-
     from django.core.handlers.asgi import ASGIHandler
 
     from ops.logcontext import asgi_request_ids
