@@ -237,8 +237,8 @@ def action_text(action: dict[str, Any]) -> str:
 
 def bot_for(actor: str, level: str, name: str) -> str:
     """Who made a move for a person: a deadline's bot, or the bot of a resigned seat."""
-    if actor == "deadline":
-        return _("a bot for %(name)s") % {"name": name}
+    if actor == "deadline":  # a name that may open a sentence of the log
+        return _("Deadline bot for %(name)s") % {"name": name}
     return _("Bot (%(level)s) for %(name)s") % {
         "level": pgettext("bot level", level or "medium"),
         "name": name,

@@ -17,6 +17,7 @@ from django.utils import translation
 from django.utils.html import escape
 from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
 
 from accounts.second_factor import staff_admin_refusal
@@ -78,6 +79,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
     return response
 
 
+@csrf_exempt  # GET and HEAD only: any other method is told so (405), not refused a token
 @never_cache
 @require_safe
 def health(request: HttpRequest) -> JsonResponse:
@@ -90,6 +92,7 @@ def health(request: HttpRequest) -> JsonResponse:
     return JsonResponse({"status": "ok"})
 
 
+@csrf_exempt  # GET and HEAD only: any other method is told so (405), not refused a token
 @never_cache
 @require_safe
 def health_ready(request: HttpRequest) -> JsonResponse:

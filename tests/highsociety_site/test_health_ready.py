@@ -105,3 +105,14 @@ def test_the_beat_schedule_sends_a_heartbeat_to_each_queue(settings):
         assert entry["task"] == "games.tasks.worker_heartbeat" and entry["args"] == (queue,)
         assert entry["schedule"] < settings.HEALTH_WORKER_MAX_AGE
         assert route_task(entry["task"], entry["args"], {}, {}) == {"queue": queue}
+
+
+def test_the_health_checks_answer_other_methods_with_405_not_a_csrf_refusal():
+    """A POST (a misconfigured probe, a scanner) is told the method is not taken,
+    as the docs say, rather than refused for want of a CSRF token (403)."""
+    from django.test import Client
+
+    strict = Client(enforce_csrf_checks=True)
+    for path in ("/health/", "/health/ready/"):
+        answer = strict.post(path)
+        assert answer.status_code == 405 and answer["Allow"] == "GET, HEAD"

@@ -88,3 +88,15 @@ def test_moves_stored_before_positions_were_kept_show_the_plain_log(client, host
     client.force_login(bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "Alice bids 1,000 (total 1,000)." in html and '<li value="1">' not in html
+
+
+def test_a_deadlines_move_is_named_as_a_sentence_may_start():
+    """A bot that moved for an absent player at the deadline opens the log's sentence
+    with a capital, as every other name does: "Deadline bot for Bob passes."."""
+    from types import SimpleNamespace
+
+    from games.presenter import mover_names
+
+    seat = SimpleNamespace(user_id=7, ai_level="")
+    move = {"seat": 1, "actor": "deadline"}
+    assert mover_names(("Alice", "Bob", "Carol"), move, seat)[1] == "Deadline bot for Bob"

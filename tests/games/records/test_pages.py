@@ -198,3 +198,14 @@ def test_profile_and_leaderboard_queries_do_not_grow_with_200_games(
     client.login(username="alice", password=PASSWORD)
     assert _count(client, "/players/alice/")[0] == PROFILE_QUERIES + 3
     assert _count(client, "/leaderboard/")[0] == LEADERBOARD_QUERIES + 3
+
+
+def test_column_heads_count_games_in_french(client, alice, bob, carol):
+    """The head-to-head's columns count games ("Victoires", "Défaites", "Égalités"),
+    not a game's result in a word ("Gagnée"), which stays for the rows."""
+    played_game([alice, bob, carol], seed=5)
+    client.cookies["hs_language"] = "fr"
+    html = client.get("/players/alice/").content.decode()
+    assert '<th scope="col" class="num">Victoires</th>' in html
+    assert '<th scope="col" class="num">Défaites</th>' in html
+    assert '<th scope="col" class="num">Égalités</th>' in html
