@@ -154,8 +154,11 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 def game_record_json(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's record as JSON (``games.replay.game_record``); 404 before
-    the end."""
-    game = game_or_404(request, game_id)
+    the end, and for a table that does not exist, in JSON too."""
+    try:
+        game = game_or_404(request, game_id)
+    except Http404:
+        return JsonResponse({"detail": gettext("No such table."), "code": "not_found"}, status=404)
     try:
         replay = replay_load(game)
     except NotReplayable as error:
@@ -169,7 +172,8 @@ def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
     if raw is None or raw == "":
         return total, None
     text = raw.strip()
-    if not text.removeprefix("-").isdecimal() or len(text) > 9:
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdecimal()) or len(text) > 9:  # not "٣": 0-9 only
         return total, gettext(
             "“%(raw)s” is not a move number: showing the last move (%(total)s)."
         ) % {"raw": raw[:20], "total": total}

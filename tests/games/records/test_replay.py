@@ -151,6 +151,7 @@ def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob
         ("-3", "0", "Moves are numbered from 0"),
         ("100000", "last", "moves: showing the last one"),
         ("1.5", "last", "is not a move number"),
+        ("\u0663", "last", "is not a move number"),  # an Arabic-Indic 3: digits are 0-9
     ],
 )
 def test_bad_move_numbers_get_a_sentence_not_an_error(
@@ -208,6 +209,13 @@ def test_replay_pages_show_only_public_information(client, alice, bob, carol):
 
 
 # --------------------------------------------------------------------------- record
+
+
+def test_the_record_of_a_table_that_does_not_exist_is_a_json_404(client, alice, bob, carol):
+    """As the record of a game not over yet: the answer is JSON, not an HTML page."""
+    response = client.get("/games/999999/record.json")
+    assert response.status_code == 404
+    assert response.json() == {"detail": "No such table.", "code": "not_found"}
 
 
 def test_the_record_replays_to_the_same_end(client, alice, bob, carol):
