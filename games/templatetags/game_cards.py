@@ -196,6 +196,17 @@ def money(value: int) -> str:
         return ""
 
 
+@register.simple_tag
+def percent(part: int, whole: int) -> str:
+    """``part`` of ``whole`` as a whole percentage, written as the language writes it
+    ("17%", German and French "17 %", with a space that does not break)."""
+    try:
+        value = round(100 * int(part) / int(whole))
+    except (TypeError, ValueError, ZeroDivisionError):
+        return "—"
+    return gettext("%(value)s%%") % {"value": value}
+
+
 @register.filter
 def rating_change(value: float) -> str:
     """A rating change as the pages show it, signed, one decimal: 80.6 -> +80.6."""

@@ -209,3 +209,5 @@ def test_column_heads_count_games_in_french(client, alice, bob, carol):
     assert '<th scope="col" class="num">Victoires</th>' in html
     assert '<th scope="col" class="num">Défaites</th>' in html
     assert '<th scope="col" class="num">Égalités</th>' in html
+    # French writes a space (one that does not break) before the percent sign.
+    assert re.search(r"<dd>\d+\u00a0%</dd>", html)
