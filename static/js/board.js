@@ -203,11 +203,18 @@
     var myTurn = current.classList.contains("board--my-turn");
     var bar = actionBar();
     if (myTurn && wasMyTurn !== true && bar) {
-      // The whole hand with its buttons when it fits on the screen, else the buttons
-      // (which then stay at the bottom while the hand scrolls: sticky).
+      // The whole hand with its buttons when it fits on the screen, else the hand from
+      // its top: the buttons then stay at the bottom of the screen (sticky), below the
+      // first cards rather than over them.
       var tray = document.querySelector("#board .tray");
       var fits = tray && tray.getBoundingClientRect().height <= window.innerHeight;
-      bringIntoView(fits ? tray : bar);
+      if (fits) {
+        bringIntoView(tray);
+      } else if (tray) {
+        tray.scrollIntoView({ block: "start" });
+      } else {
+        bringIntoView(bar);
+      }
     }
     if (afterOwnMove) {
       var target = document.querySelector("#board .pick__input, #board .tray .card-button") ||

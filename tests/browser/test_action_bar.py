@@ -39,7 +39,10 @@ def _your_turn(live_server, new_page, log_in, alice, bob, carol, viewport):
     return page, game
 
 
-@pytest.mark.parametrize("size, name", [(LAPTOP, "laptop"), (PHONE, "phone")])
+@pytest.mark.parametrize(
+    "size, name",
+    [(LAPTOP, "laptop"), (PHONE, "phone"), ({"width": 375, "height": 640}, "small-phone")],
+)
 def test_bid_and_pass_are_in_view_on_your_turn(
     live_server, new_page, log_in, screenshot, alice, bob, carol, size, name
 ):
@@ -47,6 +50,15 @@ def test_bid_and_pass_are_in_view_on_your_turn(
 
     page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, size)
     assert _in_view(page, "#bid-button") and _in_view(page, "#pass-button")
+    # The hand's instruction and its first cards are in sight, not under the bar.
+    assert page.evaluate(
+        """() => {
+            const legend = document.querySelector('.hand__legend').getBoundingClientRect();
+            const card = document.querySelector('label[for^=hand-]').getBoundingClientRect();
+            const bar = document.querySelector('.tray__actions').getBoundingClientRect();
+            return legend.top >= 0 && card.bottom <= bar.top;
+        }"""
+    )
     screenshot(page.set_viewport_size(size) or page, f"browser-action-bar-{name}")
     page.screenshot(path=f"test-artifacts/browser-action-bar-{name}-viewport.png", caret="initial")
 
