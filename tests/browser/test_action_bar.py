@@ -191,3 +191,17 @@ def test_the_focus_goes_back_into_the_hand_when_the_turn_comes_back(
             return box.bottom > 0 && box.top < window.innerHeight;
         }"""
     )
+
+
+def test_a_skip_link_leads_the_keyboard_to_the_hand(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """On one's turn the second Tab of the page offers "Skip to your hand": the next Tab
+    is on the first money card, not a dozen stops later."""
+    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    page.keyboard.press("Tab")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Skip to your hand"
+    page.keyboard.press("Enter")
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "hand-1000"
