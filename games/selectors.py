@@ -414,8 +414,9 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     """The board's log, one entry per move, numbered as the replay and the errors count
     them, with its time; the words are the public events each move caused (a bot that
     plays a resigned player's seat is named as that bot; a standing order's move as
-    "<name> (standing order)", a pass the rules forced as "<name> (forced)").  One
-    query.  None for a game whose moves were stored before their log positions were
+    "<name> (standing order)", a pass the rules forced as "<name> (forced)"; a player's
+    own moves from before they resigned under their plain name).  One query (two when
+    a player resigned).  None for a game whose moves were stored before their log positions were
     kept.  Only the moves of the version the view shows: a move stored since (another
     player's, a bot's, while this page was being drawn) waits for the next refresh,
     with its words."""
