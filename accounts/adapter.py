@@ -16,29 +16,33 @@ from allauth.account.models import EmailAddress
 from confusable_homoglyphs import confusables
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
+from django.db.models import Q
 from django.utils.translation import gettext_lazy
+
+from accounts.names import name_key
 
 USERNAME_MAX_LENGTH = 30  # it heads pages and seats: a longer one breaks a phone's layout
 TOO_LONG = gettext_lazy("A username has at most %(limit)d characters.")
+HAS_AT = gettext_lazy("A username cannot contain “@”: your e-mail address is asked for apart.")
 LOOK_ALIKE = gettext_lazy(
     "This username mixes letters that look alike from different alphabets, or looks "
     "like another player's name: choose another."
 )
 
 
-def latin_reading(name: str) -> str:
-    """``name`` with every letter that looks like a Latin one replaced by it."""
-    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
-    swap = {item["character"]: item["homoglyphs"][0]["c"] for item in found if item["homoglyphs"]}
-    return "".join(swap.get(char, char) for char in name)
-
-
 def username_problem(username: str) -> str | None:
-    """Why ``username`` (NFKC already) could pass for someone else, or None."""
+    """Why ``username`` (NFKC already) could pass for someone else, or None: it mixes
+    alphabets with look-alike letters, or it reads as another account's username or
+    display name (``accounts.names.name_key``) without being that username itself (which
+    allauth reports as taken).  An "@" is refused too: "alice@example.com" as the
+    username of one account would log in as it where another has that address."""
+    if "@" in username:
+        return HAS_AT
     if confusables.is_dangerous(username):
         return LOOK_ALIKE
-    reading = latin_reading(username)
-    if reading != username and get_user_model().objects.filter(username__iexact=reading).exists():
+    key = name_key(username)
+    others = get_user_model().objects.exclude(username__iexact=username)
+    if others.filter(Q(username_key=key) | Q(display_name_key=key)).exists():
         return LOOK_ALIKE
     return None
 

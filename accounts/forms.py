@@ -1,7 +1,6 @@
 """Forms of the accounts pages (allauth provides the sign-up and log-in forms)."""
 
 import re
-import unicodedata
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from django import forms
@@ -10,17 +9,13 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.adapter import latin_reading
 from accounts.models import User
+from accounts.names import name_key
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH
 
 # What the board writes for seats that are not a person's, in every language of the
 # site: "Bot (medium)", "Open seat", "Freier Platz", "Place libre".
 RESERVED_NAME = re.compile(r"^\s*(bot\b|open seat\b|freier platz\b|place libre\b)", re.IGNORECASE)
-
-
-def _folded(name: str) -> str:
-    return latin_reading(unicodedata.normalize("NFKC", name)).casefold().strip()
 
 
 class LoginForm(AllauthLoginForm):
@@ -61,13 +56,13 @@ class ProfileForm(forms.ModelForm):
         seat", and not another player's name or username (compared in NFKC form, case
         folded, look-alike letters read as the Latin ones)."""
         name = self.cleaned_data["display_name"]
-        folded = _folded(name)
+        folded = name_key(name)
         if RESERVED_NAME.match(folded):
             raise forms.ValidationError(
                 gettext("That reads like a bot or an empty seat on the board: choose another name.")
             )
         others = User.objects.exclude(pk=self.instance.pk).filter(
-            Q(username__iexact=folded) | Q(display_name__iexact=folded)
+            Q(username_key=folded) | Q(display_name_key=folded)
         )
         if others.exists():
             raise forms.ValidationError(

@@ -22,6 +22,12 @@ class User(AbstractUser):
         validators=[validate_display_name],
         help_text="The name other players see. Empty means the username.",
     )
+    # How the username and the display name read (accounts.names.name_key), kept by
+    # save(): a new name is compared with every stored one through them.
+    username_key = models.CharField(max_length=150, blank=True, db_index=True, editable=False)
+    display_name_key = models.CharField(
+        max_length=DISPLAY_NAME_MAX_LENGTH * 2, blank=True, db_index=True, editable=False
+    )
 
     # The kinds of game e-mail a player may switch off one by one.
     EMAIL_KINDS = {
@@ -97,6 +103,16 @@ class User(AbstractUser):
         from django.conf import settings
 
         return self.language or settings.LANGUAGE_CODE
+
+    def save(self, *args, **kwargs) -> None:
+        from accounts.names import name_key
+
+        self.username_key = name_key(self.username)
+        self.display_name_key = name_key(self.display_name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"username", "display_name"} & set(fields):
+            kwargs["update_fields"] = {*fields, "username_key", "display_name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def public_name(self) -> str:

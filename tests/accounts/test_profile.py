@@ -135,6 +135,25 @@ def test_a_display_name_cannot_imitate_a_bot_or_another_player(client, alice, bo
     assert alice.display_name == "Alice"
 
 
+def test_a_display_name_cannot_copy_a_name_written_with_look_alike_letters(
+    client, alice, bob, carol
+):
+    """Compared as both read (accounts.names.name_key), whichever was written oddly:
+    Bob takes "Dаve" with a Cyrillic а; neither Carol's "Dave" nor a second "Dаve" may
+    follow, nor "Dаve" spelled with a capital I for an l elsewhere ("CarI")."""
+    client.force_login(bob)
+    assert client.post(PROFILE, {"display_name": "D\u0430ve"}).status_code == 302
+    client.force_login(carol)
+    for copy in ("Dave", "D\u0430ve", "DAVE", "Davé"):
+        response = client.post(PROFILE, {"display_name": copy})
+        assert response.status_code == 400, copy
+        assert "Another player already goes by that name" in response.content.decode()
+    client.force_login(alice)
+    assert client.post(PROFILE, {"display_name": "CaroI"}).status_code == 400
+    carol.refresh_from_db()
+    assert carol.display_name != "Dave"
+
+
 def test_a_display_name_may_keep_ones_own_name_in_another_case(client, alice, bob):
     client.force_login(alice)
     assert client.post(PROFILE, {"display_name": "ALICE"}).status_code == 302

@@ -129,8 +129,12 @@ def test_sign_up_is_rate_limited_per_ip(client):
         ("ａｌｉｃｅ", "already"),  # fullwidth: NFKC makes it "alice"
         ("аlice", "look alike"),  # a Cyrillic а among Latin letters
         ("аlісе", "look alike"),  # Cyrillic а, і, с, е around a Latin l
+        ("aIice", "look alike"),  # a capital I for the l
+        ("a1ice", "look alike"),  # a digit one for the l
+        ("alicé", "look alike"),  # an accent added
+        ("alice@example.com", "cannot contain"),  # would log in as alice's address
     ],
-    ids=["fullwidth", "cyrillic-a", "mostly-cyrillic"],
+    ids=["fullwidth", "cyrillic-a", "mostly-cyrillic", "capital-i", "digit-one", "accent", "at"],
 )
 def test_sign_up_refuses_look_alike_usernames(client, alice, username, why):
     """A username that reads like an existing one is refused: NFKC-normalised first (a

@@ -1,0 +1,33 @@
+"""How a name reads: the key two names share when one could be taken for the other.
+
+``name_key`` folds a username or a display name the way a reader's eye does: NFKC
+(fullwidth "ａｌｉｃｅ" is "alice"), letters of other alphabets that look like Latin
+ones read as those ("аlice" with a Cyrillic а), accents dropped ("alicé"), the Latin
+characters that pass for each other made one (capital I, 1 and | for l; 0 for O), case
+folded.  The account keeps the key of its username and of its display name
+(``User.username_key``, ``User.display_name_key``), so a new name is compared with
+every stored one in one indexed query, whichever of the two was written oddly.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+
+from confusable_homoglyphs import confusables
+
+# Latin characters that a reader takes for one another (Unicode's confusables, TR39).
+_SAME_SHAPE = str.maketrans({"I": "l", "1": "l", "|": "l", "0": "O"})
+
+
+def latin_reading(name: str) -> str:
+    """``name`` with every letter that looks like a Latin one replaced by it."""
+    found = confusables.is_confusable(name, greedy=True, preferred_aliases=["latin"]) or []
+    swap = {item["character"]: item["homoglyphs"][0]["c"] for item in found if item["homoglyphs"]}
+    return "".join(swap.get(char, char) for char in name)
+
+
+def name_key(name: str) -> str:
+    """What ``name`` reads as: two names with the same key can be taken for each other."""
+    text = latin_reading(unicodedata.normalize("NFKC", name or ""))
+    bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
+    return bare.translate(_SAME_SHAPE).casefold().strip()
