@@ -19,6 +19,7 @@ from django.core.exceptions import ValidationError
 from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
+from accounts.devices import device_tag
 from accounts.names import name_key
 
 USERNAME_MAX_LENGTH = 30  # it heads pages and seats: a longer one breaks a phone's layout
@@ -69,7 +70,11 @@ class AccountAdapter(DefaultAccountAdapter):
         typed = credentials.get("email") or credentials.get("username") or ""
         address = lockout_address(typed)
         if address is not None:
-            credentials = {"email": address}
+            # A browser that has logged in to this account before keeps a count of its
+            # own, which nobody else's guesses fill (accounts.devices).
+            owner = EmailAddress.objects.filter(email=address).values_list("user", flat=True)
+            tag = device_tag(request, owner.first())
+            credentials = {"email": f"{address}#device-{tag}" if tag else address}
         return super().pre_authenticate(request, **credentials)
 
     def clean_username(self, username, shallow=False):

@@ -12,3 +12,10 @@ class AccountsConfig(AppConfig):
         from accounts.signals import remember_language
 
         user_logged_in.connect(remember_language, dispatch_uid="accounts.remember_language")
+
+        from allauth.account.signals import user_logged_in as allauth_logged_in
+
+        from accounts.devices import device_remember
+
+        # allauth's signal carries the response: a browser that logs in becomes known.
+        allauth_logged_in.connect(device_remember, dispatch_uid="accounts.device_remember")

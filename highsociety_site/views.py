@@ -172,15 +172,27 @@ def _worker_status(queue: str) -> str:
     return "ok" if time.time() - float(beat) <= settings.HEALTH_WORKER_MAX_AGE else "stale"
 
 
-# allauth's limits (log-in, sign-up, password reset) count per minute or per five minutes.
+# allauth's limits (log-in, sign-up) count per minute or per five minutes; the password
+# reset e-mails to one address, three an hour (settings.ACCOUNT_RATE_LIMITS).
 RATE_LIMIT_RETRY_SECONDS = 60
+RESET_RETRY_SECONDS = 3600
 
 
 def too_many_requests(request: HttpRequest) -> HttpResponse:
     """allauth's refusal of a rate-limited attempt (``handler429`` in the URLconf): the
-    site's own page, with ``Retry-After``."""
-    response = render(request, "429.html", status=429)
-    response["Retry-After"] = str(RATE_LIMIT_RETRY_SECONDS)
+    site's own page, with ``Retry-After``, saying how long for the limit it met."""
+    match = getattr(request, "resolver_match", None)
+    reset = match is not None and match.url_name == "account_reset_password"
+    if reset:
+        # Which of the two limits: the address's own (three an hour), unless a request
+        # for an address never asked for is refused too (then it is this place's,
+        # twenty a minute).  A dry run, with allauth's public call: nothing is counted.
+        from allauth.core import ratelimit
+
+        fresh = f"never-asked-{time.time_ns()}@example.invalid"
+        reset = ratelimit.consume(request, action="reset_password", key=fresh, dry_run=True)
+    response = render(request, "429.html", {"reset": reset}, status=429)
+    response["Retry-After"] = str(RESET_RETRY_SECONDS if reset else RATE_LIMIT_RETRY_SECONDS)
     return response
 
 

@@ -143,3 +143,42 @@ def test_tab_goes_from_the_username_to_the_password(client):
     assert "<a " not in between and "<button" not in between
     after = form[form.index('type="submit"') :]
     assert '<a href="/accounts/password/reset/">Forgot your password?</a>' in after
+
+
+def test_the_reset_limit_says_how_long_it_lasts(client, alice):
+    """Three reset e-mails an hour to one address: the fourth request is told so, with
+    a Retry-After of an hour, not "wait a minute" (which would be refused again)."""
+    for _ in range(3):
+        client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    sent = len(mail.outbox)
+    response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert response.status_code == 429 and response["Retry-After"] == "3600"
+    assert "limited to three an hour" in response.content.decode()
+    assert len(mail.outbox) == sent
+
+
+def test_a_strangers_guesses_never_lock_the_players_own_browser(client, alice):
+    """A stranger's five wrong passwords lock alice's log-in for every browser that has
+    never logged in to her account, but not for hers: it keeps a count of its own
+    (accounts.devices), which its own wrong guesses fill, and only for itself."""
+    mine = Client(REMOTE_ADDR="203.0.113.5")
+    assert _log_in(mine, "alice").status_code == 302  # this browser becomes known
+    device = mine.cookies["hs_device"].value
+    mine.logout()  # (the test client's log-out drops every cookie; a browser keeps this one)
+    mine.cookies["hs_device"] = device
+    for n in range(5):
+        Client(REMOTE_ADDR=f"198.51.100.{n + 1}").post(
+            reverse("account_login"), {"login": "alice", "password": "guess"}
+        )
+    stranger = Client(REMOTE_ADDR="198.51.100.99")
+    assert "Too many failed login attempts" in _log_in(stranger, "alice").content.decode()
+    assert _log_in(mine, "ALICE@example.com").status_code == 302  # hers still logs in
+    mine.logout()
+    mine.cookies["hs_device"] = device
+    for _ in range(5):
+        _log_in(mine, "alice", "guess")
+    assert "Too many failed login attempts" in _log_in(mine, "alice").content.decode()
+    # A cookie of another account, or a forged one, is no key to alice's own count.
+    forged = Client(REMOTE_ADDR="198.51.100.100")
+    forged.cookies["hs_device"] = "not-signed"
+    assert "Too many failed login attempts" in _log_in(forged, "alice").content.decode()

@@ -111,7 +111,8 @@ def test_password_resets_for_one_address_stop_after_three_an_hour(client, settin
         assert response.status_code == 302
     assert len(mail.outbox) == 3
     response = client.post("/accounts/password/reset/", {"email": "ALICE@example.com"})
-    assert response.status_code == 429 and TOO_MANY in response.content.decode()
+    assert response.status_code == 429 and "limited to three an hour" in response.content.decode()
+    assert response["Retry-After"] == "3600"
     assert len(mail.outbox) == 3
     # Another address is counted apart (the per-address limit is 20 a minute).
     assert client.post("/accounts/password/reset/", {"email": "bob@example.com"}).status_code == 302
@@ -124,6 +125,7 @@ def test_password_resets_from_one_address_stop_after_twenty(client, alice):
     sent = len(mail.outbox)
     response = client.post("/accounts/password/reset/", {"email": "alice@example.com"})
     assert response.status_code == 429 and TOO_MANY in response.content.decode()
+    assert response["Retry-After"] == "60"  # this place's limit: a minute, not the hour
     assert len(mail.outbox) == sent
 
 
