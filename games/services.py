@@ -771,9 +771,12 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
         )
     if specs is None:
         return
+    bots_only = all(kind in ("creator", "ai") for kind, _value in specs)
     created = Game.objects.filter(created_by=user)
     open_tables = created.filter(status=Game.Status.OPEN).count()
-    if open_tables >= limits["open"]:
+    # A table of bots starts at once: it never waits, so the waiting tables' limit is
+    # not its own (the running games' and the bots-only games' limits are).
+    if open_tables >= limits["open"] and not bots_only:
         raise NotAllowed(
             _(
                 "You have %(count)s tables waiting for players, the most one account may "
@@ -781,7 +784,7 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
             )
             % {"count": open_tables}
         )
-    if all(kind in ("creator", "ai") for kind, _value in specs):
+    if bots_only:
         _bot_only_check(user)
     _invitations_check(user, sum(1 for kind, _value in specs if kind == "user"))
 

@@ -25,6 +25,9 @@ def test_open_tables_per_account(limits, alice):
     with pytest.raises(NotAllowed, match="2 tables waiting for players"):
         game_create(creator=alice, players=3, seats=[{"open": True}, {"open": True}])
     assert Game.objects.filter(created_by=alice).count() == 2
+    # A table of bots never waits: it starts at once, and this limit is not its own.
+    game = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+    assert game.status == Game.Status.ACTIVE
 
 
 def test_bot_only_games_per_account(limits, alice, bob):
