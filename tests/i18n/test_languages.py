@@ -360,8 +360,8 @@ def test_numbers_in_svg_attributes_stay_plain_in_german():
 @pytest.mark.parametrize(
     ("language", "words"),
     [
-        ("de", ["Hallo von High Society!", "Bitte bestätige", "Hier bestätigen:"]),
-        ("fr", ["Bonjour de la part de High Society", "Merci de confirmer", "Confirmez-la ici"]),
+        ("de", ["Hallo!", "Bitte bestätige", "Hier bestätigen:"]),
+        ("fr", ["Bonjour\u00a0!", "Merci de confirmer", "Confirmez-la ici"]),
     ],
 )
 def test_a_german_or_french_sign_up_gets_its_e_mail_and_its_pages_in_that_language(
@@ -421,3 +421,28 @@ def test_dates_read_as_each_language_writes_them(client, host, bob, carol, langu
     board = client.get(f"/games/{game.pk}/").content.decode()
     times = re.findall(r'data-local="time">([^<]*)</time>', board)
     assert times and all(re.fullmatch(log, text) for text in times), times
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        (
+            "de",
+            "Du bist am Zug: Biete, um Skandal (½) zu vermeiden, oder passe und nimm die Karte.",
+        ),
+        (
+            "fr",
+            "À vous\u00a0: enchérissez pour éviter la carte Scandale (½), ou passez et prenez-la.",
+        ),
+    ],
+)
+def test_a_misfortune_is_taken_as_the_card_not_as_a_pronoun_of_the_wrong_gender(language, sentence):
+    """German "nimm es" and French "prenez-la" named Skandal (masculine) and Schulden
+    (plural) wrongly: the sentence names the card instead."""
+    from django.utils import translation
+
+    from games.presenter import card_name
+
+    with translation.override(language):
+        text = translation.gettext("Your turn: bid to avoid %(card)s, or pass and take it.")
+        assert text % {"card": card_name("scandal")} == sentence
