@@ -819,7 +819,19 @@ def _local_text(moment: datetime, time_zone: str) -> str:
     # Django's formatting: the day and month names in the active language.
     if zone is None:
         return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"
-    return date_format(moment.astimezone(zone), "DATETIME_FORMAT") + f" ({time_zone})"
+    local = moment.astimezone(zone)
+    return date_format(local, "DATETIME_FORMAT") + " " + _utc_offset(local)
+
+
+def _utc_offset(local: datetime) -> str:
+    """"UTC+1", "UTC+5:30", "UTC−3": the same in every language (a zone's name such as
+    "Europe/Berlin" is not, nor its abbreviation, CET or MEZ)."""
+    minutes = int(local.utcoffset().total_seconds() // 60) if local.utcoffset() else 0
+    if not minutes:
+        return "UTC"
+    hours, rest = divmod(abs(minutes), 60)
+    sign = "+" if minutes > 0 else "\u2212"
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
 
 
 def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:
