@@ -824,8 +824,8 @@ def _local_text(moment: datetime, time_zone: str) -> str:
 
 
 def _utc_offset(local: datetime) -> str:
-    """"UTC+1", "UTC+5:30", "UTC−3": the same in every language (a zone's name such as
-    "Europe/Berlin" is not, nor its abbreviation, CET or MEZ)."""
+    """The offset, as "UTC+1", "UTC+5:30" or "UTC−3": the same in every language (a
+    zone's name such as "Europe/Berlin" is not, nor its abbreviation, CET or MEZ)."""
     minutes = int(local.utcoffset().total_seconds() // 60) if local.utcoffset() else 0
     if not minutes:
         return "UTC"
