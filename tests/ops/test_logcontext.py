@@ -199,7 +199,9 @@ def test_requests_get_their_own_request_id_and_leave_nothing_behind(client, log_
 
 def _asgi_get(path: str, request_id: bytes | None = None) -> int:
     """One GET through the site's ASGI application, as uvicorn serves it: its status."""
-    from asgiref.sync import async_to_sync
+    import asyncio
+    from concurrent.futures import ThreadPoolExecutor
+
     from asgiref.testing import ApplicationCommunicator
     from django.core.handlers.asgi import ASGIHandler
 
@@ -235,7 +237,11 @@ def _asgi_get(path: str, request_id: bytes | None = None) -> int:
             pass
         return start["status"]
 
-    return async_to_sync(get)()
+    # In a thread of its own, with an event loop of its own: a browser test that ran
+    # before in this process may have left one running in this thread, where asgiref
+    # refuses to start another.
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, get()).result()
 
 
 @pytest.mark.django_db(transaction=True)
