@@ -264,20 +264,28 @@ def test_game_record_function_matches_the_endpoint(client, alice, bob, carol):
     assert from_function["score_details"] == from_endpoint["score_details"]
 
 
+def _resigned_half_way(played, alice, bob, carol):
+    """A finished game (``played``: state and actions) stored with Alice resigned at her
+    first move of its second half, a bot making her moves from then on: (game, actions,
+    the numbers of the bot's moves)."""
+    state, actions = played
+    bots = {n for n, act in enumerate(actions) if act["seat"] == 0 and n >= len(actions) // 2}
+    game = store_game(
+        [("resigned", alice, min(bots)), bob, carol],
+        state,
+        actions=actions,
+        actors=dict.fromkeys(bots, "bot"),
+    )
+    return game, actions, bots
+
+
 def test_the_replay_names_who_made_each_move_as_the_board_does(client, alice, bob, carol):
     """A move a bot made for a resigned player reads "Bot (medium) for Alice (resigned)
     passes", not as Alice's own; a forced pass and a standing order's move are named as
     on the board, once (the move's heading no longer repeats it).  Her own moves before
     she resigned read "Alice", and so does her seat in the replay's steps before then."""
-    state, actions = play_random(3, 7)
-    bots = {n for n, act in enumerate(actions) if act["seat"] == 0 and n >= len(actions) // 2}
+    game, actions, bots = _resigned_half_way(play_random(3, 7), alice, bob, carol)
     resigned_after = min(bots)
-    game = store_game(
-        [("resigned", alice, resigned_after), bob, carol],
-        state,
-        actions=actions,
-        actors=dict.fromkeys(bots, "bot"),
-    )
     replay = replay_load(game)
     lines = move_lines(replay)
     bot_lines = [line for line in lines[1:] if line["number"] - 1 in bots]
@@ -305,15 +313,9 @@ def test_a_resigned_players_seat_that_finishes_first_is_the_bots_result(client, 
         players = result(play_random(3, seed)[0])["players"]
         return [p["winner"] for p in players] == [True, False, False]
 
-    state, actions = play_random(3, next(s for s in range(1, 300) if alone_first(s)))
+    played = play_random(3, next(s for s in range(1, 300) if alone_first(s)))
+    game, actions, _bots = _resigned_half_way(played, alice, bob, carol)
     half = len(actions) // 2
-    bots = {n for n, act in enumerate(actions) if act["seat"] == 0 and n >= half}
-    game = store_game(
-        [("resigned", alice, half), bob, carol],
-        state,
-        actions=actions,
-        actors=dict.fromkeys(bots, "bot"),
-    )
     replay = replay_load(game)
     end = replay_view(replay, replay.total)
     assert headline(end).text == (
