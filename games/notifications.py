@@ -42,6 +42,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
+from django.utils.translation import gettext as _
 
 from games import events, presenter, push
 from games.clock import turn_key
@@ -853,5 +854,15 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "log": log,
         "deadline_at": deadline,
         "due_in": presenter.due_in(deadline, now) if deadline else "",
+        "deadline_line": _deadline_line(view, now) if deadline else "",
         "deadline_text": _local_text(deadline, time_zone) if deadline else "",
     }
+
+
+def _deadline_line(view: TableView, now: datetime) -> str:
+    """Whose move the deadline is for, in the reader's words: theirs, or the next one
+    at the table (someone else's: after a bot moved for them, say)."""
+    due_in = presenter.due_in(view.deadline_at, now)
+    if view.my_turn:
+        return _("Your move is due %(due_in)s") % {"due_in": due_in}
+    return _("The next move is due %(due_in)s") % {"due_in": due_in}

@@ -245,6 +245,15 @@ def bot_for(actor: str, level: str, name: str) -> str:
     }
 
 
+def takeover_text(level: str, name: str) -> str:
+    """The log's words when a bot takes a person's seat for good (they resigned, or the
+    host handed the seat on)."""
+    return _("From here on, a bot (%(level)s) plays for %(name)s.") % {
+        "level": pgettext("bot level", level or "medium"),
+        "name": name,
+    }
+
+
 def mover_names(names: tuple[str, ...], move: dict[str, Any], seat: Any) -> tuple[str, ...]:
     """The seats' names for one move's words, the mover named for who made it: a bot
     (or a deadline's bot) playing for a person, a standing order, a forced pass.  The

@@ -30,7 +30,7 @@ from games.engine import State, apply_action, event_json, new_game, score_detail
 from games.models import Game, Move, Seat
 from games.presenter import move_caption, mover_names
 from games.read_model import TableView
-from games.selectors import replay_frame, seat_names
+from games.selectors import replay_frame, resignations, seat_names
 
 RECORD_FORMAT = 1
 
@@ -108,6 +108,7 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
     """
     lines = []
     previous = 0
+    takeovers = resignations(replay.seats)  # a bot took a seat after move n
     for n, state in enumerate(replay.states):
         events = [event_json(e) for e in state.events[previous:]]
         previous = len(state.events)
@@ -119,10 +120,15 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
                 "number": n,
                 "who": names[move["seat"]] if move else None,
                 "actor": move["actor"] if move else None,
-                "text": move_caption(
-                    events,
-                    mover_names(names, move, replay.seats[move["seat"]]) if move else names,
-                    move,
+                "text": " ".join(
+                    [
+                        move_caption(
+                            events,
+                            mover_names(names, move, replay.seats[move["seat"]]) if move else names,
+                            move,
+                        ),
+                        *takeovers.get(n, ()),
+                    ]
                 ),
             }
         )

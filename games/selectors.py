@@ -64,7 +64,7 @@ from games.models import (
     Seat,
     StandingOrder,
 )
-from games.presenter import event_text, move_caption, mover_names
+from games.presenter import event_text, move_caption, mover_names, takeover_text
 from games.read_model import (
     ChatLine,
     LogEntry,
@@ -316,6 +316,19 @@ def seat_names(seats: list[Seat], *, moves: int | None = None) -> list[str]:
     ]
 
 
+def resignations(seats: list[Seat]) -> dict[int, list[str]]:
+    """The log's words for the seats a bot took over (the player resigned, or the host
+    handed the seat on), keyed by how many moves had been made then: the board's log
+    and the replay add them to that move's line (0: the set-up's).  Each names the
+    player as they read before."""
+    lines: dict[int, list[str]] = {}
+    for seat in seats:
+        if seat.resigned and seat.resigned_after is not None:
+            name = seat_names(seats, moves=seat.resigned_after - 1)[seat.position]
+            lines.setdefault(seat.resigned_after, []).append(takeover_text(seat.ai_level, name))
+    return lines
+
+
 def _resigned_by(seat: Seat, moves: int | None) -> bool:
     """The seat's player had resigned once ``moves`` moves were made (None: by now).  A
     seat resigned before its moment was recorded counts as resigned throughout."""
@@ -415,8 +428,8 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     them, with its time; the words are the public events each move caused (a bot that
     plays a resigned player's seat is named as that bot; a standing order's move as
     "<name> (standing order)", a pass the rules forced as "<name> (forced)"; a player's
-    own moves from before they resigned under their plain name).  One query (two when
-    a player resigned).  None for a game whose moves were stored before their log positions were
+    own moves from before they resigned under their plain name, and a line saying when
+    a bot took their seat).  One query (two when a player resigned).  None for a game whose moves were stored before their log positions were
     kept.  Only the moves of the version the view shows: a move stored since (another
     player's, a bot's, while this page was being drawn) waits for the next refresh,
     with its words."""
@@ -432,7 +445,8 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     events = list(view.state.log)
     # The set-up's events (the first card revealed …) come before the first move's.
     setup_end = _setup_events(game) if moves else len(events)
-    names_at = _names_at(game, view)
+    stored_seats = _seats_if_resigned(game, view)
+    names_at = _names_at(view, stored_seats)
     seats = view.seats_info
     setup = " ".join(event_text(event, names_at(0)) for event in events[:setup_end])
     entries = [LogEntry(0, game.started_at, None, setup)]
@@ -444,18 +458,29 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
         text = move_caption(events[start:end], mover_names(names, move, seat), move)
         entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
         start = end
+    # A bot took a seat for good: said after the last move before it did.
+    for number, lines in resignations(stored_seats or []).items():
+        if number < len(entries):
+            entry = entries[number]
+            entries[number] = replace(entry, text=" ".join([entry.text, *lines]))
     return tuple(entries)
 
 
-def _names_at(game: Game, view: TableView) -> Callable[[int], tuple[str, ...]]:
+def _names_at(view: TableView, seats: list[Seat] | None) -> Callable[[int], tuple[str, ...]]:
     """The seats' names as they read when a move was made (by its number): the view's
-    names, unless a player resigned, whose earlier moves read under their plain name
-    (then one more query, for the seats)."""
+    names, unless a player resigned (``seats``: the stored seats, then), whose earlier
+    moves read under their plain name."""
     names = tuple(view.names)
-    if not any(seat.resigned for seat in view.seats_info):
+    if seats is None:
         return lambda number: names
-    seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
     return lambda number: tuple(seat_names(seats, moves=number))
+
+
+def _seats_if_resigned(game: Game, view: TableView) -> list[Seat] | None:
+    """The stored seats, where a player resigned (one query); None where nobody did."""
+    if not any(seat.resigned for seat in view.seats_info):
+        return None
+    return list(Seat.objects.filter(game=game).select_related("user").order_by("position"))
 
 
 def _setup_events(game: Game) -> int:

@@ -30,7 +30,7 @@ from games.services import (
     vacation_end,
     vacation_start,
 )
-from tests.games.factories import GameFactory, scenario_deck
+from tests.games.factories import GameFactory, people_game, scenario_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -43,6 +43,31 @@ def test_the_deadline_is_the_move_time_after_the_turn_starts(table):
     game = table(deadline=48)
     assert game.deadline_at == game.turn_started_at + timedelta(hours=48)
     assert table(deadline=None).deadline_at is None
+
+
+def test_the_deadline_e_mail_says_whose_move_is_due_next(dora, alice, bob, age, run_commits):
+    """After a bot moved for Dora, the move due next is Alice's: Dora's e-mail says
+    "The next move is due …", not "Your move is due …", which she would take as hers."""
+    with run_commits():
+        game = people_game(
+            dora,
+            alice,
+            bob,
+            deck=scenario_deck("lux5 lux3 prestige"),
+            first_player=0,
+            move_deadline_hours=24,
+        )
+    mail.outbox.clear()
+    game = age(game, 25)
+    with run_commits():
+        assert deadlines_sweep(now=timezone.now()) == 1
+    game.refresh_from_db()
+    assert list(seats_to_act(game.engine_state())) == [1]
+    (told,) = [m for m in mail.outbox if "A bot made your move" in m.subject]
+    assert "\nThe next move is due in " in told.body
+    assert "Your move is due" not in told.body
+    html = told.alternatives[0][0]
+    assert "The next move is due" in html and "Your move is due" not in html
 
 
 def test_at_the_deadline_a_bot_moves_once_and_the_player_is_told(table, dora, age, run_commits):

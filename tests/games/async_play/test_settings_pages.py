@@ -188,6 +188,6 @@ def test_a_chosen_time_zone_for_the_board_and_the_emails(client, dora, run_commi
     (message,) = mail.outbox
     # The time in Berlin, marked by its offset (the zone's name, "Europe/Berlin", is not
     # what a reader writes, and in brackets inside the due time's brackets it nested).
-    due = message.body.split("Move due")[-1].split("\n")[0]
+    due = message.body.split("Your move is due")[-1].split("\n")[0]
     offset = "UTC+2" if game.deadline_at.astimezone(ZoneInfo("Europe/Berlin")).dst() else "UTC+1"
     assert due.endswith(f" {offset}).") and "Europe/Berlin" not in message.body

@@ -297,6 +297,8 @@ def test_the_replay_names_who_made_each_move_as_the_board_does(client, alice, bo
     assert all("(resigned)" not in line["text"] for line in lines[: resigned_after + 1])
     assert replay_view(replay, resigned_after).seats_info[0].display_name == "Alice"
     assert replay_view(replay, resigned_after + 1).names[0] == "Alice (resigned)"
+    takeover = "From here on, a bot (medium) plays for Alice."
+    assert [line["number"] for line in lines if takeover in line["text"]] == [resigned_after]
     client.force_login(bob)
     first_bot = min(bots) + 1
     page = client.get(f"/games/{game.pk}/replay/?move={first_bot}").content.decode()

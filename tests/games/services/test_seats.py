@@ -254,6 +254,23 @@ def test_resigning_out_of_turn_plays_nothing_yet(dora, alice, bob, run_commits):
     assert Move.objects.filter(game=game, actor=Move.Actor.BOT, seat=2).exists()
 
 
+def test_the_log_says_when_a_bot_took_a_resigned_players_seat(dora, alice, bob, client):
+    """The board's log says, after the last move before it, that a bot plays for the
+    player from then on: their resignation is not silent."""
+    from games.selectors import log_entries, table_view
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    game = game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    game_resign(game=game, user=bob)
+    game.refresh_from_db()
+    entries = log_entries(game=game, view=table_view(game=game, user=alice))
+    takeover = "From here on, a bot (medium) plays for Bob."
+    assert [e.number for e in entries if takeover in e.text] == [1]
+    assert entries[1].text.startswith("Dora passes")
+    client.force_login(alice)
+    assert takeover in client.get(f"/games/{game.pk}/").content.decode()
+
+
 def test_a_resigned_player_can_no_longer_move(dora, alice, bob):
     game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
     game_resign(game=game, user=dora)
