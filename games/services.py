@@ -1066,7 +1066,10 @@ def _order_answer(
         row = rows.get(position)
         if row is None:
             continue
-        order = None if position in spent or row.auction != auction else row.order()
+        order = None if row.auction != auction else row.order()
+        if order is not None and position in spent:
+            # Its move in the auction is made; its discard, if the seat took Theft, is not.
+            order = Order(discard=order.discard) if order.discard else None
         action = order_action(player_view(state, position), order, row.defaults())
         if action is not None:
             return action, row
@@ -1157,8 +1160,11 @@ def game_orders_set(
                 new_state = apply_action(state, action)
                 _move_append(locked, moves, action, Move.Actor.ORDER, None)
                 moves[-1].log_end = len(new_state.events)
-                if action["type"] != "bid":
+                if action["type"] != "bid":  # its move in this auction is made
+                    kept = row.order()
                     row.order_clear()
+                    if kept is not None and kept.discard:  # and if it took Theft, its choice
+                        row.order_put(Order(discard=kept.discard), auction)
                     row.save()
                 transaction.on_commit(lambda: _moves_log(locked, moves))
                 _game_advance(locked, seats, state, new_state, moves, now, Move.Actor.ORDER)

@@ -158,6 +158,35 @@ def test_theft_discards_the_lowest_or_the_named_luxury(dora, alice, bob):
     assert game.engine_state().owned[1] == ("lux2",)
 
 
+@pytest.mark.parametrize(
+    "order",
+    [Order(kind="pass", discard="lowest"), Order(kind="bid", maximum=3000, discard="lowest")],
+    ids=["pass", "proxy-bid-that-gives-up"],
+)
+def test_an_order_that_takes_theft_also_discards(dora, alice, bob, order):
+    """The order's own pass takes Theft (the first to pass takes a misfortune), and the
+    same order then discards: the table does not wait for Alice, away, to choose."""
+    game = table_of(dora, alice, bob, "lux2 lux8 theft lux7")
+    game = act(game, dora, type="pass")
+    game = act(game, alice, type="bid", cards=[1000])
+    game = act(game, bob, type="pass")
+    game = act(game, alice, type="bid", cards=[2000])
+    game = act(game, bob, type="pass")
+    game = act(game, dora, type="pass")  # alice has Luxury 2 and 8; Theft is up, her turn
+    game_orders_set(game=game, user=alice, card="theft", order=order)
+    if order.kind == "bid":  # her proxy bids 3,000; then 6,000 is more than it may pay
+        game = act(game, bob, type="bid", cards=[4000])
+        game = act(game, dora, type="bid", cards=[6000])
+    game.refresh_from_db()
+    actions = [move.action for move in order_moves(game)[-2:]]
+    assert actions == [
+        {"seat": 1, "type": "pass"},
+        {"seat": 1, "type": "discard", "card": "lux2"},
+    ]
+    assert game.engine_state().owned[1] == ("lux8",)
+    assert not StandingOrder.objects.filter(seat__game=game, seat__position=1).exists()
+
+
 def test_a_yacht_club_order_seals_the_card(dora, alice, bob):
     game = table_of(dora, alice, bob, "yacht lux6 lux7", advanced=("yacht",))
     game_orders_set(game=game, user=alice, card="yacht", order=Order(kind="seal", seal=4000))
