@@ -303,7 +303,10 @@ class PlayerStats(models.Model):
 
     @property
     def average_status(self) -> float | None:
-        return round(self.status_total / self.games_played, 2) if self.games_played else None
+        """Over the games the player did not resign from (a resigned seat's final status
+        is the bot's): ``status_total`` counts only those."""
+        own = self.games_played - self.games_resigned
+        return round(self.status_total / own, 2) if own > 0 else None
 
     def most_won_cards(self, limit: int = 5) -> list[tuple[str, int]]:
         """The status cards most often won, most first (ties: the most valuable first)."""

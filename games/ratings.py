@@ -24,8 +24,10 @@ rating is ``rating_display``: 1000 + 40 (mu − 3 sigma), a conservative estimat
 deadline made a move for an absent person (``Move.Actor.DEADLINE``), or a staff
 scenario game (a fixed deck) changes no rating, neither the people's nor the bots'.
 Such games still count in the stats (played, won, cast out, status, cards won,
-head-to-head), with one exception: a person who resigned never gets the win of the bot
-that finished their seat, and ranks last in their head-to-head records for that game.
+head-to-head), except where a person resigned: the end of their seat is the bot's, so
+they never get its win, its final status (the average status is over the games a
+person did not resign from) or its being cast out; their cards won are those they won
+before resigning; and they rank last in their head-to-head records for that game.
 """
 
 from __future__ import annotations
@@ -79,11 +81,12 @@ def unrated_reason(game: Game, seats: Sequence[Seat]) -> str:
     return ""
 
 
-def cards_won_by_seat(state: State) -> list[dict[str, int]]:
+def cards_won_by_seat(state: State, events: int | None = None) -> list[dict[str, int]]:
     """Status cards each seat won at auction (normal auctions and the Yacht Club),
-    from the public log; misfortunes are taken, not won, and are not counted."""
+    from the public log (its first ``events`` events: None, all); misfortunes are
+    taken, not won, and are not counted."""
     won: list[dict[str, int]] = [{} for _ in range(state.players)]
-    for event in state.events:
+    for event in state.events[:events]:
         if event[0] == "win":
             seat, card = event[1], event[2]
         elif event[0] == "sealed" and event[2] >= 0:
@@ -92,6 +95,19 @@ def cards_won_by_seat(state: State) -> list[dict[str, int]]:
             continue
         won[seat][card] = won[seat].get(card, 0) + 1
     return won
+
+
+def _cards_won_before(game: Game, state: State, seat: Seat) -> dict[str, int]:
+    """The cards a resigned player won themselves, before a bot took their seat (none
+    where that moment was not recorded).  One query."""
+    if not seat.resigned_after:
+        return {}
+    events = (
+        Move.objects.filter(game=game, number=seat.resigned_after - 1)
+        .values_list("log_end", flat=True)
+        .first()
+    )
+    return cards_won_by_seat(state, events or 0)[seat.position]
 
 
 def record_finished_game(game: Game, *, seats: Sequence[Seat] | None = None) -> GameRecord | None:
@@ -145,12 +161,17 @@ def record_finished_game(game: Game, *, seats: Sequence[Seat] | None = None) -> 
         won = bool(detail["winner"]) and not seat.resigned
         row.games_played += 1
         row.games_won += won
-        row.times_cast_out += bool(detail["cast_out"])
         row.games_resigned += seat.resigned
-        row.status_total += detail["status"]
+        if not seat.resigned:  # a resigned seat's end is the bot's, not the player's
+            row.times_cast_out += bool(detail["cast_out"])
+            row.status_total += detail["status"]
         row.last_game_at = finished_at
         counts = dict(row.cards_won or {})
-        for card, n in cards_won[seat.position].items():
+        if seat.resigned:
+            own = _cards_won_before(game, state, seat)
+        else:
+            own = cards_won[seat.position]
+        for card, n in own.items():
             counts[card] = counts.get(card, 0) + n
         row.cards_won = counts
         if rated:

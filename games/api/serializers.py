@@ -751,11 +751,14 @@ class UserProfileSerializer(serializers.Serializer):
     )
     average_status = _out(
         serializers.FloatField,
-        "Average final status over finished games, or null.",
+        "Average final status over the finished games the player did not resign from "
+        "(a resigned seat ends as its bot played it), or null.",
         allow_null=True,
     )
     times_cast_out = _out(
-        serializers.IntegerField, "Finished games in which the player was cast out."
+        serializers.IntegerField,
+        "Finished games in which the player was cast out (not counting the games they "
+        "resigned from).",
     )
     rating = _out(
         serializers.FloatField,

@@ -44,8 +44,10 @@ def store_game(
     actors: dict[int, str] | None = None,
     scenario: bool = False,
     record: bool = True,
+    log_ends: Sequence[int] | None = None,
 ) -> Game:
-    """Store a finished game (game, seats, moves) and record it as the services do."""
+    """Store a finished game (game, seats, moves) and record it as the services do.
+    ``log_ends``: each move's ``log_end`` (how many public events after it), if kept."""
     assert state.phase == OVER
     people = [s[1] if isinstance(s, tuple) else s for s in seats if not isinstance(s, str)]
     finished_at = _next_time()
@@ -81,6 +83,7 @@ def store_game(
                 seat=act["seat"],
                 action=act,
                 actor=(actors or {}).get(n, Move.Actor.PLAYER),
+                log_end=log_ends[n] if log_ends else None,
             )
             for n, act in enumerate(actions)
         )

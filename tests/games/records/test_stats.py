@@ -74,7 +74,8 @@ def five_games(alice, bob, carol):
 def test_totals_by_hand(five_games, alice, bob, carol):
     a, b, c = (PlayerStats.objects.get(user=u) for u in (alice, bob, carol))
     assert (a.games_played, a.games_won, a.times_cast_out, a.games_resigned) == (5, 1, 2, 1)
-    assert (a.status_total, a.average_status, a.win_rate) == (27, 5.4, 0.2)
+    # G4's Luxury 10 is the bot's (Alice resigned): status over her other four games.
+    assert (a.status_total, a.average_status, a.win_rate) == (17, 4.25, 0.2)
     assert a.rated_games == 3
     assert (b.games_played, b.games_won, b.times_cast_out, b.games_resigned) == (5, 2, 1, 0)
     assert (b.status_total, b.average_status, b.win_rate) == (31, 6.2, 0.4)
@@ -106,10 +107,11 @@ def test_ranks_by_hand(five_games, alice, bob, carol):
 
 def test_most_won_cards(five_games, alice):
     stats = PlayerStats.objects.get(user=alice)
-    assert stats.cards_won == {"lux10": 2, "lux3": 1, "prestige": 1, "lux2": 1, "lux4": 1}
+    # G4's Luxury 10 is the bot's, won after Alice resigned.
+    assert stats.cards_won == {"lux10": 1, "lux3": 1, "prestige": 1, "lux2": 1, "lux4": 1}
     assert stats.most_won_cards() == [
-        ("lux10", 2),
         ("prestige", 1),
+        ("lux10", 1),
         ("lux4", 1),
         ("lux3", 1),
         ("lux2", 1),
@@ -138,3 +140,62 @@ def test_unrated_games_keep_the_rating(five_games, alice):
     )
     assert [rated for rated, _ in history] == [True, True, True, False, False]
     assert PlayerStats.objects.get(user=alice).rating == history[2][1]
+
+
+def test_a_resigned_player_keeps_only_the_cards_they_won_themselves(alice, bob, carol):
+    """Alice resigned half way: the cards her seat's bot won after that are not hers,
+    nor its final status or its fate; the cards she won before are."""
+    from games.engine import apply_action, new_game
+    from games.ratings import cards_won_by_seat
+    from tests.games.records.conftest import play_random, store_game
+
+    def alice_won(state):
+        return sum(cards_won_by_seat(state)[0].values())
+
+    state, actions = next(
+        (state, actions)
+        for state, actions in (play_random(3, seed) for seed in range(1, 200))
+        if alice_won(state) >= 2
+    )
+    # Resign her once she has won about half of her cards.
+    replayed = new_game(
+        players=3,
+        deck=list(state.setup_deck),
+        first_player=state.first_player,
+        advanced=state.advanced,
+    )
+    log_ends, before = [], None
+    for n, action in enumerate(actions):
+        replayed = apply_action(replayed, action)
+        log_ends.append(len(replayed.events))
+        if before is None and alice_won(replayed) * 2 >= alice_won(state):
+            before, resigned_after = cards_won_by_seat(replayed)[0], n + 1
+    assert before and before != cards_won_by_seat(state)[0]
+    store_game(
+        [("resigned", alice, resigned_after), bob, carol],
+        state,
+        actions=actions,
+        log_ends=log_ends,
+    )
+    stats = PlayerStats.objects.get(user=alice)
+    assert stats.cards_won == before
+    assert (stats.games_played, stats.games_resigned, stats.status_total) == (1, 1, 0)
+    assert (stats.times_cast_out, stats.average_status) == (0, None)
+
+
+def test_the_data_migration_takes_the_bots_end_out_of_old_totals(five_games, alice, bob):
+    """Totals recorded before resigned seats were left out (G4 counted the bot's status
+    10 as Alice's) are mended by accounts' migration 0011; Bob's are left alone."""
+    import importlib
+
+    from django.apps import apps
+
+    stats = PlayerStats.objects.get(user=alice)
+    stats.status_total += 10  # as recorded before: G4's final status counted
+    stats.save()
+    before_bob = PlayerStats.objects.get(user=bob).status_total
+    migration = importlib.import_module("accounts.migrations.0011_resigned_games_stats")
+    migration.resigned_ends_out(apps, None)
+    stats.refresh_from_db()
+    assert (stats.status_total, stats.average_status, stats.times_cast_out) == (17, 4.25, 2)
+    assert PlayerStats.objects.get(user=bob).status_total == before_bob
