@@ -212,6 +212,10 @@ def game_join(*, game: Game, user: User) -> Seat:
         if seat is None:
             seat = next((s for s in seats if s.is_open), None)
             if seat is None:
+                if any(s.user_id is not None and not s.accepted for s in seats):
+                    raise NotAllowed(
+                        _("No seat is open: those not taken are kept for invited players.")
+                    )
                 raise NotAllowed(_("This table is full."))
             seat.user = user
         _limits_check(user)
@@ -1182,6 +1186,11 @@ def _order_for_card_check(state: State, card: str | None, order: Order) -> None:
     )
     if not still_on:
         if isinstance(card, str) and _known_card(card):
+            if not any(event[0] == "reveal" and event[2] == card for event in state.events):
+                raise AuctionOver(
+                    _("%(card)s is not up for auction yet: an order is for the card up now.")
+                    % {"card": card_name(card)}
+                )
             raise AuctionOver(
                 _("The auction of %(card)s is over: look at the board again.")
                 % {"card": card_name(card)}

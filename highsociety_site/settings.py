@@ -418,6 +418,8 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     "DEFAULT_RENDERER_CLASSES": ["rest_framework.renderers.JSONRenderer"],
+    # JSON always: ``?format=`` is ignored like any unknown query parameter.
+    "DEFAULT_CONTENT_NEGOTIATION_CLASS": "games.api.negotiation.JsonNegotiation",
     "DEFAULT_PARSER_CLASSES": ["games.api.parsers.JSONParser"],  # deep nesting: 400
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "games.api.errors.api_exception_handler",

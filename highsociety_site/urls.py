@@ -3,6 +3,7 @@
 from django.contrib import admin
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
+from rest_framework.negotiation import DefaultContentNegotiation
 
 from games import views as games_views
 from highsociety_site import views
@@ -26,7 +27,19 @@ urlpatterns = [
     path("admin/login/", views.admin_login, name="admin_login"),
     path("admin/", admin.site.urls),
     path("api/v1/", include("games.api.urls")),
-    path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    # The schema (YAML, or JSON with ?format=json) and its docs page choose their format
+    # as DRF does; the API itself answers JSON only (games.api.negotiation).
+    path(
+        "api/schema/",
+        SpectacularAPIView.as_view(content_negotiation_class=DefaultContentNegotiation),
+        name="api-schema",
+    ),
     # The split view serves Swagger UI's start-up code as a file, not an inline script.
-    path("api/docs/", SpectacularSwaggerSplitView.as_view(url_name="api-schema"), name="api-docs"),
+    path(
+        "api/docs/",
+        SpectacularSwaggerSplitView.as_view(
+            url_name="api-schema", content_negotiation_class=DefaultContentNegotiation
+        ),
+        name="api-docs",
+    ),
 ]

@@ -136,6 +136,26 @@ def _proxy(view: PlayerView, maximum: int, cards: tuple[int, ...] | None) -> dic
     return {"seat": view.seat, "type": "pass"}
 
 
+def _discard_problem(view: PlayerView, order: Order) -> str | None:
+    """Why the Theft part of an order could never act, or ``None``."""
+    theft_now = view.card == THEFT and view.phase in (AUCTION, THEFT_CHOICE)
+    if not theft_now:
+        return Message(gettext_noop("A discard order is only for the Theft card, while it is up."))
+    if order.discard == LOWEST:
+        return None
+    owned = [c for c in view.seats[view.seat].cards if c in LUXURY_VALUE]
+    if order.discard in owned:
+        return None
+    if order.discard in LUXURY_VALUE:
+        return Message(
+            gettext_noop("You do not own %(card)s: choose one of your luxuries."),
+            card=Card(order.discard),
+        )
+    return Message(  # the input itself is not echoed back
+        gettext_noop('That is not a luxury: discard "lowest" or one of your luxuries, by its code.')
+    )
+
+
 def order_problem(view: PlayerView, order: Order) -> str | None:
     """Why ``order`` could never act for the viewing seat (a sentence for its owner),
     or ``None``.  The caller has checked that the order is for the card up now."""
@@ -143,6 +163,8 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
     if seat is None:
         return Message(gettext_noop("Only a player at the table can leave orders."))
     me = view.seats[seat]
+    if order.discard and (problem := _discard_problem(view, order)):
+        return problem  # first: a discard named wrongly is named, whatever the rest
     if order.kind in ("pass", "bid"):
         if view.phase != AUCTION:
             return Message(gettext_noop("There is no auction to bid in now."))
@@ -201,23 +223,6 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
             return Message(
                 gettext_noop("Choose one of the money cards in your hand for the Yacht Club.")
             )
-    if order.discard:
-        theft_now = view.card == THEFT and view.phase in (AUCTION, THEFT_CHOICE)
-        if not theft_now:
-            return Message(
-                gettext_noop("A discard order is only for the Theft card, while it is up.")
-            )
-        if order.discard != LOWEST:
-            owned = [c for c in me.cards if c in LUXURY_VALUE]
-            if order.discard not in owned:
-                if order.discard in LUXURY_VALUE:
-                    return Message(
-                        gettext_noop("You do not own %(card)s: choose one of your luxuries."),
-                        card=Card(order.discard),
-                    )
-                return Message(
-                    gettext_noop("You do not own that card: choose one of your luxuries.")
-                )
     return None
 
 

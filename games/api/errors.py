@@ -65,6 +65,8 @@ def game_error_to_api(error: GameError) -> ApiError:
         fields["version"] = error.version
     for kind, status_code, code in _GAME_ERRORS:
         if isinstance(error, kind):
+            if code == "invalid":  # invalid input, as a whole: in ``errors`` as DRF's are
+                fields["errors"] = {"non_field_errors": [str(error)]}
             return ApiError(str(error), status_code=status_code, code=code, **fields)
     raise AssertionError("unreachable: every GameError is a GameError")
 

@@ -22,6 +22,10 @@ _ERRORS = {
     ),
     413: "The request body is too large (`too_large`).",
     415: "The body is not JSON (or a form): send `Content-Type: application/json` (`unsupported_media_type`).",
+    406: (
+        "The `Accept` header admits no JSON (`not_acceptable`): every answer of this API "
+        "is `application/json`."
+    ),
     429: "Too many requests: wait the number of seconds in `Retry-After`.",
     503: (
         "The database or the cache is unavailable for a moment (`service_unavailable`): "
@@ -71,8 +75,9 @@ _ERROR_EXAMPLES = {
 def error_responses(*codes: int, examples: bool = False) -> dict[int, OpenApiResponse]:
     """The error answers of an operation, each in the one error format (with examples
     of illegal actions and stale versions for the move operation).  Every operation may
-    also answer 503 while the database or the cache is down."""
-    codes = (*codes, 503) if 503 not in codes else codes
+    also answer 406 to a client that accepts no JSON, and 503 while the database or the
+    cache is down."""
+    codes = tuple(sorted({*codes, 406, 503}))
     return {
         code: OpenApiResponse(
             ErrorSerializer,

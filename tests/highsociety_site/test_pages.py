@@ -167,3 +167,11 @@ def test_a_form_address_opened_in_the_browser_gets_a_page_not_a_blank(client, al
     assert "has no page of its own" in page and 'href="/"' in page
     api = client.patch("/api/v1/games/1/")
     assert api.status_code == 405 and api.json()["code"] == "method_not_allowed"
+
+
+def test_every_page_leads_to_the_api_docs(client):
+    """A program's author finds the API from any page's footer, signed in or not."""
+    for path in ("/", "/rules/", "/accounts/login/"):
+        html = client.get(path).content.decode()
+        footer = html.split('<footer class="site-footer">')[1]
+        assert '<a href="/api/docs/">API for your own program</a>' in footer, path

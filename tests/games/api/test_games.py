@@ -118,6 +118,9 @@ def test_create_validates_input(clients, body, field):
 def test_create_passes_on_the_services_sentences(clients, seats, words):
     error = _error(clients["alice"].post(GAMES, {"players": 3, "seats": seats}, format="json"), 400)
     assert words in error["detail"]
+    # Invalid input always lists its messages; the services' are about the whole body.
+    assert error["code"] == "invalid"
+    assert error["errors"] == {"non_field_errors": [error["detail"]]}
 
 
 def test_only_staff_fix_deck_and_first_player(clients):

@@ -116,12 +116,42 @@ def test_bad_orders_answer_400_and_change_nothing(clients, body, code, field):
     assert not StandingOrder.objects.exists()
 
 
-def test_an_ended_auction_answers_409(clients):
-    game_id = scenario(clients, "lux5 lux6")
-    response = orders(
-        clients, "bob", game_id, "put", {"for_card": "lux6", "order": {"type": "pass"}}
-    )
-    assert "Luxury 6" in _error(response, 409, "auction_over")["detail"]
+@pytest.mark.parametrize(
+    "discard, words",
+    [
+        ("middle", 'That is not a luxury: discard "lowest" or one of your luxuries'),
+        ("lux9", "You do not own Luxury 9"),
+    ],
+)
+def test_a_wrong_discard_is_named_before_the_rest_of_the_order(clients, discard, words):
+    """The order's bid is wrong too (its max cannot beat 6,000), but the discard is what
+    the answer names: a discard nobody could make would otherwise go unseen."""
+    game_id = scenario(clients, "lux2 theft lux7")
+    move(clients, "dora", game_id, type="bid", cards=[1000], version=0)
+    move(clients, "bob", game_id, type="pass", version=1)
+    move(clients, "carol", game_id, type="pass", version=2)  # Dora has Luxury 2; Theft up
+    move(clients, "dora", game_id, type="bid", cards=[6000], version=3)
+    body = {"for_card": "theft", "order": {"type": "bid", "max": 3000, "discard": discard}}
+    response = orders(clients, "bob", game_id, "put", body)
+    detail = _error(response, 400, "invalid_order")["detail"]
+    assert words in detail and "middle" not in detail
+    assert not StandingOrder.objects.exists()
+
+
+def test_an_auction_that_is_not_on_answers_409_and_says_why(clients):
+    """A card still in the deck is not up yet; a card sold is over: each says so."""
+    game_id = scenario(clients, "lux5 lux6 lux7")
+    pass_order = {"order": {"type": "pass"}}
+    response = orders(clients, "bob", game_id, "put", {"for_card": "lux6", **pass_order})
+    detail = _error(response, 409, "auction_over")["detail"]
+    assert detail == "Luxury 6 is not up for auction yet: an order is for the card up now."
+    assert move(clients, "dora", game_id, type="bid", cards=[1000], version=0).status_code == 201
+    assert move(clients, "bob", game_id, type="pass", version=1).status_code == 201
+    assert move(clients, "carol", game_id, type="pass", version=2).status_code == 201
+    response = orders(clients, "bob", game_id, "put", {"for_card": "lux5", **pass_order})
+    detail = _error(response, 409, "auction_over")["detail"]
+    assert detail == "The auction of Luxury 5 is over: look at the board again."
+    assert not StandingOrder.objects.exists()
 
 
 def test_only_players_of_the_running_game_have_orders(clients, anon):

@@ -122,6 +122,17 @@ def test_not_acceptable_is_in_the_error_format(clients):
     assert response.status_code == 406 and response.json()["code"] == "not_acceptable"
 
 
+@pytest.mark.parametrize("value", ["api", "yaml", "xml", "json"])
+def test_a_format_query_parameter_is_ignored_like_any_unknown_one(clients, anon, value):
+    """``?format=`` is not this API's: it answers JSON, and a call without credentials
+    still gets 401 (not a 404 from a format nobody serves)."""
+    response = clients["alice"].get(f"/api/v1/games/?format={value}")
+    assert response.status_code == 200 and response["Content-Type"] == "application/json"
+    assert "results" in response.json()
+    response = anon.get(f"/api/v1/games/1/?format={value}")
+    assert response.status_code == 401 and response.json()["code"] == "not_authenticated"
+
+
 # --------------------------------------------------------------------------- throttling
 
 

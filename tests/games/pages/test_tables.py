@@ -32,7 +32,8 @@ def test_join_a_full_table_is_refused(client, open_table, dave, carol):
     client.force_login(dave)
     response = client.post(f"/games/{open_table.pk}/join/")
     assert response.status_code == 400
-    assert "This table is full." in response.content.decode()
+    # Bob's invitation keeps the last seat: the refusal says so, not just "full".
+    assert "No seat is open: those not taken are kept for invited players." in response.content.decode()
     assert not Seat.objects.filter(user=dave).exists()
 
 

@@ -219,7 +219,7 @@ def test_an_order_that_could_never_act_is_refused_and_changes_nothing(
 
 def test_an_order_for_an_auction_that_ended_is_refused(dora, alice, bob):
     game = table_of(dora, alice, bob, "lux5 lux6 lux7")
-    with pytest.raises(AuctionOver, match="auction of Luxury 6 is over"):
+    with pytest.raises(AuctionOver, match="Luxury 6 is not up for auction yet"):
         game_orders_set(game=game, user=alice, card="lux6", order=Order(kind="pass"))
     # A card that does not exist is bad input, and not echoed back.
     with pytest.raises(InvalidOrder, match="There is no such card") as refused:

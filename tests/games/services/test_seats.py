@@ -53,7 +53,7 @@ def test_the_last_seat_filled_starts_the_game(alice, bob, carol):
 @pytest.mark.parametrize(
     ("setup", "phrase"),
     [
-        ("full", "This table is full."),
+        ("full", "kept for invited players"),
         ("seated", "You already have a seat"),
         ("started", "already started"),
         ("abandoned", "abandoned"),
