@@ -14,8 +14,6 @@ from django.shortcuts import redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import translation
-from django.utils.html import escape
-from django.utils.translation import gettext
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_safe
@@ -44,15 +42,33 @@ def rules(request: HttpRequest) -> HttpResponse:
         translated if translated.name != RULES_FILE.name and translated.exists() else RULES_FILE
     )
     text = source.read_text(encoding="utf-8")
-    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(text)
-    # Each table in a box of its own that scrolls sideways on a narrow screen; the box
-    # takes the focus, so that the keyboard scrolls it too (arrow keys).
-    label = escape(gettext("Table (scrolls sideways on a small screen)"))
-    html = html.replace(
-        "<table>",
-        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{label}"><table>',
-    ).replace("</table>", "</table></div>")
+    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    tokens = _cells_labelled(md.parse(text))
+    html = md.renderer.render(tokens, md.options, {})
     return render(request, "rules.html", {"rules_html": html})
+
+
+def _cells_labelled(tokens: list) -> list:
+    """Each cell of the rules' tables gets its column's heading as ``data-label``: on a
+    phone the rows stack (site.css), each cell under its heading, instead of a table
+    wider than the screen whose last column (the card's effect) is out of sight."""
+    headings: list[str] = []
+    column = 0
+    in_head = False
+    for token in tokens:
+        if token.type == "thead_open":
+            headings, in_head = [], True
+        elif token.type == "thead_close":
+            in_head = False
+        elif token.type == "tr_open":
+            column = 0
+        elif token.type == "inline" and in_head:
+            headings.append(token.content)
+        elif token.type == "td_open":
+            if column < len(headings):
+                token.attrSet("data-label", headings[column])
+            column += 1
+    return tokens
 
 
 @require_safe

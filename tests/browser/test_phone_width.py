@@ -1,9 +1,9 @@
 """No page is wider than the screen, on a small phone (360 px, a common Android width)
 in every language, nor at tablet and narrow-window widths in German (the longest
-words): long words wrap, the site's tables stack, and nothing absolutely placed
-(visually hidden column headings) stretches the page.  Only the rules' reference tables
-scroll, inside their own box.  Every ``<details>`` is opened first, so what it hides is
-measured too."""
+words): long words wrap, the site's tables stack (the rules' too, each cell under its
+column's heading), and nothing absolutely placed (visually hidden column headings)
+stretches the page.  Every ``<details>`` is opened first, so what it hides is measured
+too."""
 
 from __future__ import annotations
 
@@ -20,9 +20,8 @@ SMALL_PHONE = {"width": 360, "height": 780}
 WIDTH_OF_PAGE = "() => document.documentElement.scrollWidth"
 OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 # Nor may a table need its box's sideways scroll: the site's tables stack on a phone.
-# Only the rules' reference tables scroll, on purpose (they keep a readable width).
 TABLES_TOO_WIDE = """() => [...document.querySelectorAll('.table-wrap')]
-    .filter(box => !box.closest('.rules') && box.scrollWidth > box.clientWidth)
+    .filter(box => box.scrollWidth > box.clientWidth)
     .map(box => box.querySelector('thead').innerText.replace(/\\s+/g, ' '))"""
 
 
