@@ -8,6 +8,7 @@ as text; the big glyph is decoration (``aria-hidden``).
 
 from __future__ import annotations
 
+import re
 from datetime import UTC
 from functools import cache
 from typing import Any
@@ -120,6 +121,10 @@ def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
     game_end = " hs-card--game-end" if code in ("prestige", "scandal") else ""
     if len(short) > 8:  # Excursions, Yacht Club: a smaller name so that it fits the card
         game_end += " hs-card--long"
+    if max(len(word) for word in re.split(r"[\s-]+", short)) >= 7:
+        # "Skandal", "Schulden", "d'argent": on the small cards a word this long needs a
+        # smaller letter (a small card breaks a name between its words: "Jeux / d'argent").
+        game_end += " hs-card--long-word"
     sub = (
         gettext("Luxury %(value)s") % {"value": LUXURY_VALUE[code]}
         if code in ("excursions", "yacht")
@@ -209,9 +214,10 @@ def percent(part: int, whole: int) -> str:
 
 @register.filter
 def rating_change(value: float) -> str:
-    """A rating change as the pages show it, signed, one decimal: 80.6 -> +80.6."""
+    """A rating change as the pages show it, signed, one decimal: 80.6 -> +80.6,
+    -24.3 -> −24.3 (a minus sign, as the cards and the e-mails write it)."""
     text = floatformat(value, 1)
-    return f"+{text}" if value >= 0 else text
+    return f"+{text}" if value >= 0 else "\u2212" + text.lstrip("-")
 
 
 @register.filter(name="card_name")

@@ -20,7 +20,7 @@ SMALL_PHONE = {"width": 360, "height": 780}
 WIDTH_OF_PAGE = "() => document.documentElement.scrollWidth"
 OPEN_DETAILS = "() => document.querySelectorAll('details').forEach(d => { d.open = true; })"
 # Nor may a table need its box's sideways scroll: the site's tables stack on a phone.
-TABLES_TOO_WIDE = """() => [...document.querySelectorAll('.table-wrap')]
+TABLES_TOO_WIDE = """() => [...document.querySelectorAll('.table-wrap, .scores__wrap')]
     .filter(box => box.scrollWidth > box.clientWidth)
     .map(box => box.querySelector('thead').innerText.replace(/\\s+/g, ' '))"""
 

@@ -74,7 +74,8 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
             assert f"You finished {result.rank} of 3." in message.body
         # The rating itself, then the change: "Your rating: 1,041 (+41.2)."
         delta, rating = result.rating_delta, round(result.rating_after)
-        assert f"Your rating: {rating} ({'+' if delta >= 0 else ''}{delta:.1f})." in message.body
+        change = f"{delta:+.1f}".replace("-", "\u2212")  # a minus sign, as on the pages
+        assert f"Your rating: {rating} ({change})." in message.body
         assert f"{settings.SITE_URL}/games/{game.pk}/replay/" in message.body
 
 

@@ -37,3 +37,32 @@ def test_a_money_card_is_heard_as_one_number(language, spoken):
     with translation.override(language):
         assert _spoken(money_card(12000)) == spoken
         assert _spoken(money_card(1000, "xs")) == spoken.replace("12", "1")
+
+
+@pytest.mark.parametrize(
+    "language, code, long_word",
+    [
+        ("de", "debt", True),  # "Schulden"
+        ("de", "scandal", True),  # "Skandal"
+        ("fr", "gambling", True),  # "Jeux d'argent": "d'argent"
+        ("fr", "yacht", False),  # "Yacht-Club" breaks after its hyphen
+        ("en", "lux7", False),
+    ],
+)
+def test_a_long_word_gets_the_small_cards_smaller_letter(language, code, long_word):
+    """On the small status cards a word of seven letters or more ran past the card's
+    frame: such a card is marked for a smaller letter (static/css/game.css)."""
+    with translation.override(language):
+        html = str(status_card(code, "sm"))
+    assert ("hs-card--long-word" in html) is long_word
+
+
+@pytest.mark.parametrize(
+    "language, value, shown",
+    [("en", 41.2, "+41.2"), ("en", -24.3, "\u221224.3"), ("de", -24.3, "\u221224,3")],
+)
+def test_a_rating_change_is_signed_with_a_minus_sign(language, value, shown):
+    from games.templatetags.game_cards import rating_change
+
+    with translation.override(language):
+        assert rating_change(value) == shown

@@ -87,7 +87,7 @@ def test_cancel_clears_the_order_and_keeps_the_defaults(client, game, alice):
             {"what": "order", "card": "lux5", "kind": "bid", "maximum": "12k"},
             "as a number, like 12000",
         ),
-        ({"what": "order", "card": "lux9", "kind": "pass"}, "The auction of Luxury 9 is over"),
+        ({"what": "order", "card": "lux9", "kind": "pass"}, "Luxury 9 is not up for auction yet"),
         ({"what": "nonsense"}, "Choose what to order."),
         ({"what": "defaults", "luxury_below": "1"}, "from 2 to 12"),
         ({"what": "defaults", "misfortune_max": "-5"}, "as a number, like 3000"),

@@ -134,4 +134,7 @@ def scored_game(seats: Sequence[SeatSpec], rows: Sequence[dict], **options: Any)
 def rating_cells(html: str) -> list[str]:
     """The last cell of each row of a page's final scores: the rating column."""
     table = html.split('class="scores', 1)[1].split("</table>", 1)[0]
-    return [row.rsplit('<td class="num"', 1)[1] for row in table.split("<tr")[2:]]
+    # A negative change is written with a minus sign: read as "-" to compare with Python's.
+    return [
+        row.rsplit('<td class="num"', 1)[1].replace("\u2212", "-") for row in table.split("<tr")[2:]
+    ]

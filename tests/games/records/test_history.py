@@ -80,7 +80,7 @@ def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
 
     for game in ("won", "lost_bob", "lost_carol"):
         delta = PlayerResult.objects.get(game=tables[game], seat=0).rating_delta
-        assert f"rating {delta:+.1f}" in html
+        assert f"rating {delta:+.1f}".replace("-", "\u2212") in html
     running = alice_client.get("/games/history/", {"show": "active"}).content.decode()
     assert "Being played" in running and "/replay/" not in running
 

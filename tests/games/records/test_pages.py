@@ -153,7 +153,8 @@ def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rate
     cells = rating_cells(client.get(f"/games/{game.pk}/").content.decode())
     deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
     assert f"{deltas[0]:+.1f}" in cells[0] and f"{deltas[1]:+.1f}" in cells[1]
-    assert 'href="/leaderboard/"' in cells[2] and "per level" in cells[2]
+    assert 'href="/leaderboard/"' in cells[2] and "its level's, on the leaderboard" in cells[2]
+    assert all(cell.startswith(' data-label="Rating change">') for cell in cells)
     assert not any("unrated" in cell for cell in cells)
 
 

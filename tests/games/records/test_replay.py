@@ -129,7 +129,7 @@ def test_stepping_with_plain_links(client, alice, bob, carol):
 
 def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob):
     """The replay's final scores are the end screen's: each person's rating change and
-    a bot's "per level", not "unrated" for a rated game; no link to the replay itself."""
+    a bot's "its level's, on the leaderboard", not "unrated" for a rated game; no link to the replay itself."""
     from accounts.models import PlayerResult
 
     game = played_game([alice, bob, "hard"], seed=7)
@@ -139,7 +139,7 @@ def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob
     assert len(cells) == 3 and not any("unrated" in cell for cell in cells)
     for seat in (0, 1):  # the rows are in the order of the places
         assert sum(f"{deltas[seat]:+.1f}" in cell for cell in cells) >= 1
-    assert sum("per level" in cell for cell in cells) == 1
+    assert sum("its level's, on the leaderboard" in cell for cell in cells) == 1
     ending = html.split('class="ending"', 1)[1].split("</nav>", 1)[0]
     assert "Watch the replay" not in ending and "/replay/" not in ending
 
@@ -190,7 +190,7 @@ def test_replay_pages_show_only_public_information(client, alice, bob, carol):
         html = re.sub(r'"X-CSRFToken": "\w+"', "", html)
         html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]+"', "CSRF", html)
         # The twins were rated one after the other, so from different ratings.
-        html = re.sub(r'(data-label="Rating">)[+-]?\d+\.\d', r"\1CHANGE", html)
+        html = re.sub(r'(data-label="Rating change">)[+\u2212]?\d+\.\d', r"\1CHANGE", html)
         return re.sub(r"Finished \d+ \w+ \d{4}", "Finished", html)
 
     for n in range(0, len(actions) + 1, 7):

@@ -109,7 +109,7 @@ def test_places_and_rating_changes_on_the_end_screen(client, alice, bob, carol):
     for result in PlayerResult.objects.filter(game=game):
         assert result.rated
         delta = result.rating_delta
-        assert f"{'+' if delta >= 0 else ''}{delta:.1f}" in html
+        assert f"{delta:+.1f}".replace("-", "\u2212") in html  # a minus sign, not a hyphen
 
 
 INVITE_NOTE = "Same players and options at a new table; the others are invited."
