@@ -3,6 +3,7 @@
 import re
 
 from allauth.account.forms import LoginForm as AllauthLoginForm
+from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
 from django.db.models import Q
 from django.utils.text import format_lazy
@@ -32,6 +33,28 @@ class LoginForm(AllauthLoginForm):
         # not the password.  The link comes after the form's button instead
         # (templates/allauth/elements/form.html).
         self.fields["password"].help_text = ""
+        _name_box(self.fields["login"])
+
+
+class SignupForm(AllauthSignupForm):
+    """allauth's sign-up form (ACCOUNT_FORMS), its username box typed as a name."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        _name_box(self.fields["username"])
+
+
+def _name_box(field: forms.Field) -> None:
+    """A box that takes a username: a phone's keyboard neither capitalises its first
+    letter nor corrects it, and a password manager fills it with the username."""
+    field.widget.attrs.update(
+        {
+            "autocapitalize": "none",
+            "autocorrect": "off",
+            "spellcheck": "false",
+            "autocomplete": "username",
+        }
+    )
 
 
 class ProfileForm(forms.ModelForm):

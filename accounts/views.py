@@ -30,7 +30,12 @@ from games.services import invitation_block_lift, player_commitments
 def profile(request: HttpRequest) -> HttpResponse:
     """Show the player's profile and let them change their display name."""
     if request.method != "POST":
-        form = ProfileForm(instance=request.user)
+        # The name the others see now, to edit: a player who never chose one goes by
+        # their username, and an empty box would read as "no name".
+        form = ProfileForm(
+            instance=request.user,
+            initial={"display_name": request.user.display_name or request.user.username},
+        )
         return render(request, "accounts/profile.html", _profile_context(request, form))
     # A copy of the user: a rejected value must not reach request.user (the page's
     # header shows its name) through the form's validation.

@@ -362,7 +362,8 @@ ACCOUNT_EMAIL_NOTIFICATIONS = True  # tell people when their password or e-mail 
 ACCOUNT_USERNAME_MIN_LENGTH = 3
 ACCOUNT_ADAPTER = "accounts.adapter.AccountAdapter"  # no look-alike usernames
 ACCOUNT_USER_DISPLAY = "accounts.adapter.user_display"  # the display name, as the header
-ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm"}  # "Username or e-mail", not "Login"
+# "Username or e-mail", not "Login"; the name boxes typed for a username (no capital).
+ACCOUNT_FORMS = {"login": "accounts.forms.LoginForm", "signup": "accounts.forms.SignupForm"}
 ACCOUNT_EMAIL_SUBJECT_PREFIX = "[High Society] "
 ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme
 # Before a second factor is set up or removed, allauth asks again for the password (or

@@ -262,6 +262,8 @@ def log_entry(entry: Any) -> SafeString:
     and two ``date`` filters per move.  The time is UTC, as the page states; the board's
     script shows it in the player's time zone from ``datetime``."""
     css = ' class="log__bot"' if entry.actor in ("bot", "deadline") else ""
+    if entry.number == 0:  # the set-up is no move: no "0." before it
+        css = ' class="log__setup"'
     when = ""
     if entry.at:
         at = entry.at.astimezone(UTC)

@@ -182,3 +182,17 @@ def test_a_strangers_guesses_never_lock_the_players_own_browser(client, alice):
     forged = Client(REMOTE_ADDR="198.51.100.100")
     forged.cookies["hs_device"] = "not-signed"
     assert "Too many failed login attempts" in _log_in(forged, "alice").content.decode()
+
+
+def test_the_name_boxes_take_a_username_as_typed(client):
+    """On a phone the keyboard would capitalise a username's first letter: the boxes
+    that take one say they are a username (no capital, no correction), and the log-in
+    box, which takes a username or an e-mail address, is filled as a username."""
+    import re
+
+    for path, name in (("/accounts/login/", "login"), ("/accounts/signup/", "username")):
+        html = client.get(path).content.decode()
+        (box,) = re.findall(rf'<input[^>]*name="{name}"[^>]*>', html)
+        for attribute in ('autocapitalize="none"', 'autocorrect="off"', 'spellcheck="false"'):
+            assert attribute in box, (path, box)
+        assert 'autocomplete="username"' in box, (path, box)

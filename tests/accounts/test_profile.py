@@ -29,6 +29,19 @@ def test_profile_shows_the_player(client, alice):
     assert 'name="display_name"' in html and 'maxlength="40"' in html
 
 
+def test_the_name_box_holds_the_name_the_others_see(client, alice, db):
+    """The box to change one's display name shows the current one; a player who never
+    chose one goes by their username, and finds it there rather than an empty box."""
+    from tests.factories import UserFactory
+
+    client.force_login(alice)
+    assert 'name="display_name" value="Alice"' in client.get(PROFILE).content.decode()
+    hansi = UserFactory(username="hansi", display_name="")
+    client.force_login(hansi)
+    html = client.get(PROFILE).content.decode()
+    assert 'name="display_name" value="hansi"' in html and "<dd>hansi</dd>" in html
+
+
 def test_changing_the_display_name(client, alice):
     client.force_login(alice)
     response = client.post(PROFILE, {"display_name": "  Lady Alice  "}, follow=True)

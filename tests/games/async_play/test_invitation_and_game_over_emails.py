@@ -75,7 +75,7 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
         # The rating itself, then the change: "Your rating: 1,041 (+41.2)."
         delta, rating = result.rating_delta, round(result.rating_after)
         change = f"{delta:+.1f}".replace("-", "\u2212")  # a minus sign, as on the pages
-        assert f"Your rating: {rating} ({change})." in message.body
+        assert f"Your rating: {rating:,} ({change})." in message.body
         assert f"{settings.SITE_URL}/games/{game.pk}/replay/" in message.body
 
 

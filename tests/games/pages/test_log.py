@@ -41,7 +41,8 @@ def test_the_board_shows_numbers_and_times(client, host, bob, carol):
         r"Alice bids 1,000",
         html,
     )
-    assert '<li value="0">' in html and "Set-up:" in html
+    # The set-up is numbered 0 for the list, but draws no "0." (it is no move).
+    assert '<li value="0" class="log__setup">' in html and "Set-up:" in html
 
 
 def test_a_bot_in_a_resigned_seat_is_named_as_the_bot(host, bob, carol, run_commits):

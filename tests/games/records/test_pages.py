@@ -41,7 +41,7 @@ def test_profile_shows_the_hand_checked_stats(client, five_games, alice):  # noq
         "Resigned": "1",
     }
     rating = PlayerStats.objects.get(user=alice).rating
-    assert f'<span class="rating-badge__value">{rating:.0f}</span>' in html
+    assert f'<span class="rating-badge__value">{rating:,.0f}</span>' in html
     # Most-won cards, the chart, recent games, head-to-head.
     assert "won 1 time<" in html and "won 2 times" not in html  # G4 was the bot's
     assert '<svg class="chart__svg"' in html and '<title id="chart-title">' in html
@@ -108,6 +108,13 @@ def test_leaderboard_lists_players_with_enough_rated_games(client, settings, ali
     rows = re.findall(r'<a href="/players/(\w+)/">', html)
     assert rows == ["alice", "bob"]  # Carol has one rated game only
     assert "Bot (hard)" in html and "Bot (easy)" in html
+    # Ratings are written as the reader's language writes numbers: 1,062; 1.062 in German.
+    rating = PlayerStats.objects.get(user=alice).rating
+    assert rating >= 1000  # four digits, so grouped
+    assert f"<strong>{rating:,.0f}</strong>" in html
+    client.cookies["hs_language"] = "de"
+    html = client.get("/leaderboard/").content.decode()
+    assert f"<strong>{rating:,.0f}</strong>".replace(",", ".") in html
 
 
 def test_leaderboard_is_paginated(client, settings, db):
