@@ -72,6 +72,29 @@ def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, ca
     expect(position).to_have_text(f"Set-up of {total}")
 
 
+def test_a_replay_on_a_phone_steps_under_the_thumb(live_server, new_page, screenshot, alice, bob):
+    """On a phone's touch screen: where the replay is on a line of its own, Previous and
+    Next side by side on one row, First and Last under them; no keyboard hint, and
+    "none" in the players' panels is as light as on the board, not dark on the felt."""
+    from playwright.sync_api import expect
+
+    game = played_game([alice, bob, "medium"], seed=33)
+    page = new_page(viewport=PHONE, touch=True)
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?move=1")
+    prev, next_ = page.locator("[data-replay-step=prev]"), page.locator("[data-replay-step=next]")
+    where = page.locator(".replay__where").bounding_box()
+    assert prev.bounding_box()["y"] == next_.bounding_box()["y"] > where["y"]
+    first = page.locator("[data-replay-step=first]").bounding_box()
+    assert first["y"] > prev.bounding_box()["y"]
+    expect(page.locator(".replay__keys")).to_be_hidden()
+    screenshot(page, "profiles-replay-phone")
+    colour = page.locator(".table-top .none").first.evaluate("e => getComputedStyle(e).color")
+    board = new_page()
+    board.goto(f"{live_server.url}/games/{game.pk}/replay/?move=1")
+    assert colour != "rgb(77, 85, 81)"  # the cream sheets' dark --ink-soft
+    expect(board.locator(".replay__keys")).to_be_visible()  # a desktop has keys
+
+
 def test_replay_steps_without_javascript(live_server, new_page, alice, bob, carol):
     from playwright.sync_api import expect
 
