@@ -725,9 +725,22 @@ def _message_deadline(letter: Letter) -> EmailMultiAlternatives:
         template="deadline",
         context={
             "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
-            "move_text": presenter.action_text(move.action) if move else "",
+            "move_text": presenter.action_text(move.action, _bid_total(letter.view, move))
+            if move
+            else "",
         },
     )
+
+
+def _bid_total(view: TableView, move: Move) -> int | None:
+    """The whole of the seat's bid once ``move`` (a bid) was made, from the public log
+    (the cards it added come on top of what was out already); None if not known."""
+    if move.action.get("type") != "bid" or move.log_end is None or view.state is None:
+        return None
+    for event in reversed(view.state.log[: move.log_end]):
+        if event.get("type") == "bid" and event.get("seat") == move.seat:
+            return event["total"]
+    return None
 
 
 def _message_invitation(letter: Letter) -> EmailMultiAlternatives:

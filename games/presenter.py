@@ -214,14 +214,16 @@ def move_caption(events: list[dict[str, Any]], names: tuple[str, ...], move: dic
     return text or "—"
 
 
-def action_text(action: dict[str, Any]) -> str:
-    """The player's own move in words (it is theirs: a sealed choice may be named)."""
+def action_text(action: dict[str, Any], total: int | None = None) -> str:
+    """The player's own move in words (it is theirs: a sealed choice may be named).
+    ``total``: a bid's whole total once made (the cards added to what was out already);
+    without it, the cards' sum."""
     kind = action.get("type")
     if kind == "bid":
         cards = action.get("cards") or []
         return _("bid %(cards)s (total %(total)s)") % {
             "cards": cash_text(cards),
-            "total": money_text(sum(cards)),
+            "total": money_text(sum(cards) if total is None else total),
         }
     if kind == "pass":
         return _("passed")

@@ -35,6 +35,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db.models import Q
+from django.utils.translation import gettext_noop
 from django.dispatch import receiver
 from openskill.models import PlackettLuce
 
@@ -72,12 +73,14 @@ def rate(priors: Sequence[tuple[float, float]], ranks: Sequence[int]) -> list[tu
 
 def unrated_reason(game: Game, seats: Sequence[Seat]) -> str:
     """Why the game changes no rating, or "" when it is rated."""
+    # Stored in English; the pages show them in the reader's language (gettext_noop
+    # marks them for translation: games.selectors.game_ending).
     if game.scenario_deck is not None or game.scenario_first_player is not None:
-        return "A scenario game (the deck or first player was fixed by staff)."
+        return gettext_noop("A scenario game (the deck or first player was fixed by staff).")
     if any(seat.resigned for seat in seats):
-        return "A player resigned."
+        return gettext_noop("A player resigned.")
     if Move.objects.filter(game=game, actor=Move.Actor.DEADLINE).exists():
-        return "A deadline passed and a bot moved for an absent player."
+        return gettext_noop("A deadline passed and a bot moved for an absent player.")
     return ""
 
 

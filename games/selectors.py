@@ -32,10 +32,10 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KT
 from django.utils import timezone
-from django.utils.translation import gettext_lazy, pgettext
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from accounts.charts import rating_chart
-from accounts.models import PlayerResult
+from accounts.models import GameRecord, PlayerResult
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from games.ai.orders import Defaults
 from games.engine import (
@@ -412,14 +412,21 @@ def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
 def game_ending(*, game: Game) -> dict[str, Any]:
     """What the end screen adds to a finished board: each person's rating change (none at
     all: an unrated game; a bot has none, its level has one rating on the leaderboard)
-    and the rematch table if one was opened.  Two queries."""
+    and the rematch table if one was opened; why an unrated game is unrated, in the
+    reader's language (games.ratings.unrated_reason).  Three queries."""
     results = PlayerResult.objects.filter(game=game).only(
         "seat", "rated", "rating_before", "rating_after"
     )
     rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+    reason = (
+        GameRecord.objects.filter(game=game, rated=False)
+        .values_list("unrated_reason", flat=True)
+        .first()
+    )
     return {
         "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},
         "rematch_id": rematch,
+        "unrated_reason": gettext(reason) if reason else "",
     }
 
 

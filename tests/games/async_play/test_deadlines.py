@@ -366,3 +366,22 @@ def test_a_yacht_club_choice_lost_with_the_broker_is_swept_up(
         assert stalled_sweep(now=timezone.now() + timedelta(minutes=3)) >= 1
     bots = Move.objects.filter(game=game, actor=Move.Actor.BOT, number__lt=2)
     assert sorted(bots.values_list("seat", flat=True)) == [1, 2]
+
+
+def test_a_bid_made_for_an_absent_player_is_told_with_its_whole_total(dora, alice, bob):
+    """"A bot made your move: it bid 4,000 (total 5,000)": the total is the seat's whole
+    bid, the 1,000 already out included, as the log says it, not the cards added."""
+    from games import presenter
+    from games.notifications import _bid_total
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux3"), first_player=0)
+    for version, (user, cards) in enumerate(
+        [(dora, [1000]), (alice, [2000]), (bob, [3000]), (dora, [4000])]
+    ):
+        game = game_submit_action(
+            game=game, user=user, action={"type": "bid", "cards": cards}, expected_version=version
+        )
+    move = Move.objects.get(game=game, number=3)
+    total = _bid_total(table_view(game=game, user=dora), move)
+    assert presenter.action_text(move.action, total) == "bid 4,000 (total 5,000)"
+    assert _bid_total(table_view(game=game, user=dora), Move.objects.get(game=game, number=0)) == 1000

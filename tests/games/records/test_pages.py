@@ -171,6 +171,30 @@ def test_the_end_screen_of_an_unrated_game_says_so_for_every_seat(client, alice,
     cells = rating_cells(client.get(f"/games/{game.pk}/").content.decode())
     assert len(cells) == 3 and all("unrated" in cell for cell in cells)
     assert not any("/leaderboard/" in cell for cell in cells)
+    # And why, under the scores, in the reader's language.
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "This game changes no rating: A scenario game (the deck or first player" in html
+
+
+def test_a_game_with_a_deadline_move_says_why_it_changes_no_rating(client, alice, bob):
+    """A bot moved for an absent player: the game is unrated, and the end screen and the
+    replay's last move say so, in the reader's language."""
+    from games.models import Move
+
+    game = scored_game(
+        [alice, bob, "hard"],
+        END_ROWS,
+        actions=[{"seat": 1, "type": "pass"}],
+        actors={0: Move.Actor.DEADLINE},
+    )
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "This game changes no rating: A deadline passed and a bot moved for an absent" in html
+    client.cookies["hs_language"] = "de"
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "This game changes no rating" not in html and "ein Bot" in html.split("scores__note")[1]
+    rated = scored_game([alice, bob, "hard"], END_ROWS)
+    assert "scores__note" not in client.get(f"/games/{rated.pk}/").content.decode()
 
 
 # --------------------------------------------------------------------------- speed
