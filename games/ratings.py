@@ -35,8 +35,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from django.db.models import Q
-from django.utils.translation import gettext_noop
 from django.dispatch import receiver
+from django.utils.translation import gettext_noop
 from openskill.models import PlackettLuce
 
 from accounts.models import (
