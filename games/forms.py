@@ -370,6 +370,8 @@ class OrderForm(forms.Form):
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         if data.get("what") == "order":
+            if not data.get("kind") and data.get("maximum") is not None:
+                data["kind"] = "bid"  # an amount typed, neither choice ticked: a bid up to it
             if not data.get("kind") and not data.get("discard"):
                 self.add_error("kind", gettext("Choose to pass or to bid up to an amount."))
             elif data.get("kind") == "bid" and data.get("maximum") is None:

@@ -205,10 +205,21 @@ def event_text(event: dict[str, Any], names: list[str] | tuple[str, ...] | None 
     raise ValueError(f"Unknown event {kind!r}.")
 
 
-def move_caption(events: list[dict[str, Any]], names: tuple[str, ...], move: dict | None) -> str:
+def move_caption(
+    events: list[dict[str, Any]],
+    names: tuple[str, ...],
+    move: dict | None,
+    plain: tuple[str, ...] | None = None,
+) -> str:
     """A replay's caption of one move: the public events it caused, or, for a Yacht Club
-    choice that was not the last one (it caused none), who chose without the card."""
-    text = " ".join(event_text(event, names) for event in events)
+    choice that was not the last one (it caused none), who chose without the card.
+    ``names`` name the mover for who made the move ("Bob (forced)"): its first event, the
+    move itself, reads so; what followed from it (winning a card, revealing the next)
+    reads under ``plain`` names, when given ("Bob (forced) passes. Bob takes Theft")."""
+    text = " ".join(
+        event_text(event, names if i == 0 or plain is None else plain)
+        for i, event in enumerate(events)
+    )
     if not text and move is not None and move["action"].get("type") == "sealed_bid":
         text = _("%(who)s makes a sealed choice for the Yacht Club.") % {"who": names[move["seat"]]}
     return text or "—"

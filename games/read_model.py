@@ -211,7 +211,7 @@ class LogEntry:
 
     number: int
     at: datetime | None
-    actor: str | None  # player, bot, forced, deadline, order (None: the set-up)
+    actor: str | None  # player, bot, forced, deadline, order, takeover (None: the set-up)
     text: str
 
 

@@ -126,6 +126,7 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
                             events,
                             mover_names(names, move, replay.seats[move["seat"]]) if move else names,
                             move,
+                            names,
                         ),
                         *takeovers.get(n, ()),
                     ]
@@ -137,7 +138,13 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
 
 def replay_view(replay: Replay, n: int) -> TableView:
     """The spectator's read model after ``n`` moves, which the board draws."""
-    return replay_frame(game=replay.game, seats=replay.seats, state=replay.states[n], number=n)
+    missed = [0] * len(replay.seats)  # the deadlines each seat had missed by move n
+    for move in replay.moves[:n]:
+        if move["actor"] == "deadline":
+            missed[move["seat"]] += 1
+    return replay_frame(
+        game=replay.game, seats=replay.seats, state=replay.states[n], number=n, timeouts=missed
+    )
 
 
 def game_record(replay: Replay) -> dict[str, Any]:

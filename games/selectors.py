@@ -435,8 +435,8 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     them, with its time; the words are the public events each move caused (a bot that
     plays a resigned player's seat is named as that bot; a standing order's move as
     "<name> (standing order)", a pass the rules forced as "<name> (forced)"; a player's
-    own moves from before they resigned under their plain name, and a line saying when
-    a bot took their seat).  One query (two when a player resigned).  None for a game whose moves were stored before their log positions were
+    own moves from before they resigned under their plain name, and a line of its own,
+    actor ``takeover``, where a bot took their seat).  One query (two when a player resigned).  None for a game whose moves were stored before their log positions were
     kept.  Only the moves of the version the view shows: a move stored since (another
     player's, a bot's, while this page was being drawn) waits for the next refresh,
     with its words."""
@@ -462,14 +462,15 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
         end = move["log_end"]
         seat = seats[move["seat"]] if move["seat"] < len(seats) else None
         names = names_at(move["number"])
-        text = move_caption(events[start:end], mover_names(names, move, seat), move)
+        text = move_caption(events[start:end], mover_names(names, move, seat), move, names)
         entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
         start = end
-    # A bot took a seat for good: said after the last move before it did.
-    for number, lines in resignations(stored_seats or []).items():
+    # A bot took a seat for good: a line of its own after the last move before it did
+    # (no number: it is no move; no time: the moment is not kept).
+    for number, lines in sorted(resignations(stored_seats or []).items(), reverse=True):
         if number < len(entries):
-            entry = entries[number]
-            entries[number] = replace(entry, text=" ".join([entry.text, *lines]))
+            position = next(i for i, e in enumerate(entries) if e.number == number) + 1
+            entries[position:position] = [LogEntry(number, None, "takeover", t) for t in lines]
     return tuple(entries)
 
 
@@ -579,11 +580,14 @@ def table_chat(*, game: Game, user: User | None) -> TableChat | None:
     )
 
 
-def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) -> TableView:
+def replay_frame(
+    *, game: Game, seats: list[Seat], state: State, number: int, timeouts: list[int] | None = None
+) -> TableView:
     """A finished game as a spectator saw it after move ``number`` (``state``): the same
     read model, with status ``replay``.  Seats show who sat there: a person who resigned
     is shown as themselves, marked resigned from the move they resigned at (so a seat
-    of theirs that finishes first is the bot's result, as on the board)."""
+    of theirs that finishes first is the bot's result, as on the board).  ``timeouts``:
+    the deadlines each seat had missed by then (None: none), not the count at the end."""
     over = state.phase == OVER
     frame = player_view(state, None, memory_aid=game.memory_aid)
     last = max(number - 1, 0)  # the last move made (its number): the names as they read then
@@ -599,6 +603,7 @@ def replay_frame(*, game: Game, seats: list[Seat], state: State, number: int) ->
                 ai_level=seat.ai_level if seat.user_id is None else "",
                 resigned=_resigned_by(seat, last),
                 vacation_until=None,
+                timeouts=timeouts[seat.position] if timeouts else 0,
             )
             for seat, name in zip(seats, seat_names(seats, moves=last), strict=True)
         ),

@@ -349,6 +349,7 @@ def game_resign(request: HttpRequest, game_id: int) -> HttpResponse:
         game_id,
         services.game_resign,
         gettext_lazy("You resigned; a bot plays your seat from now on."),
+        reload=True,
     )
 
 
@@ -471,14 +472,21 @@ def _user(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
 
 
-def _table_post(request: HttpRequest, game_id: int, service: Any, done: str) -> HttpResponse:
-    """Join, leave, resign, answer an invitation: one service call, then the board."""
+def _table_post(
+    request: HttpRequest, game_id: int, service: Any, done: str, *, reload: bool = False
+) -> HttpResponse:
+    """Join, leave, resign, answer an invitation: one service call, then the board.
+    ``reload``: htmx too reloads the whole page (resigning changes more than the board:
+    the offer of turn notifications goes), which then says ``done``."""
     game = game_or_404(request, game_id)
     notifications.seat_seen(game_id=game.pk, user=request.user)
     try:
         service(game=game, user=request.user)
     except GameError as error:
         return _board_response(request, game, error=str(error))
+    if reload and request.htmx:
+        messages.success(request, done)
+        return HttpResponseClientRedirect(reverse("games:detail", kwargs={"game_id": game_id}))
     if not request.htmx:
         messages.success(request, done)
     return _after_post(request, game_id)

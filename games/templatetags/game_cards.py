@@ -261,6 +261,8 @@ def log_entry(entry: Any) -> SafeString:
     draws one per move, so it is built here in one go instead of by template lookups
     and two ``date`` filters per move.  The time is UTC, as the page states; the board's
     script shows it in the player's time zone from ``datetime``."""
+    if entry.actor == "takeover":  # a bot took a seat: no move, so no number
+        return format_html('<li class="log__takeover">{}</li>', entry.text)
     css = ' class="log__bot"' if entry.actor in ("bot", "deadline") else ""
     if entry.number == 0:  # the set-up is no move: no "0." before it
         css = ' class="log__setup"'

@@ -56,6 +56,17 @@ def test_spectators_see_the_public_board_only(client, table, who, request):
     assert "Luxury 3" in html and "Waiting for Alice." in html
     assert "Your hand" not in html and 'name="cards"' not in html
     assert "Resign" not in html
+    # They are told they are watching; a visitor (a turn e-mail's link followed logged
+    # out) is offered to log in and come back to this table, here and in the header.
+    if who == "anonymous":
+        back = f'href="/accounts/login/?next=/games/{table.pk}/"'
+        assert f"You are watching. <a {back}>Log in</a> to play your seat" in html
+        assert f"{back}>Log in</a></li>" in html.replace(' aria-current="page"', "")
+    else:
+        assert "You are watching: you have no seat at this table." in html
+    player = request.getfixturevalue("bob")
+    client.force_login(player)
+    assert "You are watching" not in client.get(url(table)).content.decode()
 
 
 def test_unknown_and_absurd_game_ids_are_404(client, alice):

@@ -51,7 +51,12 @@ def test_a_bot_in_a_resigned_seat_is_named_as_the_bot(host, bob, carol, run_comm
         game_resign(game=game, user=host)  # seat 0 was to act: its bot plays at once
     game = Game.objects.get(pk=game.pk)
     entries = log_entries(game=game, view=table_view(game=game, user=bob))
-    bot_entry = entries[1]
+    # After the set-up, the line saying the bot took over; then the bot's first move.
+    assert (entries[1].actor, entries[1].text) == (
+        "takeover",
+        "From here on, a bot (medium) plays for Alice.",
+    )
+    bot_entry = entries[2]
     assert bot_entry.actor == "bot"
     assert bot_entry.text.startswith("Bot (medium) for Alice (resigned) ")
 
@@ -72,8 +77,8 @@ def test_a_players_own_moves_before_resigning_keep_their_name(
     entries = log_entries(game=game, view=table_view(game=game, user=bob))
     assert entries[1].text == "Alice bids 1,000 (total 1,000)."
     assert "Alice wins" in entries[3].text and "(resigned)" not in entries[3].text
-    assert entries[4].actor == "bot"
-    assert entries[4].text.startswith("Bot (medium) for Alice (resigned) ")
+    assert entries[4].actor == "takeover" and entries[5].actor == "bot"
+    assert entries[5].text.startswith("Bot (medium) for Alice (resigned) ")
     client.force_login(bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "Alice bids 1,000 (total 1,000)." in html

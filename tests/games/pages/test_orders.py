@@ -41,6 +41,20 @@ def test_an_order_is_left_from_the_board_and_shown_to_its_owner_only(client, gam
     )
 
 
+def test_the_order_form_chooses_nothing_until_the_player_does(client, game, alice):
+    """No choice is ticked beforehand (it read as an order already left); an amount typed
+    with neither choice ticked is a bid up to it; nothing at all is refused."""
+    client.force_login(alice)
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="order-kind-bid">' in board and 'id="order-kind-pass">' in board
+    refused = orders_post(client, game, {"what": "order", "card": "lux5"})
+    assert "Choose to pass or to bid up to an amount." in refused.content.decode()
+    response = orders_post(client, game, {"what": "order", "card": "lux5", "maximum": "9000"})
+    assert response.status_code == 302
+    html = client.get(response["Location"]).content.decode()
+    assert "Bid up to 9,000 for Luxury 5." in html
+
+
 def test_on_ones_turn_the_order_takes_the_ticked_cards_and_answers_at_once(client, game, dora):
     client.force_login(dora)
     response = orders_post(

@@ -33,7 +33,10 @@ def test_join_a_full_table_is_refused(client, open_table, dave, carol):
     response = client.post(f"/games/{open_table.pk}/join/")
     assert response.status_code == 400
     # Bob's invitation keeps the last seat: the refusal says so, not just "full".
-    assert "No seat is open: those not taken are kept for invited players." in response.content.decode()
+    assert (
+        "No seat is open: those not taken are kept for invited players."
+        in response.content.decode()
+    )
     assert not Seat.objects.filter(user=dave).exists()
 
 
@@ -95,6 +98,18 @@ def test_resign_hands_the_seat_to_a_bot(client, table, bob):
     assert "Resigned — played by a bot" in html and "Resign from this game" not in html
     again = client.post(f"/games/{table.pk}/resign/")
     assert again.status_code == 400 and "already resigned" in again.content.decode()
+
+
+def test_resigning_from_the_board_reloads_the_page_and_says_so(client, table, bob):
+    """With htmx, resigning reloads the whole page (not only the board): it says what
+    happened, and the offer to be told of one's turns, outside the board, is gone."""
+    client.force_login(bob)
+    assert 'id="notify-me"' in client.get(f"/games/{table.pk}/").content.decode()
+    response = client.post(f"/games/{table.pk}/resign/", **HX)
+    assert response.status_code == 200 and response["HX-Redirect"] == f"/games/{table.pk}/"
+    html = client.get(f"/games/{table.pk}/").content.decode()
+    assert "You resigned; a bot plays your seat from now on." in html
+    assert 'id="notify-me"' not in html
 
 
 def test_outsider_cannot_resign_or_leave(client, table, dave):

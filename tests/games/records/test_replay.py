@@ -329,3 +329,20 @@ def test_a_resigned_players_seat_that_finishes_first_is_the_bots_result(client, 
     html = client.get(f"/games/{game.pk}/replay/?move={replay.total}").content.decode()
     assert "is over: Alice" not in html and "is-winner" not in html
     assert "First — played by a bot" in html
+
+
+def test_the_replay_shows_a_missed_deadline_only_from_when_it_was_missed(client, alice, bob, carol):
+    """Bob missed one deadline, at his second move: the replay's steps before it do not
+    mark him "Missed 1 deadline" (the seat's count at the end), the steps after do."""
+    from games.models import Seat
+
+    state, actions = play_random(3, 11)
+    late = [n for n, act in enumerate(actions) if act["seat"] == 1][1]
+    game = store_game([alice, bob, carol], state, actions=actions, actors={late: "deadline"})
+    Seat.objects.filter(game=game, position=1).update(timeouts=1)
+    replay = replay_load(game)
+    assert replay_view(replay, late).seats_info[1].timeouts == 0
+    assert replay_view(replay, late + 1).seats_info[1].timeouts == 1
+    before = client.get(f"/games/{game.pk}/replay/?move={late}").content.decode()
+    after = client.get(f"/games/{game.pk}/replay/?move={late + 1}").content.decode()
+    assert "Missed 1 deadline" not in before and "Missed 1 deadline" in after

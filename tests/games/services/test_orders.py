@@ -187,6 +187,20 @@ def test_an_order_that_takes_theft_also_discards(dora, alice, bob, order):
     assert not StandingOrder.objects.filter(seat__game=game, seat__position=1).exists()
 
 
+def test_the_log_names_only_the_move_itself_as_the_orders(dora, alice, bob):
+    """ "Alice (standing order) passes. Alice takes Debt …": what followed from the move
+    (taking the card, revealing the next) is Alice's, not the order's."""
+    from games.selectors import log_entries, table_view
+
+    game = table_of(dora, alice, bob, "debt lux6 lux7")
+    game_orders_set(game=game, user=alice, card="debt", order=Order(kind="pass"))
+    game = act(game, dora, type="bid", cards=[1000])  # alice's order passes: she takes Debt
+    entry = log_entries(game=game, view=table_view(game=game, user=bob))[-1]
+    assert entry.actor == "order"
+    assert entry.text.startswith("Alice (standing order) passes")
+    assert entry.text.count("(standing order)") == 1 and "Alice takes Debt" in entry.text
+
+
 def test_a_yacht_club_order_seals_the_card(dora, alice, bob):
     game = table_of(dora, alice, bob, "yacht lux6 lux7", advanced=("yacht",))
     game_orders_set(game=game, user=alice, card="yacht", order=Order(kind="seal", seal=4000))

@@ -265,10 +265,15 @@ def test_the_log_says_when_a_bot_took_a_resigned_players_seat(dora, alice, bob, 
     game.refresh_from_db()
     entries = log_entries(game=game, view=table_view(game=game, user=alice))
     takeover = "From here on, a bot (medium) plays for Bob."
-    assert [e.number for e in entries if takeover in e.text] == [1]
-    assert entries[1].text.startswith("Dora passes")
+    # A line of its own, after move 1 (Dora's pass), with no number and no time.
+    assert [(e.number, e.actor, e.at) for e in entries if takeover in e.text] == [
+        (1, "takeover", None)
+    ]
+    assert entries[1].text.startswith("Dora passes") and takeover not in entries[1].text
+    assert entries[2].text == takeover
     client.force_login(alice)
-    assert takeover in client.get(f"/games/{game.pk}/").content.decode()
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'<li class="log__takeover">{takeover}</li>' in html
 
 
 def test_a_resigned_player_can_no_longer_move(dora, alice, bob):
