@@ -43,6 +43,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games import events, presenter, push
 from games.clock import turn_key
@@ -633,8 +634,11 @@ def _message(
         "unsubscribe_url": unsubscribe,
         "unsubscribe_all_url": _unsubscribe_url(user),
         "kind_name": user.EMAIL_KIND_PHRASES.get(template, ""),
+        "kind_label": user.EMAIL_KINDS.get(template, ""),  # its tick box on the profile
         "settings_url": _absolute(reverse("profile")),
         "preference": user.get_turn_emails_display(),
+        # The turn e-mails come by the turn setting; the others by their own tick box.
+        "about_turns": template in ("turn", "digest"),
     }
     text = render_to_string(f"emails/{template}.txt", context)
     html = render_to_string(f"emails/{template}.html", context)
@@ -745,7 +749,14 @@ def _bid_total(view: TableView, move: Move) -> int | None:
 
 def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
     inviter = letter.about.who
-    others = [seat.display_name for seat in letter.view.seats_info if not seat.is_you]
+    # Who is at the table, and who is only invited so far (they may yet decline).
+    others = [
+        pgettext("seat name", "%(name)s (invited)") % {"name": seat.display_name}
+        if seat.invited and not seat.accepted
+        else seat.display_name
+        for seat in letter.view.seats_info
+        if not seat.is_you
+    ]
     return _message(
         user=letter.user,
         address=letter.address,
@@ -757,6 +768,7 @@ def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
             "players": letter.game.players,
             "others": others,
             "options": presenter.table_option_words(letter.view.options),
+            "rematch_of": letter.game.rematch_of_id,
         },
     )
 

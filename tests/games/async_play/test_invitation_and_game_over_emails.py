@@ -40,6 +40,27 @@ def test_an_invitation_says_who_invites_and_links_to_the_table(alice, bob, carol
     assert f'href="{url}"' in html and "Accept or decline" in html
     assert "List-Unsubscribe" in message.extra_headers
     assert _to(alice) == [] and _to(carol) == []
+    # Its footer gives the reason it came: invitations are on, not "every turn".
+    assert "because “Invitations to a table” is ticked in your e-mail settings" in message.body
+    assert "your setting for game e-mails is" not in message.body
+
+
+def test_a_rematch_invitation_says_so_and_who_is_only_invited(alice, bob, carol, run_commits):
+    """Alice asks for a rematch of a finished game with Bob and Carol: each invitation
+    says it is a rematch of that table, and names the other invited player as such
+    ("Bob (invited)"), not as seated: they may yet decline."""
+    from games.services import game_rematch
+
+    finished = play_out(people_game(alice, bob, carol), random.Random(4), run_commits)
+    assert finished.status == Game.Status.FINISHED
+    mail.outbox.clear()
+    with run_commits():
+        rematch = game_rematch(game=finished, user=alice)
+    (message,) = [m for m in _to(carol) if "invites you" in m.subject]
+    assert f"It is a rematch of table {finished.pk}." in message.body
+    assert "At the table: Alice, Bob (invited)." in message.body
+    assert f"It is a rematch of table {finished.pk}." in message.alternatives[0][0]
+    assert rematch.rematch_of_id == finished.pk
 
 
 def test_an_answered_invitation_is_not_mailed_late(alice, bob, django_capture_on_commit_callbacks):
