@@ -1,0 +1,31 @@
+"""In Chromium: a new API token, shown once, is copied with one click (on a phone the
+field is too narrow to select the whole of it by hand), and its field shows it whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_new_token_is_copied_with_one_click(live_server, new_page, log_in, alice):
+    from playwright.sync_api import expect
+
+    page = new_page(viewport=PHONE, touch=True)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    log_in(page, alice)
+    page.goto(f"{live_server.url}/accounts/profile/tokens/")
+    page.fill("input[name=name]", "my phone bot")
+    page.get_by_role("button", name="Create token").click()
+    field = page.locator("#new-token")
+    secret = field.input_value()
+    assert secret
+    box = field.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]  # in view
+    copy = page.locator("[data-copy-from=new-token]")
+    expect(copy).to_have_text("Copy the token")
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()") == secret
