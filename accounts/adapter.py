@@ -48,7 +48,18 @@ def username_problem(username: str) -> str | None:
     return None
 
 
+# The log-in takes a username or an e-mail address: one sentence for a wrong pair,
+# in the site's words (allauth's French said "pseudo", a word the site never uses).
+WRONG_PAIR = gettext_lazy("That username or e-mail address and that password do not match.")
+
+
 class AccountAdapter(DefaultAccountAdapter):
+    error_messages = {
+        **DefaultAccountAdapter.error_messages,
+        "username_password_mismatch": WRONG_PAIR,
+        "email_password_mismatch": WRONG_PAIR,
+    }
+
     def send_mail(self, template_prefix, email, context):
         """The account e-mails (verification, password reset, notices) in the site's
         own name and address, not the request's host."""

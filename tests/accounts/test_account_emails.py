@@ -66,3 +66,16 @@ def test_the_password_reset_is_the_sites_own(client, alice):
     assert message.body.startswith("Hello from High Society!")
     assert "Choose a new password here:" in message.body
     assert "Choose a new password" in message.alternatives[0][0]
+
+
+def test_the_confirmation_page_speaks_as_the_site_does(client):
+    """The page behind the e-mail's link says "e-mail" and names the player, asks one
+    click (mail programs open links by themselves), and a stale link says what to do."""
+    _signup(client)
+    (message,) = mail.outbox
+    path = re.search(r"https?://[^/\s]+(/accounts/confirm-email/\S+/)", message.body).group(1)
+    page = client.get(path).content.decode()
+    assert "Confirm your e-mail address" in page and "Email" not in page
+    assert "Confirm my address" in page
+    stale = client.get("/accounts/confirm-email/not-a-key/").content.decode()
+    assert "This link has expired or is not valid." in stale and "/accounts/login/" in stale

@@ -41,7 +41,10 @@ def test_the_signed_in_notice_names_the_player_as_the_header_does(client):
 def test_wrong_password_is_refused_with_a_message(client, alice):
     response = _log_in(client, "alice", "not the password")
     assert response.status_code == 200
-    assert "not correct" in response.content.decode()
+    wrong_pair = "That username or e-mail address and that password do not match."
+    assert wrong_pair in response.content.decode()
+    by_address = _log_in(client, "alice@example.com", "not the password")
+    assert wrong_pair in by_address.content.decode()
     assert _logged_in_as(client) is None
 
 
