@@ -319,8 +319,8 @@ def seat_names(seats: list[Seat], *, moves: int | None = None) -> list[str]:
 def resignations(seats: list[Seat]) -> dict[int, list[str]]:
     """The log's words for the seats a bot took over (the player resigned, or the host
     handed the seat on), keyed by how many moves had been made then: the board's log
-    and the replay add them to that move's line (0: the set-up's).  Each names the
-    player as they read before."""
+    gives each a line of its own after that move, the replay's move list adds it to
+    that move's line (0: the set-up).  Each names the player as they read before."""
     lines: dict[int, list[str]] = {}
     for seat in seats:
         if seat.resigned and seat.resigned_after is not None:
@@ -436,7 +436,8 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     plays a resigned player's seat is named as that bot; a standing order's move as
     "<name> (standing order)", a pass the rules forced as "<name> (forced)"; a player's
     own moves from before they resigned under their plain name, and a line of its own,
-    actor ``takeover``, where a bot took their seat).  One query (two when a player resigned).  None for a game whose moves were stored before their log positions were
+    actor ``takeover``, where a bot took their seat).  One query (two when a player
+    resigned).  None for a game whose moves were stored before their log positions were
     kept.  Only the moves of the version the view shows: a move stored since (another
     player's, a bot's, while this page was being drawn) waits for the next refresh,
     with its words."""

@@ -1358,9 +1358,12 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
         raise GameError(_("The seats must be a list with one entry per seat."))
     if len(seats) not in (players - 1, players):
         raise GameError(
-            _(
+            ngettext(
                 "A table of %(players)s needs %(others)s seats besides yours "
-                "(or all %(players)s seats, yours included); %(given)s were given."
+                "(or all %(players)s seats, yours included); %(given)s was given.",
+                "A table of %(players)s needs %(others)s seats besides yours "
+                "(or all %(players)s seats, yours included); %(given)s were given.",
+                len(seats),
             )
             % {"players": players, "others": players - 1, "given": len(seats)}
         )

@@ -25,6 +25,10 @@ class TokenAuthentication(BaseAuthentication):
 
     def authenticate(self, request):
         parts = get_authorization_header(request).split()
+        if parts and parts[0].lower() == b"bearer":  # the scheme other APIs use
+            raise exceptions.AuthenticationFailed(
+                _("Send the token as 'Authorization: Token <token>', not 'Bearer'.")
+            )
         if not parts or parts[0].lower() != KEYWORD:
             return None  # no token: other schemes (the session) may apply
         if len(parts) != 2:

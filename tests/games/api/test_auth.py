@@ -122,8 +122,19 @@ def test_bad_tokens_are_401(db, header):
 
 def test_other_schemes_are_not_tokens(db):
     client = APIClient()
-    client.credentials(HTTP_AUTHORIZATION="Bearer abc")
+    client.credentials(HTTP_AUTHORIZATION="Basic abc")
     _error(client.get(GAMES_URL), 401, "not_authenticated")
+
+
+def test_a_bearer_token_is_told_which_scheme_to_use(alice):
+    """An "Authorization: Bearer …" header, what many APIs take: the answer says to send it as
+    "Token …" rather than that no credentials came."""
+    _token, secret = token_create(user=alice, name="bot", days=1)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=f"Bearer {secret}")
+    error = _error(client.get(GAMES_URL), 401, "authentication_failed")
+    assert "'Authorization: Token <token>', not 'Bearer'" in error["detail"]
+    assert secret not in error["detail"]
 
 
 def test_expired_token_is_401(alice):

@@ -106,7 +106,7 @@ BAD_TABLES = [
     ({"players": 3, "seats": "bob"}, "must be a list"),
     ({"players": 3, "seats": {"ai": "easy"}}, "must be a list"),
     ({"players": 3, "seats": None}, "must be a list"),
-    ({"players": 4, "seats": [{"ai": "easy"}]}, "1 were given"),
+    ({"players": 4, "seats": [{"ai": "easy"}]}, "1 was given"),
     ({"players": 3, "seats": [{"ai": "easy"}] * 4}, "4 were given"),
     ({"players": 3, "seats": [{"ai": "easy"}, "bob"]}, "Seat 2: say who sits there"),
     ({"players": 3, "seats": [{"ai": "easy"}, {}]}, "Seat 2: say who sits there"),
