@@ -806,9 +806,33 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "rating_change": result.rating_delta if result and result.rated else None,
             "resigned": bool(result and result.resigned),
             "cast_out": bool(mine and mine["cast_out"]),
+            "scores": _final_scores(letter.view),
             "replay_url": _absolute(reverse("games:replay", args=[letter.game.pk])),
         },
     )
+
+
+def _final_scores(view: TableView) -> list[str]:
+    """The final scores in one line per seat, in the order of the places, as the end
+    screen has them: "1. Bob: status 15, 102,000 (winner)"."""
+    lines = []
+    for row in presenter.score_lines(view):
+        if row["bot_first"]:
+            outcome = _("first, played by a bot")
+        elif row.get("winner"):
+            outcome = _("winner")
+        elif row.get("cast_out"):
+            outcome = _("cast out")
+        else:
+            outcome = ""
+        text = _("%(place)s. %(name)s: status %(status)s, %(money)s") % {
+            "place": row["place"],
+            "name": row["name"],
+            "status": row["status"],
+            "money": presenter.money_text(row["money"]),
+        }
+        lines.append(f"{text} ({outcome})" if outcome else text)
+    return lines
 
 
 def _message_digest(

@@ -369,8 +369,8 @@ def test_a_yacht_club_choice_lost_with_the_broker_is_swept_up(
 
 
 def test_a_bid_made_for_an_absent_player_is_told_with_its_whole_total(dora, alice, bob):
-    """"A bot made your move: it bid 4,000 (total 5,000)": the total is the seat's whole
-    bid, the 1,000 already out included, as the log says it, not the cards added."""
+    """The e-mail says "A bot made your move: it bid 4,000 (total 5,000)": the total is
+    the seat's whole bid, the 1,000 already out included, as the log says it."""
     from games import presenter
     from games.notifications import _bid_total
 
@@ -384,4 +384,6 @@ def test_a_bid_made_for_an_absent_player_is_told_with_its_whole_total(dora, alic
     move = Move.objects.get(game=game, number=3)
     total = _bid_total(table_view(game=game, user=dora), move)
     assert presenter.action_text(move.action, total) == "bid 4,000 (total 5,000)"
-    assert _bid_total(table_view(game=game, user=dora), Move.objects.get(game=game, number=0)) == 1000
+    assert (
+        _bid_total(table_view(game=game, user=dora), Move.objects.get(game=game, number=0)) == 1000
+    )

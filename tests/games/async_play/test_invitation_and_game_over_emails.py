@@ -98,6 +98,11 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
         change = f"{delta:+.1f}".replace("-", "\u2212")  # a minus sign, as on the pages
         assert f"Your rating: {rating:,} ({change})." in message.body
         assert f"{settings.SITE_URL}/games/{game.pk}/replay/" in message.body
+        # The final scores, one line per seat in the order of the places.
+        scores = message.body.split("Final scores:\n")[1].split("\n\n")[0].splitlines()
+        assert len(scores) == 3 and scores[0].strip().startswith("1. ")
+        assert all(": status " in line for line in scores)
+        assert "Final scores:" in message.alternatives[0][0]
 
 
 def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
@@ -116,7 +121,16 @@ def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
     over = [m for m in mail.outbox if "is over" in m.subject]
     assert sorted(m.to[0] for m in over) == sorted([alice.email, bob.email])
     (to_bob,) = [m for m in over if m.to == [bob.email]]
-    assert "You had resigned: a bot played your seat to the end." in to_bob.body
+    # Said to him, with where his seat ended: "… to the end, and it finished 2 of 3."
+    place = next(
+        line.split(".")[0].strip()
+        for line in to_bob.body.split("Final scores:\n")[1].splitlines()
+        if "Bob (resigned)" in line
+    )
+    assert (
+        f"You had resigned: a bot played your seat to the end, and it finished {place} of 3."
+        in to_bob.body
+    )
     notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)
     assert notice.status == Notification.Status.PENDING  # she may be watching: wait
     seat_seen(game_id=game.pk, user=dora)  # her board refreshed into the end
