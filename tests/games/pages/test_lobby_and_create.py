@@ -23,6 +23,12 @@ def test_anonymous_lobby_shows_open_tables_and_sign_up(client, alice):
     html = client.get("/").content.decode()
     assert "Open tables" in html and "Yacht Club" in html
     assert "Sign up to play" in html and "/accounts/signup/" in html
+    # Under the open tables: a button that says what it does, not a sentence's first
+    # word set in a button ("Sign up" to join a table).
+    assert (
+        '<a class="button button--gold" href="/accounts/signup/">Sign up to join a table</a>'
+        in html
+    )
     assert "Your games" not in html
     assert "/join/" not in html  # joining needs an account
 
