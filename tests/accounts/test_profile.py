@@ -198,3 +198,15 @@ def test_sign_out_everywhere_is_a_post_of_a_signed_in_player(client, alice):
     assert client.post("/accounts/profile/sign-out-everywhere/").status_code == 302  # log-in
     client.force_login(alice)
     assert client.get("/accounts/profile/sign-out-everywhere/").status_code == 405
+
+
+def test_the_two_factor_line_speaks_to_the_reader(client, alice):
+    """A player reads what a second factor is; only staff read that it is required of
+    them (a player took "required for staff" for a rule of theirs)."""
+    client.force_login(alice)
+    html = client.get(PROFILE).content.decode()
+    assert "a code from your phone at each log-in" in html and "required for staff" not in html
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    assert "required for staff" in client.get(PROFILE).content.decode()
+
