@@ -102,6 +102,25 @@ def test_no_page_is_wider_than_a_small_phone(
     header = page.locator(".site-header").bounding_box()
     assert header["height"] <= 180, header
 
+    # Links and toggles a thumb taps are 24 px tall at least (WCAG 2.2, target size):
+    # the board's Rules chip and Resign toggle, the tables' links to games and players.
+    small = {}
+    for url, selector in (
+        (urls[2], ".chip__link, .resign summary"),
+        ("/games/history/", ".data-table a"),
+        ("/players/alice/", ".data-table a"),
+    ):
+        page.goto(f"{base}{url}")
+        heights = page.locator(selector).evaluate_all(
+            "els => els.map(e => [e.textContent.trim(), e.getBoundingClientRect().height,"
+            " e.getBoundingClientRect().width])"
+        )
+        assert heights, (url, selector)
+        small.update(
+            {f"{url} {text}": (h, w) for text, h, w in heights if 0 < h < 24 or 0 < w < 24}
+        )
+    assert small == {}, small
+
 
 def test_between_phone_and_desktop_in_german(live_server, new_page, log_in, alice, bob, carol):
     # German has the longest words; tablets and narrow windows sit between the phone
