@@ -1,4 +1,5 @@
-"""The language of a signed-in player's pages: the one saved on their account.
+"""The language of a signed-in player's pages, the one saved on their account; and the
+time zone their pages write times in (``UserTimeZoneMiddleware``, below).
 
 Django's LocaleMiddleware (before this one) has already chosen from the language cookie
 or the browser's Accept-Language.  A player's own choice (``User.language``) is copied
@@ -16,9 +17,9 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
-from django.utils import translation
+from django.utils import timezone, translation
 
-from accounts.preferences import LANGUAGE_SESSION_KEY, language_supported
+from accounts.preferences import LANGUAGE_SESSION_KEY, TIME_ZONE_SESSION_KEY, language_supported
 
 
 class UserLanguageMiddleware:
@@ -53,3 +54,33 @@ class UserLanguageMiddleware:
         session = getattr(request, "session", None)
         chosen = session.get(LANGUAGE_SESSION_KEY, "") if session is not None else ""
         return chosen if chosen and language_supported(chosen) else ""
+
+
+class UserTimeZoneMiddleware:
+    """The time zone a signed-in player chose on their profile, for the times the pages
+    write (the board's log, chat and deadline, lists of games), read from the session
+    as the language is (no query).  Without a choice, or for a visitor, times are UTC
+    and say so; a browser with JavaScript shows each time in its own zone anyway."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
+        session = getattr(request, "session", None)
+        name = session.get(TIME_ZONE_SESSION_KEY, "") if session is not None else ""
+        zone = None
+        if name and not request.path_info.startswith("/api/"):
+            try:
+                zone = ZoneInfo(name)
+            except (ZoneInfoNotFoundError, ValueError):
+                zone = None
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

@@ -15,6 +15,8 @@ from accounts.models import User
 UNSUBSCRIBE_SALT = "accounts.preferences.unsubscribe"
 # The signed-in player's language, kept in their session (accounts.middleware).
 LANGUAGE_SESSION_KEY = "hs_language"
+# The time zone they chose on their profile ("" for the browser's), likewise.
+TIME_ZONE_SESSION_KEY = "hs_time_zone"
 
 
 def unsubscribe_token(user: User, kind: str | None = None) -> str:

@@ -1,18 +1,26 @@
-"""At log-in (sign-up included): the player's language into their session, so that
-every page speaks it (accounts.middleware); a player who never chose one keeps the
-language they are reading the site in, so their e-mails come in it too."""
+"""At log-in (sign-up included): the player's language and chosen time zone into their
+session, so that every page speaks the one and writes times in the other
+(accounts.middleware); a player who never chose a language keeps the one they are
+reading the site in, so their e-mails come in it too."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.utils import translation
 
-from accounts.preferences import LANGUAGE_SESSION_KEY, language_set, language_supported
+from accounts.preferences import (
+    LANGUAGE_SESSION_KEY,
+    TIME_ZONE_SESSION_KEY,
+    language_set,
+    language_supported,
+)
 
 
 def remember_language(sender, request, user, **kwargs) -> None:
     if request is None or not hasattr(user, "language"):
         return
+    if hasattr(request, "session"):  # the zone the pages write times in (the middleware)
+        request.session[TIME_ZONE_SESSION_KEY] = getattr(user, "time_zone", "") or ""
     if not user.language:
         # Only what the browser or the header's switch said, never the site's fallback.
         said = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) or request.META.get(

@@ -20,6 +20,7 @@ from django.views.i18n import set_language
 from accounts.models import User
 from accounts.preferences import (
     LANGUAGE_SESSION_KEY,
+    TIME_ZONE_SESSION_KEY,
     email_kind_off,
     emails_off_set,
     language_set,
@@ -64,10 +65,11 @@ def language_update(request: HttpRequest) -> HttpResponse:
 def time_zone_update(request: HttpRequest) -> HttpResponse:
     """The time zone the player reads times in (empty: the browser's)."""
     try:
-        time_zone_set(user=request.user, value=request.POST.get("time_zone", ""))
+        user = time_zone_set(user=request.user, value=request.POST.get("time_zone", ""))
     except ValueError as error:
         messages.error(request, str(error))
     else:
+        request.session[TIME_ZONE_SESSION_KEY] = user.time_zone
         messages.success(request, _("Your time zone is saved."))
     return redirect("profile")
 

@@ -870,18 +870,7 @@ def _local_text(moment: datetime, time_zone: str) -> str:
     if zone is None:
         return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"
     local = moment.astimezone(zone)
-    return date_format(local, "DATETIME_FORMAT") + " " + _utc_offset(local)
-
-
-def _utc_offset(local: datetime) -> str:
-    """The offset, as "UTC+1", "UTC+5:30" or "UTC−3": the same in every language (a
-    zone's name such as "Europe/Berlin" is not, nor its abbreviation, CET or MEZ)."""
-    minutes = int(local.utcoffset().total_seconds() // 60) if local.utcoffset() else 0
-    if not minutes:
-        return "UTC"
-    hours, rest = divmod(abs(minutes), 60)
-    sign = "+" if minutes > 0 else "\u2212"
-    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+    return date_format(local, "DATETIME_FORMAT") + " " + presenter.utc_offset_text(local)
 
 
 def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:

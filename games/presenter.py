@@ -81,6 +81,17 @@ CARD_NAMES = {
 # --------------------------------------------------------------------------- words
 
 
+def utc_offset_text(local: datetime) -> str:
+    """The offset, as "UTC+1", "UTC+5:30" or "UTC−3": the same in every language (a
+    zone's name such as "Europe/Berlin" is not, nor its abbreviation, CET or MEZ)."""
+    minutes = int(local.utcoffset().total_seconds() // 60) if local.utcoffset() else 0
+    if not minutes:
+        return "UTC"
+    hours, rest = divmod(abs(minutes), 60)
+    sign = "+" if minutes > 0 else "\u2212"
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
+
+
 def money_text(value: int) -> str:
     """12000 as the active language writes money: '12,000', '12.000', '12 000'."""
     return number_format(value, force_grouping=True)

@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     # The language saved on the account wins for a signed-in player's pages.
     "accounts.middleware.UserLanguageMiddleware",
+    # The time zone chosen on the profile, for the times the pages write.
+    "accounts.middleware.UserTimeZoneMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",

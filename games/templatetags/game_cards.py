@@ -16,6 +16,7 @@ from typing import Any
 from django import template
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.formats import date_format, get_format
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
@@ -23,7 +24,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext_l
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import LUXURY_VALUE
-from games.presenter import card_name, money_text
+from games.presenter import card_name, money_text, utc_offset_text
 from games.selectors import seat_declined_by
 
 register = template.Library()
@@ -255,12 +256,22 @@ def bot_level(level: str) -> str:
     return str(BOT_LEVELS.get(level, level))
 
 
+@register.filter
+def zone_label(moment: Any) -> str:
+    """The offset of the zone a time is written in, as the pages and e-mails mark it:
+    "UTC", "UTC+1", "UTC−3" (the player's chosen zone, or UTC)."""
+    if not moment:
+        return ""
+    return utc_offset_text(timezone.localtime(moment))
+
+
 @register.simple_tag
 def log_entry(entry: Any) -> SafeString:
     """One entry of the board's log (``selectors.LogEntry``) as its ``<li>``: the board
     draws one per move, so it is built here in one go instead of by template lookups
-    and two ``date`` filters per move.  The time is UTC, as the page states; the board's
-    script shows it in the player's time zone from ``datetime``."""
+    and two ``date`` filters per move.  The time is in the zone the player chose (UTC
+    without a choice), marked with its offset; the board's script shows it in the
+    browser's zone from ``datetime``."""
     if entry.actor == "takeover":  # a bot took a seat: no move, so no number
         return format_html('<li class="log__takeover">{}</li>', entry.text)
     css = ' class="log__bot"' if entry.actor in ("bot", "deadline") else ""
@@ -268,11 +279,12 @@ def log_entry(entry: Any) -> SafeString:
         css = ' class="log__setup"'
     when = ""
     if entry.at:
-        at = entry.at.astimezone(UTC)
+        at = timezone.localtime(entry.at)  # the player's chosen zone (middleware), or UTC
         when = format_html(
-            '<time class="log__time" datetime="{}" data-local="time">{} UTC</time> ',
-            at.isoformat(),
+            '<time class="log__time" datetime="{}" data-local="time">{} {}</time> ',
+            at.astimezone(UTC).isoformat(),
             date_format(at, "SHORT_DATETIME_FORMAT"),  # as the reader's language writes it
+            utc_offset_text(at),
         )
     return format_html(
         '<li value="{}"{}>{}{}{}</li>',

@@ -191,3 +191,37 @@ def test_a_chosen_time_zone_for_the_board_and_the_emails(client, dora, run_commi
     due = message.body.split("Your move is due")[-1].split("\n")[0]
     offset = "UTC+2" if game.deadline_at.astimezone(ZoneInfo("Europe/Berlin")).dst() else "UTC+1"
     assert due.endswith(f" {offset}).") and "Europe/Berlin" not in message.body
+
+
+def test_without_javascript_the_board_writes_times_in_the_chosen_zone(client, dora, run_commits):
+    """A page drawn by the server (read without JavaScript) writes the log's, the chat's
+    and the deadline's times in the zone chosen on the profile, marked by its offset;
+    without a choice, in UTC, marked so.  It holds from the log-in on, on any device."""
+    from games.chat import chat_post
+    from tests.games.factories import GameFactory, scenario_deck
+
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "medium"}, {"ai": "medium"}],
+            deck=scenario_deck("lux5 lux3"),
+            first_player=1,
+            move_deadline_hours=24,
+        )
+    chat_post(game=game, user=dora, text="hello")
+    client.force_login(dora)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'class="log__time"' in html and " UTC</time>" in html and "UTC+" not in html
+    client.post("/accounts/profile/time-zone/", {"time_zone": "Asia/Kolkata"})
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    game.refresh_from_db()
+    local = game.deadline_at.astimezone(ZoneInfo("Asia/Kolkata"))
+    assert f"{local:%H:%M} UTC+5:30" in html  # the deadline, in India's time
+    assert html.count(" UTC+5:30</time>") >= 2 and " UTC</time>" not in html  # log, chat
+    # The machine-readable time stays the same instant, its offset written out.
+    assert f'datetime="{local:%Y-%m-%dT%H:%M:%S}' in html
+    assert '+05:30" data-local="deadline">' in html
+    client.logout()  # a new log-in, as on another device, brings the zone back
+    dora.refresh_from_db()
+    client.force_login(dora)
+    assert " UTC+5:30</time>" in client.get(f"/games/{game.pk}/").content.decode()
