@@ -249,6 +249,38 @@
     settled(false);
   });
 
+  // A Theft discard or a secret Yacht Club choice gives a card up for good: the first
+  // tap only marks the card ("Tap again to choose"), the second sends it.  Without
+  // this script one tap sends it, as the form itself does.
+  document.addEventListener(
+    "click",
+    function (event) {
+      var button = event.target.closest && event.target.closest("button.card-button[data-confirm]");
+      if (!button || button.classList.contains("is-armed")) {
+        return; // not such a card, or its second tap: the form sends it
+      }
+      event.preventDefault();
+      document.querySelectorAll("button.card-button.is-armed").forEach(function (other) {
+        other.classList.remove("is-armed");
+        var label = other.querySelector(".card-button__label");
+        if (label && other.dataset.label) {
+          label.textContent = other.dataset.label;
+        }
+      });
+      var label = button.querySelector(".card-button__label");
+      if (label) {
+        button.dataset.label = label.textContent;
+        label.textContent = button.dataset.confirm;
+      }
+      button.classList.add("is-armed");
+      var said = document.getElementById("choice-confirm");
+      if (said) {
+        said.textContent = button.getAttribute("aria-label") + ": " + button.dataset.confirm;
+      }
+    },
+    true
+  );
+
   // An open table's share link: copied with one click where the browser allows it.
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#share-copy");

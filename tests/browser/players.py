@@ -38,3 +38,10 @@ def wait_for_version(game_id: int, before: int, timeout: float = 15.0) -> Game:
             return game
         time.sleep(0.05)
     raise AssertionError(f"game {game_id} stayed at version {before}")
+
+
+def give_up_card(button) -> None:
+    """A Theft discard or a secret Yacht Club choice: the first tap marks the card, the
+    second sends it (board.js)."""
+    button.click()
+    button.click()

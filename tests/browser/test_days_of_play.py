@@ -13,6 +13,7 @@ import pytest
 
 from games.engine import LUXURY_VALUE, seats_to_act
 from games.models import Game
+from tests.browser.players import give_up_card
 from tests.browser.test_full_game import wait_for_version
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -80,7 +81,7 @@ def test_two_people_and_a_bot_over_a_whole_game(
             page.click(".chat__form button[type=submit]")
             expect(page.locator(".chat__lines")).to_contain_text("Good luck")
         if state.phase == "theft":
-            page.locator("[id^=discard-]").first.click()
+            give_up_card(page.locator("[id^=discard-]").first)
         elif state.card in LUXURY_VALUE and max(state.bids) == 0 and state.hands[seat]:
             smallest = page.locator(".pick__input").first.get_attribute("value")
             page.click(f"label[for=hand-{smallest}]")

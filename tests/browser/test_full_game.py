@@ -10,7 +10,7 @@ import pytest
 
 from games.engine import LUXURY_VALUE, seats_to_act
 from games.models import Game
-from tests.browser.players import sign_up, wait_for_version
+from tests.browser.players import give_up_card, sign_up, wait_for_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
@@ -59,7 +59,7 @@ def test_three_people_sign_up_and_play_a_whole_game(live_server, new_page, scree
         page.goto(f"{base}/games/{game_id}/")
         expect(page.locator(".banner--you")).to_be_visible()
         if state.phase == "theft":
-            page.locator("[id^=discard-]").first.click()
+            give_up_card(page.locator("[id^=discard-]").first)
         elif state.card in LUXURY_VALUE and max(state.bids) == 0 and state.hands[seat]:
             # The leader opens a luxury with their smallest card, ticked on the page.
             smallest = page.locator(".pick__input").first.get_attribute("value")

@@ -14,7 +14,7 @@ from accounts.models import User
 from games.engine import LUXURY_VALUE, seats_to_act
 from games.models import Game
 from tests.browser.conftest import PHONE
-from tests.browser.players import sign_up, wait_for_version
+from tests.browser.players import give_up_card, sign_up, wait_for_version
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.embedded]
 
@@ -32,9 +32,9 @@ def play_to_the_end(page, base, game_id, screenshot, prefix):
             game = Game.objects.get(pk=game_id)
             continue
         if state.phase == "theft":
-            page.locator("[id^=discard-]").first.click()
+            give_up_card(page.locator("[id^=discard-]").first)
         elif state.phase == "sealed":
-            page.locator("[id^=seal-]").first.click()
+            give_up_card(page.locator("[id^=seal-]").first)
         elif state.card in LUXURY_VALUE and max(state.bids) == 0 and state.hands[0]:
             smallest = page.locator(".pick__input").first.get_attribute("value")
             page.click(f"label[for=hand-{smallest}]")

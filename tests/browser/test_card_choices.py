@@ -1,0 +1,39 @@
+"""In Chromium: a secret Yacht Club choice gives a money card up for good, so a first
+tap (a slip of the thumb, on a phone) only marks the card and says so; the second sends
+it.  Without JavaScript one press sends it, as the form does (tests/games/pages)."""
+
+from __future__ import annotations
+
+import pytest
+
+from games.models import Game
+from tests.browser.conftest import PHONE
+from tests.games.factories import scenario_deck
+from tests.games.pages.conftest import table_make
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+
+def test_a_secret_choice_takes_two_taps(live_server, new_page, log_in, alice, bob, carol):
+    from playwright.sync_api import expect
+
+    alice.is_staff = True  # a staff table: the deck is set, the Yacht Club first
+    alice.save(update_fields=["is_staff"])
+    game = table_make(
+        alice, [bob, carol], deck=scenario_deck("yacht lux5", ("yacht",)), advanced=("yacht",)
+    )
+    page = log_in(new_page(viewport=PHONE, touch=True), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    choice = page.locator("#seal-1000")
+    choice.click()
+    expect(choice).to_have_class("card-button is-armed")
+    expect(choice.locator(".card-button__label")).to_have_text("Tap again to choose")
+    expect(page.locator("#choice-confirm")).to_have_text("Choose 1,000: Tap again to choose")
+    assert Game.objects.get(pk=game.pk).version == 0  # nothing sent yet
+    page.locator("#seal-2000").click()  # another card: that one is marked instead
+    expect(page.locator("#seal-2000")).to_have_class("card-button is-armed")
+    expect(choice).to_have_class("card-button")
+    expect(choice.locator(".card-button__label")).to_have_text("Choose")
+    page.locator("#seal-2000").click()
+    expect(page.locator(".tray")).to_contain_text("Your choice is sealed: 2,000.")
+    assert Game.objects.get(pk=game.pk).engine_state().sealed[0] == 2000
