@@ -87,6 +87,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # The API's answers are the caller's own: private, and varying with Authorization.
+    "games.api.caching.ApiCacheHeadersMiddleware",
     "csp.middleware.CSPMiddleware",
     # Every form post of the site's pages, per user and per address (FORM_POST_RATES).
     "ops.limits.FormPostLimitMiddleware",

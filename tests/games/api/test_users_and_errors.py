@@ -133,6 +133,23 @@ def test_a_format_query_parameter_is_ignored_like_any_unknown_one(clients, anon,
     assert response.status_code == 401 and response.json()["code"] == "not_authenticated"
 
 
+def test_no_shared_cache_keeps_one_players_answer_for_another(clients, anon):
+    """Answers depend on who asks, and a program proves it with Authorization, not a
+    cookie: every API answer (errors too) is private and varies with Authorization."""
+    for client, path in (
+        (clients["alice"], "/api/v1/games/"),
+        (clients["alice"], "/api/v1/users/alice/"),
+        (anon, "/api/v1/games/"),  # 401
+        (clients["alice"], "/api/v1/nothing/here/"),  # 404
+    ):
+        response = client.get(path)
+        vary = {part.strip().lower() for part in response["Vary"].split(",")}
+        assert "authorization" in vary, (path, response["Vary"])
+        assert {"private", "no-cache"} <= {
+            part.strip() for part in response["Cache-Control"].split(",")
+        }, (path, response["Cache-Control"])
+
+
 # --------------------------------------------------------------------------- throttling
 
 
