@@ -199,3 +199,14 @@ def test_the_name_boxes_take_a_username_as_typed(client):
         for attribute in ('autocapitalize="none"', 'autocorrect="off"', 'spellcheck="false"'):
             assert attribute in box, (path, box)
         assert 'autocomplete="username"' in box, (path, box)
+
+
+def test_the_log_in_page_speaks_as_the_header_does(client):
+    """The page says "Log in" as the header does (allauth's said "Sign In"), and a line
+    that leads a newcomer to sign up, in French too."""
+    html = client.get("/accounts/login/").content.decode()
+    assert ">Log in</h1>" in html and "Sign In" not in html
+    assert 'New here? <a href="/accounts/signup/">Sign up</a> first' in html
+    client.cookies["hs_language"] = "fr"
+    html = client.get("/accounts/login/").content.decode()
+    assert "au préalable" not in html and "Nouveau ici" in html
