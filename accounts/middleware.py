@@ -15,6 +15,8 @@ it after they log out (the log-out page's "You have signed out." is written in i
 
 from __future__ import annotations
 
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
+
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
@@ -66,8 +68,6 @@ class UserTimeZoneMiddleware:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
-        from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
         session = getattr(request, "session", None)
         name = session.get(TIME_ZONE_SESSION_KEY, "") if session is not None else ""
         zone = None

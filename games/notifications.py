@@ -878,6 +878,7 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
     headline (the board's), facts and the last moves of the log, in the board's words
     (who moved for whom: a standing order, a deadline's bot)."""
     deadline = view.deadline_at
+    due_in = presenter.due_in(deadline, now) if deadline else ""
     entries = log_entries(game=game, view=view)
     if entries is None:  # a game stored before the log kept its moves' positions
         log = list(view.log_text[-presenter.LOG_LINES :])
@@ -891,16 +892,15 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "away": presenter.away_lines(view),
         "log": log,
         "deadline_at": deadline,
-        "due_in": presenter.due_in(deadline, now) if deadline else "",
-        "deadline_line": _deadline_line(view, now) if deadline else "",
+        "due_in": due_in,
+        "deadline_line": _deadline_line(view, due_in) if deadline else "",
         "deadline_text": _local_text(deadline, time_zone) if deadline else "",
     }
 
 
-def _deadline_line(view: TableView, now: datetime) -> str:
+def _deadline_line(view: TableView, due_in: str) -> str:
     """Whose move the deadline is for, in the reader's words: theirs, or the next one
     at the table (someone else's: after a bot moved for them, say)."""
-    due_in = presenter.due_in(view.deadline_at, now)
     if view.my_turn:
         return _("Your move is due %(due_in)s") % {"due_in": due_in}
     return _("The next move is due %(due_in)s") % {"due_in": due_in}

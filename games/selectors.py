@@ -413,13 +413,17 @@ def game_ending(*, game: Game) -> dict[str, Any]:
     """What the end screen adds to a finished board: each person's rating change (none at
     all: an unrated game; a bot has none, its level has one rating on the leaderboard)
     and the rematch table if one was opened; why an unrated game is unrated, in the
-    reader's language (games.ratings.unrated_reason).  Three queries."""
+    reader's language (games.ratings.unrated_reason).  Two queries (three for a game
+    without a rated person)."""
     results = PlayerResult.objects.filter(game=game).only(
         "seat", "rated", "rating_before", "rating_after"
     )
     rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+    results = list(results)
     reason = (
-        GameRecord.objects.filter(game=game, rated=False)
+        None  # a rated person's result: the game is rated, no reason to look up
+        if any(r.rated for r in results)
+        else GameRecord.objects.filter(game=game, rated=False)
         .values_list("unrated_reason", flat=True)
         .first()
     )
@@ -468,10 +472,13 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
         start = end
     # A bot took a seat for good: a line of its own after the last move before it did
     # (no number: it is no move; no time: the moment is not kept).
+    # Entry n is move n (0: the set-up): from the last such line back, the positions
+    # of the earlier ones do not move.
     for number, lines in sorted(resignations(stored_seats or []).items(), reverse=True):
         if number < len(entries):
-            position = next(i for i, e in enumerate(entries) if e.number == number) + 1
-            entries[position:position] = [LogEntry(number, None, "takeover", t) for t in lines]
+            entries[number + 1 : number + 1] = [
+                LogEntry(number, None, "takeover", text) for text in lines
+            ]
     return tuple(entries)
 
 

@@ -281,28 +281,6 @@
     true
   );
 
-  // An open table's share link: copied with one click where the browser allows it.
-  document.addEventListener("click", function (event) {
-    var button = event.target.closest && event.target.closest("#share-copy");
-    var field = document.getElementById("share-url");
-    if (!button || !field || !navigator.clipboard) {
-      return;
-    }
-    navigator.clipboard.writeText(field.value).then(function () {
-      button.textContent = button.dataset.copied || "Copied";
-    });
-  });
-
-  document.addEventListener("htmx:afterSettle", showCopyButton);
-  document.addEventListener("DOMContentLoaded", showCopyButton);
-
-  function showCopyButton() {
-    var button = document.getElementById("share-copy");
-    if (button && navigator.clipboard) {
-      button.hidden = false;
-    }
-  }
-
   // "Tell me in this browser": asks once for permission to show notifications.
   document.addEventListener("click", function (event) {
     var button = event.target.closest && event.target.closest("#notify-me");

@@ -29,3 +29,22 @@ def test_a_new_token_is_copied_with_one_click(live_server, new_page, log_in, ali
     copy.click()
     expect(copy).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == secret
+
+
+def test_an_open_tables_link_is_copied_by_the_same_button(live_server, new_page, log_in, alice):
+    """The share link of a table waiting for players: one click copies it (copy.js, as
+    the token), on the board that htmx redraws."""
+    from playwright.sync_api import expect
+
+    from games import services
+
+    game = services.game_create(creator=alice, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    page = new_page()
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    log_in(page, alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    copy = page.locator("#share-copy")
+    expect(copy).to_be_visible()
+    copy.click()
+    expect(copy).to_have_text("Copied")
+    assert page.evaluate("navigator.clipboard.readText()").endswith(f"/games/{game.pk}/")

@@ -162,12 +162,24 @@ def test_the_profile_switches_kinds_on_and_off(client, dora):
     ]
 
 
+def _dora_against_bots(dora, run_commits, *, first_player):
+    """Dora against two medium bots, a day per move, Luxury 5 up."""
+    from tests.games.factories import GameFactory, scenario_deck
+
+    with run_commits():
+        return GameFactory(
+            creator=dora,
+            seats=[{"ai": "medium"}, {"ai": "medium"}],
+            deck=scenario_deck("lux5 lux3"),
+            first_player=first_player,
+            move_deadline_hours=24,
+        )
+
+
 def test_a_chosen_time_zone_for_the_board_and_the_emails(client, dora, run_commits):
     """Empty: the browser's own on the pages, UTC in e-mails.  Chosen on the profile:
     the board's times are shown in it and e-mails give deadlines in it."""
     from django.core import mail
-
-    from tests.games.factories import GameFactory, scenario_deck
 
     client.force_login(dora)
     assert "data-time-zone" not in client.get("/accounts/profile/").content.decode()
@@ -176,14 +188,7 @@ def test_a_chosen_time_zone_for_the_board_and_the_emails(client, dora, run_commi
     client.post("/accounts/profile/time-zone/", {"time_zone": "Europe/Berlin"})
     dora.refresh_from_db()
     assert dora.time_zone == "Europe/Berlin"
-    with run_commits():
-        game = GameFactory(
-            creator=dora,
-            seats=[{"ai": "medium"}, {"ai": "medium"}],
-            deck=scenario_deck("lux5 lux3"),
-            first_player=0,
-            move_deadline_hours=24,
-        )
+    game = _dora_against_bots(dora, run_commits, first_player=0)
     assert 'data-time-zone="Europe/Berlin"' in client.get(f"/games/{game.pk}/").content.decode()
     (message,) = mail.outbox
     # The time in Berlin, marked by its offset (the zone's name, "Europe/Berlin", is not
@@ -198,16 +203,8 @@ def test_without_javascript_the_board_writes_times_in_the_chosen_zone(client, do
     and the deadline's times in the zone chosen on the profile, marked by its offset;
     without a choice, in UTC, marked so.  It holds from the log-in on, on any device."""
     from games.chat import chat_post
-    from tests.games.factories import GameFactory, scenario_deck
 
-    with run_commits():
-        game = GameFactory(
-            creator=dora,
-            seats=[{"ai": "medium"}, {"ai": "medium"}],
-            deck=scenario_deck("lux5 lux3"),
-            first_player=1,
-            move_deadline_hours=24,
-        )
+    game = _dora_against_bots(dora, run_commits, first_player=1)
     chat_post(game=game, user=dora, text="hello")
     client.force_login(dora)
     html = client.get(f"/games/{game.pk}/").content.decode()
