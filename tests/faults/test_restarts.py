@@ -188,11 +188,21 @@ def test_worker_killed_mid_bot_move(stack):
     stack.worker_kill("w-first")  # killed between tasks: nothing was running
 
     doomed = stack.worker_start("w-doomed", bot_delay=3)
-    lines_before = len(stack.marker.read_text().split())
-    mine = apis[0].game(game_id).json()
-    answer = apis[0].move(game_id, {"type": "pass"}, mine["version"])
-    assert answer.status_code == 201
-    ledger.accepted.append((mine["version"], {"type": "pass"}))
+    # Alice passes until her move hands the turn to a bot: a pass that takes a
+    # disgrace card leaves her to start the next round (the flake this loop mends).
+    for _attempt in range(20):
+        view = play(game_id, apis, ledger, rng, until=_person_to_act(apis), logs=stack.logs)
+        assert view["status"] == "active"
+        lines_before = len(stack.marker.read_text().split())
+        mine = apis[0].game(game_id).json()
+        action = choose(mine["legal_actions"], rng, pass_chance=1.0)  # a pass when it may
+        answer = apis[0].move(game_id, action, mine["version"])
+        assert answer.status_code == 201, answer.text
+        ledger.accepted.append((mine["version"], action))
+        if answer.json()["status"] == "active" and 0 not in answer.json()["to_act"]:
+            break
+    else:
+        pytest.fail("no move of Alice's handed the turn to a bot")
     # 60 s, as for a worker to start: on a machine busy with other test runs, 20 s
     # between the move's answer and the worker taking the bot's task has run out.
     wait_for(lambda: len(stack.marker.read_text().split()) > lines_before, 60,
