@@ -113,6 +113,8 @@ class TableView:
     score: tuple[ScoreRow, ...] | None  # once the game is over
     result: dict[str, Any] | None  # once the game is over
     log_text: tuple[str, ...] = ()  # the public log in words (games.presenter)
+    rematch_of: int | None = None  # the finished table this one is the rematch of
+    rematch: int | None = None  # once over: the table opened as its rematch, if any
 
     @property
     def names(self) -> tuple[str, ...]:
@@ -144,6 +146,8 @@ class TableView:
             "seats_info": [seat.to_json() for seat in self.seats_info],
             "your_seat": self.your_seat,
             "deadline_at": self.deadline_at,
+            "rematch_of": self.rematch_of,
+            "rematch": self.rematch,
         }
         if self.state is None:
             return {

@@ -365,6 +365,11 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         legal = None if me.is_bot else view.legal
     finished = game.status == Game.Status.FINISHED
     host = hosts_waiting(game, user)
+    rematch = (
+        Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+        if finished
+        else None
+    )
     return TableView(
         id=game.pk,
         version=game.version,
@@ -381,6 +386,8 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         score=_score(state) if finished else None,
         result=game.result if finished else None,
         log_text=_log_text(view, seats),
+        rematch_of=game.rematch_of_id,
+        rematch=rematch,
     )
 
 
@@ -411,15 +418,15 @@ def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
 
 def game_ending(*, game: Game) -> dict[str, Any]:
     """What the end screen adds to a finished board: each person's rating change (none at
-    all: an unrated game; a bot has none, its level has one rating on the leaderboard)
-    and the rematch table if one was opened; why an unrated game is unrated, in the
-    reader's language (games.ratings.unrated_reason).  Two queries (three for a game
-    without a rated person)."""
-    results = PlayerResult.objects.filter(game=game).only(
-        "seat", "rated", "rating_before", "rating_after"
+    all: an unrated game; a bot has none, its level has one rating on the leaderboard);
+    why an unrated game is unrated, in the reader's language
+    (games.ratings.unrated_reason).  One query (two for a game without a rated person);
+    the rematch table is the read model's (``TableView.rematch``)."""
+    results = list(
+        PlayerResult.objects.filter(game=game).only(
+            "seat", "rated", "rating_before", "rating_after"
+        )
     )
-    rematch = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
-    results = list(results)
     reason = (
         None  # a rated person's result: the game is rated, no reason to look up
         if any(r.rated for r in results)
@@ -429,7 +436,6 @@ def game_ending(*, game: Game) -> dict[str, Any]:
     )
     return {
         "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},
-        "rematch_id": rematch,
         "unrated_reason": gettext(reason) if reason else "",
     }
 

@@ -160,10 +160,11 @@ def game_create(
 
 
 @game_logged
-def game_rematch(*, game: Game, user: User) -> Game:
+def game_rematch(*, game: Game, user: User) -> tuple[Game, bool]:
     """A new table like the finished ``game``: the same seats in the same order (its
     people invited again, the requester seated, its bots again), the same options, a
-    new shuffle.  One rematch per game: asked again (by anyone) it is the same table."""
+    new shuffle.  One rematch per game: asked again (by anyone) it is the same table.
+    Returns the table and whether this call opened it (as ``get_or_create`` does)."""
     _user_require(user, NotYourSeat(_("Log in to ask for a rematch.")))
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
@@ -174,7 +175,7 @@ def game_rematch(*, game: Game, user: User) -> Game:
             raise NotAllowed(_("The game is not over yet: a rematch comes after the end."))
         existing = Game.objects.filter(rematch_of=locked).first()
         if existing is not None:
-            return existing
+            return existing, False
         specs = [_rematch_seat(s) for s in seats]
         rematch = game_create(
             creator=user,
@@ -186,7 +187,7 @@ def game_rematch(*, game: Game, user: User) -> Game:
         )
         Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
         rematch.rematch_of = locked
-    return rematch
+    return rematch, True
 
 
 def _rematch_seat(seat: Seat) -> dict[str, Any]:

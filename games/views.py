@@ -416,7 +416,7 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     """The same players and options at a new table (or the rematch already opened)."""
     game = game_or_404(request, game_id)
     try:
-        rematch = services.game_rematch(game=game, user=request.user)
+        rematch, _opened = services.game_rematch(game=game, user=request.user)
     except GameError as error:
         return _board_response(request, game, error=str(error))
     if rematch.status == Game.Status.ACTIVE:  # against bots only: it starts at once

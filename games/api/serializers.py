@@ -576,6 +576,16 @@ class GameViewSerializer(serializers.Serializer):
     options = OptionsSerializer(help_text="The table's options.")
     seats_info = TableSeatSerializer(many=True, help_text="Who sits where.")
     your_seat = _out(serializers.IntegerField, "Your seat, or null (a spectator).", allow_null=True)
+    rematch_of = _out(
+        serializers.IntegerField,
+        "The finished game this table is the rematch of, or null.",
+        allow_null=True,
+    )
+    rematch = _out(
+        serializers.IntegerField,
+        "Once the game is over: the table opened as its rematch (`rematch/`), or null.",
+        allow_null=True,
+    )
     deadline_at = _out(
         serializers.DateTimeField, "When the current move is due, or null.", allow_null=True
     )

@@ -16,6 +16,7 @@ urlpatterns = [
     path("games/<int:game_id>/join/", views.GameJoinView.as_view(), name="game-join"),
     path("games/<int:game_id>/leave/", views.GameLeaveView.as_view(), name="game-leave"),
     path("games/<int:game_id>/resign/", views.GameResignView.as_view(), name="game-resign"),
+    path("games/<int:game_id>/rematch/", views.GameRematchView.as_view(), name="game-rematch"),
     path(
         "games/<int:game_id>/seats/<int:position>/",
         views.GameSeatView.as_view(),

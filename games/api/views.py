@@ -321,6 +321,38 @@ class GameResignView(APIView):
         return _seat_call(request, game_id, services.game_resign)
 
 
+class GameRematchView(APIView):
+    @extend_schema(
+        operation_id="games_rematch",
+        summary="Open the rematch of a finished game",
+        description=(
+            "A new table with the same seats in the same order and the same options, and a "
+            "new shuffle: you are seated, the other people are invited again (their seats "
+            "wait for them; an account closed since leaves its seat open), the bots play "
+            "again. Against bots only it starts at once. One rematch per game: 201 with "
+            "the new table's view (`Location` names it) when this call opened it, 200 "
+            "with the same table when a player of the game already had. The finished "
+            "game's view names it in `rematch`, the new one's names the old in "
+            "`rematch_of`. 403 without a seat in the game; 409 before the end or over a "
+            "limit on open tables."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID],
+        request=None,
+        responses={
+            201: GameViewSerializer,
+            200: GameViewSerializer,
+            **error_responses(401, 403, 404, 409, 429),
+        },
+    )
+    def post(self, request: Request, game_id: int) -> Response:
+        game = _game_get(game_id, request.user)
+        rematch, opened = services.game_rematch(game=game, user=request.user)
+        location = reverse("api:game-detail", kwargs={"game_id": rematch.pk})
+        code = status.HTTP_201_CREATED if opened else status.HTTP_200_OK
+        return _view_response(rematch, request.user, code, headers={"Location": location})
+
+
 class GameSeatView(APIView):
     @extend_schema(
         operation_id="games_seat_update",

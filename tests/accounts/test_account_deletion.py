@@ -202,7 +202,7 @@ def test_a_rematch_opens_the_seat_of_a_deleted_player(client, alice, bob, carol,
     assert game.status == Game.Status.FINISHED
     signed_in(client, bob)
     client.post(DELETE, {"confirm": "on"})
-    rematch = game_rematch(game=game, user=alice)
+    rematch, _opened = game_rematch(game=game, user=alice)
     seats = list(Seat.objects.filter(game=rematch).order_by("position"))
     assert [(s.user_id, s.ai_level) for s in seats] == [(alice.pk, ""), (None, ""), (None, "easy")]
     # The finished game's record still has Bob's seat, as "Deleted player".

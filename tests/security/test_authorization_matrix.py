@@ -1339,33 +1339,40 @@ add(
     by(405, anonymous=401),
     api=True,
 )
+
+
+def api_player_call(name: str, at: str, ok: dict, effect) -> None:
+    """``POST /games/{id}/<name>/`` for the players of the ``at`` table (``ok``); at
+    every other table 409 for the players, 403 for anyone without a seat in play."""
+    for t in TABLES:
+        if t == at:
+            expect, effects = ok, {p: effect(p) for p in ("seated", "other", "creator")}
+        else:
+            expect, effects = refused(t, 409, 401, outsider=403, staff=403), {}
+            if t in ("open", "abandoned"):
+                expect["other"] = 403  # invited, not (yet) accepted: no seat in play
+        path = f"{A}/games/{{{t}}}/{name}/"
+        add(
+            f"api:game-{name}",
+            f"api-game-{name}:{t}",
+            path,
+            "POST",
+            expect,
+            effects=effects,
+            api=True,
+        )
+    path = f"{A}/games/{{{at}}}/{name}/"
+    add(f"api:game-{name}", f"api-game-{name}:{at}", path, "GET", by(405, anonymous=401), api=True)
+
+
 # Resigning through the API, as the board's button does: the seated of a running game.
-for t in TABLES:
-    g = f"{A}/games/{{{t}}}"
-    if t == "active":
-        resign = by(200, anonymous=401, outsider=403, staff=403)
-        resign_effects = {p: resigned(p) for p in ("seated", "other", "creator")}
-    else:
-        resign = refused(t, 409, 401, outsider=403, staff=403)
-        if t in ("open", "abandoned"):
-            resign["other"] = 403  # invited, not (yet) accepted: no seat in play
-        resign_effects = {}
-    add(
-        "api:game-resign",
-        f"api-game-resign:{t}",
-        f"{g}/resign/",
-        "POST",
-        resign,
-        effects=resign_effects,
-        api=True,
-    )
-add(
-    "api:game-resign",
-    "api-game-resign:active",
-    f"{A}/games/{{active}}/resign/",
-    "GET",
-    by(405, anonymous=401),
-    api=True,
+api_player_call("resign", "active", by(200, anonymous=401, outsider=403, staff=403), resigned)
+# A rematch through the API, as the end screen's button does: the players once it is over.
+api_player_call(
+    "rematch",
+    "finished",
+    by(403, anonymous=401, seated=201, other=201, creator=201),
+    rematch_opened,
 )
 
 # The chat in the API: the players of the table (accepted seats) only.

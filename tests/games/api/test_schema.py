@@ -24,6 +24,7 @@ OPERATIONS = {
     ("/api/v1/games/{game_id}/join/", "post"),
     ("/api/v1/games/{game_id}/leave/", "post"),
     ("/api/v1/games/{game_id}/resign/", "post"),
+    ("/api/v1/games/{game_id}/rematch/", "post"),
     ("/api/v1/games/{game_id}/seats/{position}/", "put"),
     ("/api/v1/games/{game_id}/moves/", "get"),
     ("/api/v1/games/{game_id}/moves/", "post"),

@@ -55,7 +55,7 @@ def test_a_rematch_invitation_says_so_and_who_is_only_invited(alice, bob, carol,
     assert finished.status == Game.Status.FINISHED
     mail.outbox.clear()
     with run_commits():
-        rematch = game_rematch(game=finished, user=alice)
+        rematch, _opened = game_rematch(game=finished, user=alice)
     (message,) = [m for m in _to(carol) if "invites you" in m.subject]
     assert f"It is a rematch of table {finished.pk}." in message.body
     assert "At the table: Alice, Bob (invited)." in message.body

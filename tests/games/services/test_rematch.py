@@ -37,8 +37,8 @@ def finished(alice, bob, carol, run_commits):
 
 
 def test_a_rematch_seats_the_same_players_and_options_at_a_new_table(finished, bob, alice, carol):
-    rematch = game_rematch(game=finished, user=bob)
-    assert rematch.pk != finished.pk and rematch.rematch_of == finished
+    rematch, opened = game_rematch(game=finished, user=bob)
+    assert opened and rematch.pk != finished.pk and rematch.rematch_of == finished
     assert rematch.status == Game.Status.OPEN and rematch.created_by == bob
     assert (rematch.players, rematch.advanced, rematch.move_deadline_hours, rematch.memory_aid) == (
         4,
@@ -54,7 +54,7 @@ def test_a_rematch_seats_the_same_players_and_options_at_a_new_table(finished, b
         (carol.pk, "", False),
     ]
     # Asked again, by anyone at the table: the same table, not a second one.
-    assert game_rematch(game=finished, user=carol).pk == rematch.pk
+    assert game_rematch(game=finished, user=carol) == (rematch, False)
     assert Game.objects.filter(rematch_of=finished).count() == 1
 
 
@@ -63,7 +63,7 @@ def test_a_resigned_player_is_invited_again_as_a_person(alice, bob, carol, run_c
         game = people_game(alice, bob, carol)
         game = game_resign(game=game, user=carol)
     game = play_out(game, random.Random(2), run_commits)
-    rematch = game_rematch(game=game, user=alice)
+    rematch, _opened = game_rematch(game=game, user=alice)
     carol_seat = Seat.objects.get(game=rematch, position=2)
     assert carol_seat.user == carol and not carol_seat.ai_level and not carol_seat.accepted
 
