@@ -9,11 +9,14 @@ look like, spell an existing username ("аӏісе" all in Cyrillic).
 
 from __future__ import annotations
 
+import logging
+import smtplib
 import unicodedata
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
 from confusable_homoglyphs import confusables
+from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q
@@ -48,6 +51,37 @@ def username_problem(username: str) -> str | None:
     return None
 
 
+logger = logging.getLogger(__name__)
+
+# An account e-mail the mail server did not take: the page says so, in place of
+# allauth's "sent" (the tag lets the "sent" pages word themselves: mail_unsent).
+MAIL_UNSENT_TAG = "mail-unsent"
+MAIL_UNSENT = {
+    "confirmation": gettext_lazy(
+        "The e-mail with your confirmation link could not be sent just now: our mail "
+        "server did not answer. Log in again in a few minutes and we send a new one."
+    ),
+    # The same sentence whether or not an account has the address typed in.
+    "reset": gettext_lazy(
+        "The e-mail with a link to reset your password could not be sent just now: our "
+        "mail server did not answer. Nothing has changed; try again in a few minutes."
+    ),
+    "other": gettext_lazy(
+        "An e-mail to you could not be sent just now: our mail server did not answer."
+    ),
+}
+# allauth's messages that say an e-mail went out: not said when it did not.
+SENT_MESSAGES = ("account/messages/email_confirmation_sent.txt",)
+
+
+def _mail_reason(template_prefix: str) -> str:
+    if "email_confirmation" in template_prefix:
+        return "confirmation"
+    if "password_reset" in template_prefix or "unknown_account" in template_prefix:
+        return "reset"
+    return "other"
+
+
 # The log-in takes a username or an e-mail address: one sentence for a wrong pair,
 # in the site's words (allauth's French said "pseudo", a word the site never uses).
 WRONG_PAIR = gettext_lazy("That username or e-mail address and that password do not match.")
@@ -62,7 +96,9 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def send_mail(self, template_prefix, email, context):
         """The account e-mails (verification, password reset, notices) in the site's
-        own name and address, not the request's host."""
+        own name and address, not the request's host.  Sent while the page waits: when
+        the mail server does not take one, the page says so (a message) and what was
+        asked stays done (an account created, deleted), never a 500."""
         from django.conf import settings
         from django.utils import translation
 
@@ -71,7 +107,30 @@ class AccountAdapter(DefaultAccountAdapter):
         user = context.get("user")
         language = getattr(user, "language", "") or translation.get_language()
         with translation.override(language):
-            return super().send_mail(template_prefix, email, context)
+            try:
+                return super().send_mail(template_prefix, email, context)
+            except (smtplib.SMTPException, OSError) as error:
+                # Neither the address nor the message: it may carry a key.
+                logger.error(
+                    "account e-mail not sent (%s): %s",
+                    template_prefix.rsplit("/", 1)[-1],
+                    type(error).__name__,
+                )
+                self._mail_unsent(template_prefix)
+        return None
+
+    def _mail_unsent(self, template_prefix: str) -> None:
+        request = self.request
+        if request is None:  # a command or a task: the log line says it
+            return
+        request.hs_mail_unsent = True
+        text = MAIL_UNSENT[_mail_reason(template_prefix)]
+        messages.error(request, text, MAIL_UNSENT_TAG, fail_silently=True)
+
+    def add_message(self, request, level, message_template=None, *args, **kwargs):
+        if getattr(request, "hs_mail_unsent", False) and message_template in SENT_MESSAGES:
+            return
+        super().add_message(request, level, message_template, *args, **kwargs)
 
     def pre_authenticate(self, request, **credentials):
         """Count failed log-ins per account, not per text typed: "alice" and her
