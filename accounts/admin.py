@@ -1,8 +1,9 @@
+from allauth.mfa.models import Authenticator
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
 from accounts.deletion import account_delete
-from accounts.models import User
+from accounts.models import PushSubscription, User
 
 
 @admin.register(User)
@@ -43,3 +44,43 @@ class UserAdmin(BaseUserAdmin):
                 f"it can leave its tables): {', '.join(skipped)}.",
                 messages.WARNING,
             )
+
+
+class NoEditAdmin(admin.ModelAdmin):
+    """Listed and deletable (by staff with the delete permission), never added or edited
+    here: each row is made by its owner on their own pages."""
+
+    def has_add_permission(self, request, obj=None):
+        return False
+
+    def has_change_permission(self, request, obj=None):
+        return False
+
+
+# allauth's own admin of second factors shows and edits each one's secret (the
+# authenticator app's key, the recovery codes' seed) and lets staff add one to any
+# account.  Here staff see which factors an account has and when each was last used,
+# and may delete one for a player who lost their phone and their recovery codes.
+admin.site.unregister(Authenticator)
+
+
+@admin.register(Authenticator)
+class AuthenticatorAdmin(NoEditAdmin):
+    list_display = ("user", "type", "created_at", "last_used_at")
+    list_filter = ("type",)
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    fields = ("user", "type", "created_at", "last_used_at")
+    readonly_fields = fields
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(NoEditAdmin):
+    """The devices with Web Push on: how their last sends went.  The push address and
+    keys are the device's own: not shown."""
+
+    list_display = ("user", "created_at", "last_success_at", "failures", "last_error")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    fields = ("user", "created_at", "last_success_at", "failures", "last_error")
+    readonly_fields = fields

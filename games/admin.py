@@ -1,8 +1,11 @@
-"""Read-only admin of games, seats and moves (staff only, as Django's admin is).
+"""Read-only admin of games, seats and moves, and the moderation of the table chat and
+the e-mail outbox (staff only, as Django's admin is).
 
 Games are changed through ``games.services`` only, so nothing can be added or edited
-here.  A running game's state holds secrets (the deck order, sealed choices) that a
-staff member who also plays must not see: it is shown only once the game is over.
+here; a move is never deleted (the replay and the record replay every move: one missing
+breaks them), a whole game only by a superuser.  A running game's state holds secrets
+(the deck order, sealed choices) that a staff member who also plays must not see: it
+is shown only once the game is over.
 """
 
 import json
@@ -10,7 +13,7 @@ import json
 from django.contrib import admin
 from django.utils.html import format_html
 
-from games.models import Game, Move, Seat
+from games.models import ChatMessage, Game, Move, Notification, Seat
 
 HIDDEN_WHILE_RUNNING = "(hidden until the game is over: it holds the deck order)"
 
@@ -108,8 +111,55 @@ class MoveAdmin(ReadOnlyAdmin):
     fields = ("game", "number", "seat", "actor", "action_shown", "user", "created_at")
     readonly_fields = fields
 
+    def has_delete_permission(self, request, obj=None):
+        return False
+
     @admin.display(description="action")
     def action_shown(self, move):
         if move.action.get("type") == "sealed_bid" and move.game.status != Game.Status.FINISHED:
             return HIDDEN_WHILE_RUNNING.replace("the deck order", "a sealed choice")
         return json.dumps(move.action)
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(ReadOnlyAdmin):
+    """The table chat, to moderate: find a player's messages, delete an abusive one
+    (staff with the delete permission; the players' pages no longer show it)."""
+
+    list_display = ("created_at", "game", "user", "text")
+    search_fields = ("=game__id", "user__username", "text")
+    list_select_related = ("game", "user")
+    date_hierarchy = "created_at"
+    fields = ("game", "user", "text", "created_at")
+    readonly_fields = fields
+
+    def has_delete_permission(self, request, obj=None):
+        return request.user.has_perm("games.delete_chatmessage")
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    """The e-mail outbox: what is owed, sent, skipped or failed, and why (``note``)."""
+
+    list_display = ("created_at", "kind", "user", "game", "status", "attempts", "due_at", "note")
+    list_filter = ("status", "kind")
+    search_fields = ("user__username", "=game__id")
+    list_select_related = ("user", "game")
+    date_hierarchy = "created_at"
+    fields = (
+        "user",
+        "game",
+        "kind",
+        "key",
+        "status",
+        "attempts",
+        "note",
+        "due_at",
+        "created_at",
+        "sent_at",
+        "pushed_at",
+    )
+    readonly_fields = fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False

@@ -1,0 +1,122 @@
+"""What staff may do in the admin, and what it never shows: a move is never deleted
+(the replay would break), a second factor's secret is never shown or edited, the
+table chat can be moderated, tokens revoked, the e-mail outbox read; every page
+answers (no 500)."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.mfa.models import Authenticator
+from django.apps import apps
+from django.contrib import admin
+from django.urls import reverse
+
+from accounts.models import PushSubscription
+from accounts.tokens.models import ApiToken
+from accounts.tokens.services import token_create
+from games.chat import chat_post
+from games.models import ChatMessage, Move, Notification
+from tests.games.factories import people_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def game(alice, bob, carol):
+    from games.services import game_submit_action
+
+    game = people_game(alice, bob, carol)
+    turn = game.engine_state().turn
+    player = (alice, bob, carol)[turn]
+    game_submit_action(game=game, user=player, action={"type": "pass"}, expected_version=0)
+    return game
+
+
+def test_a_superuser_cannot_delete_a_move(admin_client, game):
+    move = Move.objects.get(game=game)
+    assert admin_client.get(reverse("admin:games_move_delete", args=[move.pk])).status_code == 403
+    listing = admin_client.get(reverse("admin:games_move_changelist")).content.decode()
+    assert "delete_selected" not in listing
+    answer = admin_client.post(
+        reverse("admin:games_move_changelist"),
+        {"action": "delete_selected", "_selected_action": [move.pk], "post": "yes"},
+    )
+    assert answer.status_code in (200, 302) and Move.objects.filter(pk=move.pk).exists()
+
+
+def test_a_second_factor_is_listed_without_its_secret(admin_client, admin_user):
+    factor = Authenticator.objects.get(user=admin_user, type=Authenticator.Type.TOTP)
+    secret = factor.data["secret"]
+    page = admin_client.get(reverse("admin:mfa_authenticator_change", args=[factor.pk]))
+    assert page.status_code == 200
+    text = page.content.decode()
+    assert secret not in text and "secret" not in text and 'name="_save"' not in text
+    listing = admin_client.get(reverse("admin:mfa_authenticator_changelist")).content.decode()
+    assert secret not in listing
+    assert admin_client.get(reverse("admin:mfa_authenticator_add")).status_code == 403
+
+
+def test_staff_delete_an_abusive_chat_message(admin_client, game, alice, bob):
+    rude = chat_post(game=game, user=alice, text="You all play like beginners")
+    chat_post(game=game, user=bob, text="Good luck")
+    listing = admin_client.get(reverse("admin:games_chatmessage_changelist") + "?q=beginners")
+    assert "You all play like beginners" in listing.content.decode()
+    assert "Good luck" not in listing.content.decode()
+    answer = admin_client.post(
+        reverse("admin:games_chatmessage_delete", args=[rude.pk]), {"post": "yes"}
+    )
+    assert answer.status_code == 302
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["Good luck"]
+    board = admin_client.get(reverse("games:detail", args=[game.pk])).content.decode()
+    assert "beginners" not in board
+
+
+def test_staff_revoke_a_token_without_seeing_its_secret(admin_client, alice):
+    token, secret = token_create(user=alice, name="my bot")
+    listing = admin_client.get(reverse("admin:tokens_apitoken_changelist")).content.decode()
+    assert "my bot" in listing and token.prefix in listing
+    page = admin_client.get(reverse("admin:tokens_apitoken_change", args=[token.pk]))
+    assert secret not in page.content.decode() and token.digest not in page.content.decode()
+    assert admin_client.get(reverse("admin:tokens_apitoken_add")).status_code == 403
+    answer = admin_client.post(
+        reverse("admin:tokens_apitoken_delete", args=[token.pk]), {"post": "yes"}
+    )
+    assert answer.status_code == 302 and not ApiToken.objects.filter(pk=token.pk).exists()
+
+
+def test_the_outbox_and_push_devices_are_read_only(admin_client, game, alice):
+    from django.utils import timezone
+
+    row = Notification.objects.create(
+        user=alice, game=game, kind="turn", key="x", due_at=timezone.now(), note="SMTP refused"
+    )
+    device = PushSubscription.objects.create(
+        user=alice, endpoint="https://push.example/alice-device", p256dh="k", auth="a"
+    )
+    listing = admin_client.get(reverse("admin:games_notification_changelist")).content.decode()
+    assert "SMTP refused" in listing
+    for name, pk in (("games_notification", row.pk), ("accounts_pushsubscription", device.pk)):
+        page = admin_client.get(reverse(f"admin:{name}_change", args=[pk]))
+        assert page.status_code == 200 and 'name="_save"' not in page.content.decode()
+        assert admin_client.get(reverse(f"admin:{name}_add")).status_code == 403
+    assert (
+        admin_client.get(reverse("admin:games_notification_delete", args=[row.pk])).status_code
+        == 403
+    )
+    devices = admin_client.get(reverse("admin:accounts_pushsubscription_changelist"))
+    assert "push.example" not in devices.content.decode()
+
+
+def test_every_admin_list_and_page_answers(admin_client, game, alice):
+    """Each registered model's list, its search, and each row's page: none a 500."""
+    chat_post(game=game, user=alice, text="Hello")
+    token_create(user=alice, name="t")
+    for model in (m for m in apps.get_models() if admin.site.is_registered(m)):
+        meta = model._meta
+        base = f"admin:{meta.app_label}_{meta.model_name}"
+        listing = admin_client.get(reverse(f"{base}_changelist") + "?q=a")
+        assert listing.status_code == 200, (base, listing.status_code)
+        row = model.objects.first()
+        if row is not None:
+            page = admin_client.get(reverse(f"{base}_change", args=[row.pk]))
+            assert page.status_code == 200, (base, page.status_code)
