@@ -22,8 +22,11 @@ RUN python -c "import tomllib; print('\n'.join(tomllib.load(open('pyproject.toml
     && rm /tmp/requirements.txt
 
 COPY . .
-# The compiled catalogues (locale/*/LC_MESSAGES/django.mo); the key only lets settings load.
-RUN SECRET_KEY=build-only-not-a-secret python manage.py compilemessages -v 0
+# The compiled catalogues (locale/*/LC_MESSAGES/django.mo) and the collected, hashed
+# static files (with DEBUG off every page needs them: an image run on its own, without
+# compose's start command, serves its pages too); the key only lets settings load.
+RUN SECRET_KEY=build-only-not-a-secret python manage.py compilemessages -v 0 \
+    && SECRET_KEY=build-only-not-a-secret python manage.py collectstatic --noinput -v 0
 
 # Run as a user without privileges; it may write only collected static files and
 # beat's schedule.

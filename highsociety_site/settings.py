@@ -71,6 +71,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # /health/ and /health/ready/ answer probes whatever Host they send (ops/health.py).
+    "ops.health.HealthCheckMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the language cookie (the header's switcher), else the browser's
     # Accept-Language; after the session, before CommonMiddleware (docs/operations.md,
@@ -546,6 +548,7 @@ LOGGING = {
     "disable_existing_loggers": False,
     "filters": {
         "context": {"()": "ops.logcontext.ContextFilter"},
+        "probes": {"()": "ops.health.ProbeLogFilter"},  # a failing health check: a warning
     },
     "formatters": {
         "json": {"()": "ops.logcontext.JsonFormatter"},
@@ -556,7 +559,7 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
             "formatter": LOG_FORMAT,
-            "filters": ["context"],
+            "filters": ["context", "probes"],
         },
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
