@@ -75,6 +75,32 @@
     return texts.slice(-5);
   }
 
+  // The others' chat messages that arrived since the board was last drawn, oldest
+  // first (at most the last three), as "author: text": read out with the moves.  None
+  // on the page's first drawing, and never one's own.
+  var lastChat = null;
+
+  function newChat() {
+    var newest = lastChat;
+    var texts = [];
+    document.querySelectorAll("#board .chat__line[data-id]").forEach(function (line) {
+      var id = parseInt(line.getAttribute("data-id"), 10);
+      if (isNaN(id)) {
+        return;
+      }
+      if (lastChat !== null && id > lastChat && !line.classList.contains("chat__line--you")) {
+        var author = line.querySelector(".chat__meta strong");
+        var words = line.querySelector(".chat__text");
+        if (author && words) {
+          texts.push(author.textContent.trim() + ": " + words.textContent.trim());
+        }
+      }
+      newest = newest === null || id > newest ? id : newest;
+    });
+    lastChat = newest === null ? 0 : newest;
+    return texts.slice(-3);
+  }
+
   function announce() {
     var headline = document.querySelector("#board .banner__text");
     var region = document.getElementById("turn-announcer");
@@ -82,7 +108,7 @@
       return;
     }
     var text = headline.textContent.trim();
-    var parts = newMoves();
+    var parts = newMoves().concat(newChat());
     if (lastHeadline !== null && text !== lastHeadline) {
       parts.push(text);
     }
@@ -250,7 +276,7 @@
   });
 
   // A Theft discard or a secret Yacht Club choice gives a card up for good: the first
-  // tap only marks the card ("Tap again to choose"), the second sends it.  Without
+  // press only marks the card ("Press again to choose"), the second sends it.  Without
   // this script one tap sends it, as the form itself does.
   document.addEventListener(
     "click",
@@ -288,11 +314,20 @@
       return;
     }
     Notification.requestPermission().then(function (answer) {
-      // The sentences come from the page, in the reader's language.
-      button.textContent = answer === "granted"
+      // The answer replaces the button, read out, with the focus kept on it (a button
+      // disabled under the focus would drop it to the top of the page).  The sentences
+      // come from the page, in the reader's language.
+      var said = document.createElement("span");
+      said.setAttribute("role", "status");
+      said.setAttribute("tabindex", "-1");
+      said.textContent = answer === "granted"
         ? button.dataset.granted || "This browser will tell you when it is your turn."
         : button.dataset.blocked || "Notifications are blocked in this browser.";
-      button.disabled = true;
+      var focused = document.activeElement === button;
+      button.replaceWith(said);
+      if (focused) {
+        said.focus();
+      }
     });
   });
 

@@ -6,6 +6,30 @@
   "use strict";
 
   var STEPS = { ArrowLeft: "prev", ArrowRight: "next" };
+  // A step loads the next page: that page then puts the focus on its move's words,
+  // which a screen reader reads, instead of the top of the page.
+  var STEPPED = "hs-replay-stepped";
+
+  function stepping() {
+    try {
+      window.sessionStorage.setItem(STEPPED, "1");
+    } catch (error) { /* storage off: the page opens at its top, as without script */ }
+  }
+
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest && event.target.closest("a[data-replay-step], .replay__list a");
+    if (link) stepping();
+  });
+  document.addEventListener("submit", function (event) {
+    if (event.target.closest && event.target.closest(".replay__jump")) stepping();
+  });
+  try {
+    if (window.sessionStorage.getItem(STEPPED)) {
+      window.sessionStorage.removeItem(STEPPED);
+      var words = document.getElementById("replay-move-text");
+      if (words) words.focus();
+    }
+  } catch (error) { /* storage off */ }
 
   document.addEventListener("keydown", function (event) {
     var step = STEPS[event.key];
@@ -16,6 +40,7 @@
     var link = document.querySelector('a[data-replay-step="' + step + '"]');
     if (!link) return;
     event.preventDefault();
+    stepping();
     window.location.assign(link.href);
   });
 })();

@@ -225,3 +225,23 @@ def test_a_refused_table_sums_up_its_errors_where_the_page_opens(client, alice, 
 def test_a_fresh_form_has_no_error_summary(client, alice):
     client.force_login(alice)
     assert 'id="form-errors"' not in client.get("/games/new/").content.decode()
+
+
+@pytest.mark.parametrize("post", [None, {"seat_3": "invite", "invite_3": "ghost"}])
+def test_every_described_by_names_an_element_of_the_page(client, alice, post):
+    """A screen reader reads a field's help and its error through aria-describedby: each
+    id it names must be on the page (the help texts had none; the invite box with its
+    error was not tied to it)."""
+    import re
+
+    client.force_login(alice)
+    page = client.post("/games/new/", _form(**post)) if post else client.get("/games/new/")
+    html = page.content.decode()
+    ids = set(re.findall(r'\bid="([^"]+)"', html))
+    named = [
+        name for value in re.findall(r'aria-describedby="([^"]+)"', html) for name in value.split()
+    ]
+    assert "id_move_deadline_hours_helptext" in named
+    assert [name for name in named if name not in ids] == []
+    if post:
+        assert "id_invite_3_error" in named

@@ -1,0 +1,140 @@
+"""The board with the keyboard and a screen reader, as an accessibility review met it:
+the focus stays in the game log or the chat when the board redraws itself, the others'
+chat messages are read out, and a money card reached with Tab is shown whole, above the
+sticky Bid and Pass bar, not under it."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.chat import chat_post
+from tests.games.pages.conftest import act, table_make
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+DESKTOP = {"width": 1280, "height": 900}
+
+
+@pytest.fixture
+def game(alice, bob, carol):
+    alice.is_staff = True  # a staff table: the first player is fixed (Alice)
+    alice.save(update_fields=["is_staff"])
+    return table_make(alice, [bob, carol])
+
+
+def _until(page, script: str, timeout: float = 10.0) -> None:
+    """Poll ``script`` in the page until it is true (Playwright's wait_for_function
+    evaluates a string, which the site's Content-Security-Policy refuses)."""
+    deadline = time.monotonic() + timeout
+    while not page.evaluate(script):
+        assert time.monotonic() < deadline, f"timed out waiting for {script}"
+        page.wait_for_timeout(50)
+
+
+def _redrawn(page, version: int) -> None:
+    _until(page, f"document.querySelector('#board')?.dataset.version === '{version}'")
+    page.wait_for_timeout(300)  # htmx settles, board.js puts the focus back
+
+
+def test_the_focus_stays_in_the_log_and_the_chat_and_chat_is_read_out(
+    new_page, log_in, live_server, game, alice, bob
+):
+    page = log_in(new_page(viewport=DESKTOP), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.focus("#log-lines")
+    act(game, alice, type="pass")  # a move made elsewhere: the board redraws itself
+    _redrawn(page, 1)
+    assert page.evaluate("document.activeElement.id") == "log-lines"
+
+    page.focus("#chat-lines")
+    chat_post(game=game, user=bob, text="Are you there?")
+    _until(page, "document.getElementById('turn-announcer').textContent.includes('Are you there?')")
+    assert page.evaluate("document.activeElement.id") == "chat-lines"
+    said = page.text_content("#turn-announcer")
+    assert said.startswith(f"{bob.public_name}: Are you there?"), said
+    chat_post(game=game, user=alice, text="Here I am")  # one's own message is not read out
+    page.wait_for_selector("#chat-lines >> text=Here I am")
+    page.wait_for_timeout(300)
+    assert "Here I am" not in page.text_content("#turn-announcer")
+
+
+def test_a_card_reached_with_tab_shows_whole_above_the_bid_bar(
+    new_page, log_in, live_server, game, alice
+):
+    page = log_in(new_page(viewport=DESKTOP), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#board.board--my-turn")
+    page.evaluate("window.scrollTo(0, 0)")
+    page.focus("body")
+    for _ in range(80):  # from the top of the page, as a keyboard user goes
+        page.keyboard.press("Tab")
+        if page.evaluate("document.activeElement.classList.contains('pick__input')"):
+            break
+    else:
+        pytest.fail("Tab never reached the hand")
+    seen = 0
+    while page.evaluate("document.activeElement.classList.contains('pick__input')"):
+        card = page.evaluate(
+            "(() => { const r = document.activeElement.closest('.pick').getBoundingClientRect();"
+            " return [r.top, r.bottom]; })()"
+        )
+        bar = page.evaluate(
+            "document.querySelector('#board .tray__actions').getBoundingClientRect().top"
+        )
+        assert card[0] >= 0 and card[1] <= bar + 1, (seen, card, bar)
+        seen += 1
+        page.keyboard.press("Tab")
+    assert seen == 11
+
+
+def test_a_replay_step_puts_the_focus_on_the_move_and_names_it_in_the_title(
+    new_page, log_in, live_server, alice, bob, carol
+):
+    import random
+
+    from tests.games.factories import people_game, people_play
+
+    finished = people_play(people_game(alice, bob, carol), random.Random(4))
+    page = log_in(new_page(viewport=DESKTOP), alice)
+    page.goto(f"{live_server.url}/games/{finished.pk}/replay/?move=5")
+    assert page.title().startswith("Move 5 of ")
+    assert page.evaluate("document.activeElement.id") != "replay-move-text"  # a plain visit
+    page.focus("a[data-replay-step=next]")
+    page.keyboard.press("Enter")
+    page.wait_for_url("**move=6")
+    assert page.title().startswith("Move 6 of ")
+    assert page.evaluate("document.activeElement.id") == "replay-move-text"
+    page.keyboard.press("ArrowRight")  # the key steps too
+    page.wait_for_url("**move=7")
+    assert page.evaluate("document.activeElement.id") == "replay-move-text"
+
+
+def test_a_form_sent_back_with_errors_gets_the_focus_and_says_so_in_the_title(
+    new_page, live_server, alice
+):
+    page = new_page(viewport=DESKTOP)
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", "not her password")
+    page.click("main form button[type=submit]")
+    page.wait_for_selector(".errorlist.nonfield")
+    assert page.evaluate("document.activeElement.matches('.errorlist.nonfield')")
+    assert page.title().startswith("Error: ")
+
+    from tests.factories import PASSWORD
+
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    page.goto(f"{live_server.url}/games/new/")
+    assert not page.title().startswith("Error")
+    page.select_option("select[name=seat_2]", "invite")
+    new_page.expect(
+        "/games/new/: Failed to load resource: the server responded with a status of 400"
+    )
+    page.click("main form button[type=submit]")
+    page.wait_for_selector("#form-errors")
+    assert page.evaluate("document.activeElement.id") == "form-errors"
+    assert page.title().startswith("Error: ")
