@@ -1,0 +1,38 @@
+"""Log lines without the secrets some addresses carry.
+
+An e-mail confirmation link (``/accounts/confirm-email/<key>/``) and a password reset
+link (``/accounts/password/reset/key/<uid>-<key>/``) hold their key in the path, and
+the server's access log (gunicorn's or uvicorn's) and Django's own request warnings
+write the path whole: anyone reading the logs could confirm the address or set the
+password while the link is valid.  ``SecretPathFilter`` writes such a key as "…" in
+every line of those loggers; ``install`` puts it on them (ops.apps, at start-up).
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+
+SECRET_PATH = re.compile(r"(/accounts/(?:confirm-email|password/reset/key)/)[^/\s\"?#]+")
+LOGGERS = ("uvicorn.access", "gunicorn.access", "django.request", "django.server")
+
+
+def redact(value):
+    return SECRET_PATH.sub(r"\1…", value) if isinstance(value, str) else value
+
+
+class SecretPathFilter(logging.Filter):
+    def filter(self, record: logging.LogRecord) -> bool:
+        record.msg = redact(record.msg)
+        if isinstance(record.args, tuple):
+            record.args = tuple(redact(value) for value in record.args)
+        elif isinstance(record.args, dict):  # gunicorn's access log: its atoms by name
+            record.args = {name: redact(value) for name, value in record.args.items()}
+        return True
+
+
+def install() -> None:
+    for name in LOGGERS:
+        logger = logging.getLogger(name)
+        if not any(isinstance(f, SecretPathFilter) for f in logger.filters):
+            logger.addFilter(SecretPathFilter())
