@@ -39,6 +39,9 @@ if SECRET_KEY is None:
         )
     # Only ever used with DEBUG on, on a developer's own machine.
     SECRET_KEY = "django-insecure-dev-only-high-society-key-never-use-in-production"
+# Earlier keys, still accepted for what they signed or encrypted (sessions, e-mail links,
+# second-factor secrets) while SECRET_KEY is rotated.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS", [])
 
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]"])
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", [])
@@ -390,6 +393,8 @@ ACCOUNT_RATE_LIMITS = {
 # A second factor (an authenticator app, with recovery codes), optional for players
 # and required of staff before the admin opens (highsociety_site/admin_site.py).
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+# Authenticator keys and recovery-code seeds stored encrypted (accounts/second_factor.py).
+MFA_ADAPTER = "accounts.second_factor.MFAAdapter"
 MFA_TOTP_ISSUER = "High Society"
 
 # The client's address, one setting for every limit that counts per address (the

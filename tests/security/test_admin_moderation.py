@@ -12,6 +12,7 @@ from django.contrib import admin
 from django.urls import reverse
 
 from accounts.models import PushSubscription
+from accounts.second_factor import secret_decrypt
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import token_create
 from games.chat import chat_post
@@ -46,7 +47,7 @@ def test_a_superuser_cannot_delete_a_move(admin_client, game):
 
 def test_a_second_factor_is_listed_without_its_secret(admin_client, admin_user):
     factor = Authenticator.objects.get(user=admin_user, type=Authenticator.Type.TOTP)
-    secret = factor.data["secret"]
+    secret = secret_decrypt(factor.data["secret"])
     page = admin_client.get(reverse("admin:mfa_authenticator_change", args=[factor.pk]))
     assert page.status_code == 200
     text = page.content.decode()
