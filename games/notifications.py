@@ -807,7 +807,8 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "resigned": bool(result and result.resigned),
             "cast_out": bool(mine and mine["cast_out"]),
             "scores": _final_scores(letter.view),
-            "replay_url": _absolute(reverse("games:replay", args=[letter.game.pk])),
+            # From the set-up: "watch" the game again from its start, move by move.
+            "replay_url": _absolute(reverse("games:replay", args=[letter.game.pk]) + "?move=0"),
         },
     )
 

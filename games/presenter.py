@@ -495,6 +495,13 @@ def headline(view: TableView) -> Headline:
             return done(_("Theft: choose one of your luxuries to discard."), "you", "theft")
         if phase == "sealed":
             return done(_("Yacht Club: choose one money card in secret."), "you", "sealed")
+        if kind == "misfortune" and view.legal.to_beat:
+            return done(
+                _("Your turn: bid more than %(to_beat)s to avoid %(card)s, or pass and take it.")
+                % {"to_beat": money_text(view.legal.to_beat), "card": card_name(card)},
+                "you",
+                "bid",
+            )
         if kind == "misfortune":
             return done(
                 _("Your turn: bid to avoid %(card)s, or pass and take it.")

@@ -80,6 +80,7 @@ def game_or_404(request: HttpRequest, game_id: int) -> Game:
 # --------------------------------------------------------------------------- pages
 
 
+@never_cache  # "Your turn" changes with each move: Back must not show an old copy
 @require_safe
 def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables to join; for a signed-in player also their games, their turn first."""

@@ -194,6 +194,12 @@ def money_card(value: int, size: str = "md") -> SafeString:
 
 
 @register.filter
+def money_total(cards) -> int:
+    """The sum of money cards: a hand's whole worth."""
+    return sum(cards or ())
+
+
+@register.filter
 def money(value: int) -> str:
     """12000 -> 12,000."""
     try:
@@ -215,10 +221,11 @@ def percent(part: int, whole: int) -> str:
 
 @register.filter
 def rating_change(value: float) -> str:
-    """A rating change as the pages show it, signed, one decimal: 80.6 -> +80.6,
-    -24.3 -> −24.3 (a minus sign, as the cards and the e-mails write it)."""
-    text = floatformat(value, 1)
-    return f"+{text}" if value >= 0 else "\u2212" + text.lstrip("-")
+    """A rating change as the pages show it, signed and whole, as the ratings themselves
+    are shown: 80.6 -> +81, -24.3 -> −24 (a minus sign, as the cards and the e-mails
+    write it)."""
+    text = floatformat(value, 0)
+    return f"+{text}" if not text.startswith("-") else "\u2212" + text.lstrip("-")
 
 
 @register.filter(name="card_name")

@@ -93,11 +93,14 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
             assert "You finished" not in message.body
         else:
             assert f"You finished {result.rank} of 3." in message.body
-        # The rating itself, then the change: "Your rating: 1,041 (+41.2)."
+        # The rating itself, then the change, whole as the rating: "Your rating: 1,041 (+41)."
+        from games.templatetags.game_cards import rating_change
+
         delta, rating = result.rating_delta, round(result.rating_after)
-        change = f"{delta:+.1f}".replace("-", "\u2212")  # a minus sign, as on the pages
+        change = rating_change(delta)  # a minus sign, as on the pages
+        assert "." not in change
         assert f"Your rating: {rating:,} ({change})." in message.body
-        assert f"{settings.SITE_URL}/games/{game.pk}/replay/" in message.body
+        assert f"{settings.SITE_URL}/games/{game.pk}/replay/?move=0" in message.body
         # The final scores, one line per seat in the order of the places.
         scores = message.body.split("Final scores:\n")[1].split("\n\n")[0].splitlines()
         assert len(scores) == 3 and scores[0].strip().startswith("1. ")

@@ -232,3 +232,19 @@ def test_sealed_yacht_club_choice_then_waiting(client, host, bob, carol):
     client.force_login(carol)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "Has chosen" in html and "6,000" not in html.split('id="tray-title"')[0]
+
+
+def test_a_misfortune_bid_to_beat_is_named_in_the_headline(client, host, bob, carol):
+    """Once someone has bid to avoid the card, the headline says how much beats it, as
+    a luxury's does; before any bid it asks only for a bid."""
+    deck = ["debt", *[c for c in DECK if c != "debt"]]
+    game = table_make(host, [bob, carol], deck=deck)
+    client.force_login(host)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Your turn: bid to avoid Debt (−5), or pass and take it." in html
+    act(game, host, type="bid", cards=[3000])
+    act(game, bob, type="bid", cards=[4000])
+    act(game, carol, type="bid", cards=[6000])
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Your turn: bid more than 6,000 to avoid Debt (−5), or pass and take it." in html
+    assert "· 103,000</span>" in html  # the hand's worth beside its size: 106,000 − 3,000

@@ -59,7 +59,7 @@ def test_a_long_word_gets_the_small_cards_smaller_letter(language, code, long_wo
 
 @pytest.mark.parametrize(
     "language, value, shown",
-    [("en", 41.2, "+41.2"), ("en", -24.3, "\u221224.3"), ("de", -24.3, "\u221224,3")],
+    [("en", 41.2, "+41"), ("en", -24.3, "\u221224"), ("de", -24.6, "\u221225"), ("en", 0.2, "+0")],
 )
 def test_a_rating_change_is_signed_with_a_minus_sign(language, value, shown):
     from games.templatetags.game_cards import rating_change

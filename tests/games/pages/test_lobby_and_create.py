@@ -245,3 +245,9 @@ def test_every_described_by_names_an_element_of_the_page(client, alice, post):
     assert [name for name in named if name not in ids] == []
     if post:
         assert "id_invite_3_error" in named
+
+
+def test_the_lobby_is_never_kept_by_the_browser(client, alice):
+    """Back from a board after a move must not show the lobby's old "Your turn"."""
+    client.force_login(alice)
+    assert "no-store" in client.get("/")["Cache-Control"]

@@ -77,10 +77,11 @@ def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
     assert 'href="/players/bob/"' in html and "Bot (easy)" in html
     # Each rated game says by how much it moved Alice's rating, named as such.
     from accounts.models import PlayerResult
+    from games.templatetags.game_cards import rating_change
 
     for game in ("won", "lost_bob", "lost_carol"):
         delta = PlayerResult.objects.get(game=tables[game], seat=0).rating_delta
-        assert f"rating {delta:+.1f}".replace("-", "\u2212") in html
+        assert f"rating {rating_change(delta)}" in html
     running = alice_client.get("/games/history/", {"show": "active"}).content.decode()
     assert "Being played" in running and "/replay/" not in running
 

@@ -159,8 +159,11 @@ def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rate
     client.force_login(alice)
     cells = rating_cells(client.get(f"/games/{game.pk}/").content.decode())
     deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
-    assert f"{deltas[0]:+.1f}" in cells[0] and f"{deltas[1]:+.1f}" in cells[1]
-    assert 'href="/leaderboard/"' in cells[2] and "its level's, on the leaderboard" in cells[2]
+    from games.templatetags.game_cards import rating_change
+
+    assert rating_change(deltas[0]) in cells[0] and rating_change(deltas[1]) in cells[1]
+    assert "." not in cells[0].split(">", 1)[1]  # whole, as the ratings themselves
+    assert 'href="/leaderboard/"' in cells[2] and "bots: see the leaderboard" in cells[2]
     assert all(cell.startswith(' data-label="Rating change">') for cell in cells)
     assert not any("unrated" in cell for cell in cells)
 

@@ -129,8 +129,9 @@ def test_stepping_with_plain_links(client, alice, bob, carol):
 
 def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob):
     """The replay's final scores are the end screen's: each person's rating change and
-    a bot's "its level's, on the leaderboard", not "unrated" for a rated game; no link to the replay itself."""
+    a bot's "bots: see the leaderboard", not "unrated" for a rated game; no link to the replay itself."""
     from accounts.models import PlayerResult
+    from games.templatetags.game_cards import rating_change
 
     game = played_game([alice, bob, "hard"], seed=7)
     html = client.get(f"/games/{game.pk}/replay/").content.decode()
@@ -138,8 +139,8 @@ def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob
     deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
     assert len(cells) == 3 and not any("unrated" in cell for cell in cells)
     for seat in (0, 1):  # the rows are in the order of the places
-        assert sum(f"{deltas[seat]:+.1f}" in cell for cell in cells) >= 1
-    assert sum("its level's, on the leaderboard" in cell for cell in cells) == 1
+        assert sum(rating_change(deltas[seat]) in cell for cell in cells) >= 1
+    assert sum("bots: see the leaderboard" in cell for cell in cells) == 1
     ending = html.split('class="ending"', 1)[1].split("</nav>", 1)[0]
     assert "Watch the replay" not in ending and "/replay/" not in ending
 

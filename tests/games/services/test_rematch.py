@@ -10,6 +10,7 @@ import pytest
 from games.errors import NotAllowed, NotYourSeat
 from games.models import Game, Seat
 from games.services import game_invitation_respond, game_rematch, game_resign
+from games.templatetags.game_cards import rating_change
 from tests.games.factories import people_game, people_play, play_out
 
 pytestmark = pytest.mark.django_db
@@ -81,7 +82,7 @@ def test_the_end_screen(client, finished, alice, dave):
     client.force_login(alice)
     html = client.get(f"/games/{finished.pk}/").content.decode()
     assert "Final scores" in html and '<th scope="col">Place</th>' in html
-    assert f'href="/games/{finished.pk}/replay/"' in html
+    assert f'href="/games/{finished.pk}/replay/?move=0"' in html  # from the set-up
     assert f'href="/games/{finished.pk}/record.json"' in html
     assert 'href="/"' in html and "Back to the lobby" in html
     assert f'action="/games/{finished.pk}/rematch/"' in html
@@ -108,8 +109,8 @@ def test_places_and_rating_changes_on_the_end_screen(client, alice, bob, carol):
     html = client.get(f"/games/{game.pk}/").content.decode()
     for result in PlayerResult.objects.filter(game=game):
         assert result.rated
-        delta = result.rating_delta
-        assert f"{delta:+.1f}".replace("-", "\u2212") in html  # a minus sign, not a hyphen
+        shown = rating_change(result.rating_delta)
+        assert shown[0] in "+\u2212" and f">{shown}<" in html  # a minus sign, not a hyphen
 
 
 INVITE_NOTE = "Same players and options at a new table; the others are invited."
