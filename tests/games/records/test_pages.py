@@ -45,7 +45,9 @@ def test_profile_shows_the_hand_checked_stats(client, five_games, alice):  # noq
     # Most-won cards, the chart, recent games, head-to-head.
     assert "won 1 time<" in html and "won 2 times" not in html  # G4 was the bot's
     assert '<svg class="chart__svg"' in html and '<title id="chart-title">' in html
-    assert '<desc id="chart-desc">' in html
+    # The description is the figure's visible caption, read once: not the picture's too.
+    assert 'aria-labelledby="chart-title"' in html and "<desc" not in html
+    assert '<figcaption class="chart__caption">' in html
     assert html.count('class="chart__dot') == 4  # before the first game + 3 rated games
     assert 'href="/players/bob/"' in html and "Bot (easy)" in html
     assert html.count("/replay/") >= 5
