@@ -385,11 +385,14 @@ def game_seat(request: HttpRequest, game_id: int) -> HttpResponse:
     invitation (``services.game_seat_set``)."""
     form = SeatChangeForm(request.POST)
     if not form.is_valid():
-        return _board_response(request, game_or_404(request, game_id), error=form.error_text())
+        return _seat_refused(request, game_or_404(request, game_id), form, form.error_text())
     position, seat = form.cleaned_data["position"], form.cleaned_data["seat"]
 
     def change(*, game: Game, user: Any) -> Any:
         return services.game_seat_set(game=game, user=user, position=position, seat=seat)
+
+    def refused(game: Game, error: str) -> HttpResponse:
+        return _seat_refused(request, game, form, error)
 
     number = position + 1
     if "user" in seat:
@@ -404,7 +407,22 @@ def game_seat(request: HttpRequest, game_id: int) -> HttpResponse:
         }
     else:
         done = _("Seat %(number)s is open: anyone may take it.") % {"number": number}
-    return _table_post(request, game_id, change, done)
+    return _table_post(request, game_id, change, done, refused=refused)
+
+
+def _seat_refused(
+    request: HttpRequest, game: Game, form: SeatChangeForm, error: str
+) -> HttpResponse:
+    """A seat change refused: the board again with that seat's form open, as it was
+    sent, the reason beside its field (at the top when the seat cannot be told)."""
+    refusal = {
+        "position": form.cleaned_data.get("position"),
+        "message": error,
+        "kind": str(form.data.get("kind", ""))[:20],
+        "invite": str(form.data.get("invite", ""))[:150],
+    }
+    refusal["on_invite"] = refusal["kind"] == "invite"  # the reason is about the name
+    return _board_response(request, game, seat_refusal=refusal)
 
 
 # --------------------------------------------------------------------------- helpers
@@ -474,16 +492,25 @@ def _user(request: HttpRequest) -> Any:
 
 
 def _table_post(
-    request: HttpRequest, game_id: int, service: Any, done: str, *, reload: bool = False
+    request: HttpRequest,
+    game_id: int,
+    service: Any,
+    done: str,
+    *,
+    reload: bool = False,
+    refused: Any = None,
 ) -> HttpResponse:
     """Join, leave, resign, answer an invitation: one service call, then the board.
     ``reload``: htmx too reloads the whole page (resigning changes more than the board:
-    the offer of turn notifications goes), which then says ``done``."""
+    the offer of turn notifications goes), which then says ``done``.  ``refused(game,
+    reason)`` answers a refusal when the board's message at the top is not the place."""
     game = game_or_404(request, game_id)
     notifications.seat_seen(game_id=game.pk, user=request.user)
     try:
         service(game=game, user=request.user)
     except GameError as error:
+        if refused is not None:
+            return refused(game, str(error))
         return _board_response(request, game, error=str(error))
     if reload and request.htmx:
         messages.success(request, done)
@@ -508,13 +535,24 @@ def _board_response(
     error: str | None = None,
     selected: set[int] | None = None,
     preview: tuple[bool, str] | None = None,
+    seat_refusal: dict[str, Any] | None = None,
 ) -> HttpResponse:
+    """The board page (htmx: the board alone).  ``seat_refusal``: a host's refused seat
+    change (``_seat_refused``), shown in that seat's form when the board has it."""
     user = _user(request)
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
     context = board_context(
         view, options=table_options(game), error=error, selected=selected, preview=preview
     )
+    if seat_refusal is not None:
+        if any(
+            s["changeable"] and s["position"] == seat_refusal["position"]
+            for s in context.get("open_seats", ())
+        ):
+            context["seat_refusal"] = seat_refusal
+        else:
+            context["error"] = error = seat_refusal["message"]
     entries = selectors.log_entries(game=game, view=view)
     if entries is not None:
         context["log_entries"] = list(reversed(entries))
@@ -530,7 +568,7 @@ def _board_response(
     if view.finished:
         with_ending(context, game)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
-    status = 400 if error and not request.htmx else 200
+    status = 400 if (error or seat_refusal) and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)
 
 

@@ -277,7 +277,9 @@
 
   // A Theft discard or a secret Yacht Club choice gives a card up for good: the first
   // press only marks the card ("Press again to choose"), the second sends it.  Without
-  // this script one tap sends it, as the form itself does.
+  // this script one tap sends it, as the form itself does.  The button's name is its
+  // card and its visible word ("1,000 Choose", then "1,000 Press again to choose"):
+  // what a voice-control user says is what they see.
   document.addEventListener(
     "click",
     function (event) {
@@ -301,7 +303,7 @@
       button.classList.add("is-armed");
       var said = document.getElementById("choice-confirm");
       if (said) {
-        said.textContent = button.getAttribute("aria-label") + ": " + button.dataset.confirm;
+        said.textContent = button.dataset.choice + ": " + button.dataset.confirm;
       }
     },
     true

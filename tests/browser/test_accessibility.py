@@ -68,6 +68,50 @@ def test_no_serious_accessibility_problem(live_server, browser, alice, bob, caro
     assert all(passed > 20 for passed in checked.values()), checked
 
 
+def test_the_card_buttons_are_named_by_what_they_show(live_server, browser, alice, bob, carol):
+    """Theft's discard and the secret Yacht Club choice: each button's name holds its
+    visible word ("Discard", "Choose"), so a voice-control user can say what they see
+    (axe's label-content-name-mismatch, off by default: asked for here)."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    from games.models import Game
+    from tests.factories import PASSWORD
+    from tests.games.factories import scenario_deck
+    from tests.games.pages.conftest import act
+
+    alice.is_staff = True  # staff tables: the decks are set
+    alice.save(update_fields=["is_staff"])
+    theft = table_make(alice, [bob, carol], deck=scenario_deck("lux1 theft"))
+    act(theft, alice, type="bid", cards=[1000])
+    act(theft, bob, type="pass")
+    act(theft, carol, type="pass")
+    act(Game.objects.get(pk=theft.pk), alice, type="pass")  # first to pass takes Theft
+    yacht = table_make(
+        alice, [bob, carol], deck=scenario_deck("yacht lux5", ("yacht",)), advanced=("yacht",)
+    )
+    context = browser.new_context(bypass_csp=True)
+    page = context.new_page()
+    page.goto(f"{live_server.url}/accounts/login/")
+    page.fill("input[name=login]", "alice")
+    page.fill("input[name=password]", PASSWORD)
+    page.click("main form button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/")
+    names = {}
+    for game, button in ((theft, "#discard-lux1"), (yacht, "#seal-1000")):
+        page.goto(f"{live_server.url}/games/{game.pk}/")
+        names[button] = (
+            page.locator(button).get_attribute("aria-label"),
+            page.evaluate(
+                f"document.querySelector('{button}').textContent.replace(/\\s+/g, ' ').trim()"
+            ),
+        )
+        results = Axe().run(page, options={"runOnly": ["label-content-name-mismatch"]}).response
+        assert results["violations"] == [], [v["nodes"][0]["html"] for v in results["violations"]]
+    context.close()
+    assert names["#discard-lux1"][0] is None and names["#discard-lux1"][1].endswith("Discard")
+    assert names["#seal-1000"][0] is None and names["#seal-1000"][1].endswith("Choose")
+
+
 def test_log_in_with_the_keyboard_alone(live_server, new_page, alice):
     """Type the username, Tab, type the password, Enter: signed in."""
     from playwright.sync_api import expect

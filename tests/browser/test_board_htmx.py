@@ -62,6 +62,9 @@ def test_a_refused_bid_shows_the_sentence_in_place(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     page.click("label[for=hand-1000]")
     expect(page.locator("#bid-preview")).to_contain_text("must total more than 8,000")
+    # Pressed before the preview came back (the button then waits for the server's
+    # word, which is this refusal).
+    page.evaluate("document.getElementById('bid-button').removeAttribute('aria-disabled')")
     page.click("#bid-button")
     expect(page.locator(".flash--error")).to_contain_text(
         "Your bid must total more than 8,000; yours would be 1,000."
@@ -74,6 +77,40 @@ def test_a_refused_bid_shows_the_sentence_in_place(
     expect(page.locator("#bid-preview")).to_be_in_viewport()
     expect(page.locator("#hand-1000")).to_be_checked()
     assert Game.objects.get(pk=game.pk).version == 1
+
+
+def test_the_bid_button_waits_for_a_bid_that_beats_the_high_bid(
+    live_server, new_page, log_in, staff_alice, bob, carol
+):
+    """With nothing ticked, or cards that do not beat the high bid, Bid looks inactive;
+    pressing it sends nothing and reads the preview's reason out instead."""
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    act(game, staff_alice, type="bid", cards=[8000])
+    page = log_in(new_page(), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    button = page.locator("#bid-button")
+    expect(button).to_have_attribute("aria-disabled", "true")
+
+    page.click("label[for=hand-1000]")
+    expect(page.locator("#bid-preview")).to_contain_text("yours would be 1,000")
+    expect(button).to_have_attribute("aria-disabled", "true")
+    expect(button).to_have_accessible_description(re.compile("yours would be 1,000"))
+    button.click(force=True)  # (Playwright takes aria-disabled for disabled; a person can press it)
+    expect(page.locator("#turn-announcer")).to_have_text(
+        "Your bid must total more than 8,000; yours would be 1,000."
+    )
+    expect(page.locator(".flash--error")).to_have_count(0)
+    assert Game.objects.get(pk=game.pk).version == 1
+    expect(page.locator("#hand-1000")).to_be_checked()
+
+    page.click("label[for=hand-10000]")
+    expect(page.locator("#bid-preview")).to_have_class(re.compile("preview--ok"))
+    expect(button).not_to_have_attribute("aria-disabled", "true")
+    button.click()
+    expect(page.locator(".log")).to_contain_text("Bob bids 1,000 + 10,000 (total 11,000).")
+    assert Game.objects.get(pk=game.pk).version == 2
 
 
 def test_keyboard_ticks_cards(live_server, new_page, log_in, staff_alice, bob, carol):
@@ -109,7 +146,7 @@ def test_without_javascript_the_forms_still_work(
 def test_the_notice_offers_follow_the_table_from_waiting_to_the_end(
     live_server, new_page, log_in, staff_alice, bob, carol
 ):
-    """"Tell me in this browser when it is my turn" is on the page of a host waiting for
+    """ "Tell me in this browser when it is my turn" is on the page of a host waiting for
     players, stays when that board turns into the game by itself, and goes when the
     board, refreshed by itself, shows the end: no more turns to be told of."""
     from playwright.sync_api import expect

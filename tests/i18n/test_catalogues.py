@@ -115,7 +115,7 @@ TEMPLATES = ROOT / "templates"
 NOT_YET_MARKED: set[str] = set()
 # Words that are the same in every language: the game's title, symbols.
 SAME_EVERYWHERE = re.compile(r"High Society|Reiner Knizia|JSON|API|UTC|OK")
-VISIBLE_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt", "data-label")
+VISIBLE_ATTRIBUTES = ("title", "placeholder", "aria-label", "alt", "data-label", "data-choice")
 
 
 def unmarked_text(source: str) -> list[str]:

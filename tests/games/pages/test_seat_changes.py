@@ -76,26 +76,43 @@ def test_a_bot_in_the_last_seat_starts_the_game(client, table, alice):
 
 
 @pytest.mark.parametrize(
-    "data, message",
+    "data, message, field",
     [
-        ({"position": "1", "kind": "invite", "invite": ""}, "Write the username"),
-        ({"position": "1", "kind": "bot:grandmaster"}, "Choose who sits in this seat."),
-        ({"position": "1"}, "Choose who sits in this seat."),
-        ({"position": "two", "kind": "open"}, "Choose the seat by its number."),
-        ({"position": "9", "kind": "open"}, "Choose the seat by its number."),
-        ({"position": "2", "kind": "open"}, "Carol has taken this seat; it stays theirs."),
-        ({"position": "0", "kind": "open"}, "This is your own seat."),
-        ({"position": "1", "kind": "invite", "invite": "nobody"}, "no player called"),
+        ({"position": "1", "kind": "invite", "invite": ""}, "Write the username", "invite"),
+        ({"position": "1", "kind": "bot:grandmaster"}, "Choose who sits in this seat.", "kind"),
+        ({"position": "1"}, "Choose who sits in this seat.", "kind"),
+        ({"position": "two", "kind": "open"}, "Choose the seat by its number.", None),
+        ({"position": "9", "kind": "open"}, "Choose the seat by its number.", None),
+        ({"position": "2", "kind": "open"}, "Carol has taken this seat; it stays theirs.", None),
+        ({"position": "0", "kind": "open"}, "This is your own seat.", None),
+        ({"position": "1", "kind": "invite", "invite": "nobody"}, "no player called", "invite"),
     ],
 )
-def test_a_bad_form_says_why_and_changes_nothing(client, table, alice, data, message):
+def test_a_bad_form_says_why_and_changes_nothing(client, table, alice, data, message, field):
+    """The reason stands beside the field it is about, in that seat's form, open and as
+    it was sent; at the top of the page when the form names no seat the host may change."""
     client.force_login(alice)
     before = _seats(table)
     answer = client.post(f"/games/{table.pk}/seat/", data)
     assert answer.status_code == 400
-    html = answer.content.decode()
-    assert "flash--error" in html and message in html.replace("&#x27;", "'")
+    html = answer.content.decode().replace("&#x27;", "'")
+    assert message in html
     assert _seats(table) == before
+    if field is None:
+        assert "flash--error" in html and "seat-error-" not in html
+        return
+    assert "flash--error" not in html
+    form = re.search(
+        r'<details class="seat-change" id="seat-change-1" open>.*?</details>', html, re.S
+    )
+    assert form is not None, "seat 2's form is open"
+    form = form.group(0)
+    assert re.search(rf'id="seat-error-1"><li>[^<]*{re.escape(message)}', form)
+    invalid = re.findall(r'<(?:select|input)[^>]*aria-invalid="true"[^>]*>', form)
+    assert len(invalid) == 1 and f'name="{field}"' in invalid[0]
+    assert 'aria-describedby="seat-error-1"' in invalid[0]
+    assert f'name="invite" id="seat-invite-1" value="{data.get("invite", "")}"' in form
+    assert html.count('aria-invalid="true"') == 1  # the other seats' forms: as they were
 
 
 def test_a_guest_is_refused(client, table, carol):

@@ -1,0 +1,74 @@
+// The Bid button follows the preview beside it (everything also works without this
+// file: the server then refuses a bid that does not beat the high bid, with the reason).
+// - While no money card is ticked, or the preview says the ticked cards do not beat the
+//   high bid, the button looks inactive (aria-disabled: it stays focusable and is still
+//   announced, with the preview as its description).
+// - Pressing it then sends nothing: the preview's sentence is read out and its text
+//   flashes, where the player is looking.
+// - Ticking or unticking a card makes it active again until the new preview arrives: a
+//   bid pressed meanwhile goes to the server, which decides.
+(function () {
+  function parts() {
+    var button = document.getElementById("bid-button");
+    var preview = document.getElementById("bid-preview");
+    return button && preview ? { button: button, preview: preview } : null;
+  }
+
+  function setInactive(button, inactive) {
+    if (inactive) {
+      button.setAttribute("aria-disabled", "true");
+      button.setAttribute("aria-describedby", "bid-preview");
+    } else {
+      button.removeAttribute("aria-disabled");
+      button.removeAttribute("aria-describedby");
+    }
+  }
+
+  function follow() {
+    var found = parts();
+    if (!found) {
+      return;
+    }
+    var ticked = document.querySelector("#board .hand input[name=cards]:checked");
+    setInactive(found.button, !ticked || found.preview.classList.contains("preview--no"));
+  }
+
+  document.addEventListener("DOMContentLoaded", follow);
+  document.addEventListener("htmx:afterSettle", follow);
+
+  document.addEventListener("change", function (event) {
+    var input = event.target;
+    if (input.name === "cards" && input.closest && input.closest("#board .hand")) {
+      var found = parts();
+      if (found) {
+        setInactive(found.button, false);
+      }
+    }
+  });
+
+  document.addEventListener(
+    "click",
+    function (event) {
+      var button = event.target.closest && event.target.closest("#bid-button");
+      if (!button || button.getAttribute("aria-disabled") !== "true") {
+        return;
+      }
+      event.preventDefault();
+      event.stopPropagation();
+      var preview = document.getElementById("bid-preview");
+      var said = document.getElementById("turn-announcer");
+      if (preview && said) {
+        said.textContent = "";
+        window.setTimeout(function () {
+          said.textContent = preview.textContent.trim();
+        }, 50);
+      }
+      if (preview) {
+        preview.classList.remove("preview--nudge");
+        void preview.offsetWidth;  // restarts the animation on every press
+        preview.classList.add("preview--nudge");
+      }
+    },
+    true
+  );
+})();
