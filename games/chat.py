@@ -14,6 +14,7 @@ in the API and in the e-mails.  Reading the chat is ``selectors.chat_lines``.
 
 from __future__ import annotations
 
+import math
 import unicodedata
 from datetime import timedelta
 from typing import Any
@@ -23,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events
-from games.errors import NotAllowed, NotYourSeat
+from games.errors import NotAllowed, NotYourSeat, TooSoon
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game, Seat
 from games.selectors import player_named
 
@@ -68,16 +69,22 @@ def chat_post(*, game: Game, user: Any, text: Any) -> ChatMessage:
             raise NotAllowed(_("This table was abandoned."))
         if not Seat.objects.filter(game=locked, user=user, accepted=True).exists():
             raise NotYourSeat(_("Only the players at this table can write in its chat."))
-        recent = ChatMessage.objects.filter(
-            game=locked, user=user, created_at__gte=now - CHAT_WINDOW
-        ).count()
-        if recent >= CHAT_BURST:
-            raise NotAllowed(
+        recent = list(
+            ChatMessage.objects.filter(
+                game=locked, user=user, created_at__gte=now - CHAT_WINDOW
+            ).values_list("created_at", flat=True)
+        )
+        if len(recent) >= CHAT_BURST:
+            # The next is taken once the oldest of the last CHAT_BURST leaves the window.
+            oldest = sorted(recent)[-CHAT_BURST]
+            wait = (oldest + CHAT_WINDOW - now).total_seconds()
+            raise TooSoon(
                 _(
                     "You have sent %(count)s messages in the last %(seconds)s seconds: "
                     "wait a moment before the next."
                 )
-                % {"count": recent, "seconds": CHAT_WINDOW.seconds}
+                % {"count": len(recent), "seconds": CHAT_WINDOW.seconds},
+                retry_after=math.ceil(wait),
             )
         message = ChatMessage.objects.create(game=locked, user=user, text=clean)
         Game.objects.filter(pk=locked.pk).update(chat_at=message.created_at)

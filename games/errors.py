@@ -1,9 +1,20 @@
 """Errors of the game services.  ``str(error)`` is a sentence meant for the player; it
 never carries hidden information (the deck order, a hand, a sealed choice)."""
 
+from __future__ import annotations
+
 
 class GameError(Exception):
-    """Bad input or a refused request: nothing was changed."""
+    """Bad input or a refused request: nothing was changed.  ``field``, when set: the
+    part of the input the error is about, written as the API writes paths
+    (``seats[1].user``)."""
+
+    field: str | None = None
+
+    def about(self, field: str) -> GameError:
+        """This error, said to be about ``field`` (``raise error.about("user")``)."""
+        self.field = field
+        return self
 
 
 class IllegalMove(GameError):
@@ -42,3 +53,12 @@ class InvalidOrder(GameError):
 
 class AuctionOver(GameError):
     """A standing order for an auction that has ended (or a game that is over)."""
+
+
+class TooSoon(GameError):
+    """Too many requests of one kind in a short time (chat messages at one table):
+    ``retry_after`` is how many seconds until the next is taken."""
+
+    def __init__(self, message: str, *, retry_after: int):
+        super().__init__(message)
+        self.retry_after = max(1, retry_after)

@@ -186,7 +186,8 @@ def game_rematch(*, game: Game, user: User) -> tuple[Game, bool]:
             memory_aid=locked.memory_aid,
         )
         Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
-        rematch.rematch_of = locked
+    # Read again after the commit: without a broker the bots' opening turns ran on it.
+    rematch.refresh_from_db()
     return rematch, True
 
 
@@ -300,7 +301,10 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
     if isinstance(position, bool) or not isinstance(position, int):
         raise GameError(_("Choose the seat by its number."))
     kind, value = _seat_entry(seat, position + 1)
-    invitee = _invitee(user, value, _users_by_name([value])) if kind == "user" else None
+    try:
+        invitee = _invitee(user, value, _users_by_name([value])) if kind == "user" else None
+    except GameError as error:
+        raise error.about("user") from None
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
@@ -323,11 +327,11 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
         if invitee is not None:
             held = _seat_of_user(seats, invitee)
             if invitee.pk == user.pk:
-                raise GameError(_("You already sit at this table."))
+                raise GameError(_("You already sit at this table.")).about("user")
             if held is not None:
                 raise GameError(
                     _("%(name)s already has a seat at this table.") % {"name": _shown(value)}
-                )
+                ).about("user")
         _account_lock(user)  # the limits below count this account's tables
         if invitee is not None:
             _invitations_check(user, 1, withdrawn=int(target.invited))
@@ -1368,7 +1372,12 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
             )
             % {"players": players, "others": players - 1, "given": len(seats)}
         )
-    entries = [_seat_entry(entry, number) for number, entry in enumerate(seats, 1)]
+    entries = []
+    for index, entry in enumerate(seats):
+        try:
+            entries.append(_seat_entry(entry, index + 1))
+        except GameError as error:
+            raise error.about(f"seats[{index}]") from None
 
     names = [value for kind, value in entries if kind == "user"]
     twice = next((name for name, n in Counter(n.casefold() for n in names).items() if n > 1), None)
@@ -1378,11 +1387,14 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
         )
     users = _users_by_name(names)
     specs: list[tuple[str, Any]] = []
-    for kind, value in entries:
+    for index, (kind, value) in enumerate(entries):
         if kind != "user":
             specs.append((kind, value))
             continue
-        user = _invitee(creator, value, users)
+        try:
+            user = _invitee(creator, value, users)
+        except GameError as error:
+            raise error.about(f"seats[{index}].user") from None
         specs.append(("creator", None) if user.pk == creator.pk else ("user", user))
     creator_seats = sum(1 for kind, _value in specs if kind == "creator")
     if len(seats) == players - 1:

@@ -56,7 +56,5 @@ def start_sweeper(seconds: float) -> threading.Event:
     """Run ``sweep_all`` every ``seconds`` in a daemon thread of this process, the first
     time ``seconds`` from now.  Setting the returned event stops it."""
     stop = threading.Event()
-    threading.Thread(
-        target=_sweep_every, args=(seconds, stop), name="sweeper", daemon=True
-    ).start()
+    threading.Thread(target=_sweep_every, args=(seconds, stop), name="sweeper", daemon=True).start()
     return stop

@@ -26,6 +26,7 @@ from games.errors import (
     InvalidOrder,
     NotAllowed,
     NotYourSeat,
+    TooSoon,
     VersionConflict,
 )
 from ops.outages import RETRY_AFTER_SECONDS, unavailable_detail, unavailable_log
@@ -55,6 +56,7 @@ _GAME_ERRORS: tuple[tuple[type[GameError], int, str], ...] = (
     (VersionConflict, status.HTTP_409_CONFLICT, "version_conflict"),
     (NotYourSeat, status.HTTP_403_FORBIDDEN, "not_your_seat"),
     (NotAllowed, status.HTTP_409_CONFLICT, "not_allowed"),
+    (TooSoon, status.HTTP_429_TOO_MANY_REQUESTS, "throttled"),
     (GameError, status.HTTP_400_BAD_REQUEST, "invalid"),
 )
 
@@ -66,8 +68,11 @@ def game_error_to_api(error: GameError) -> ApiError:
     for kind, status_code, code in _GAME_ERRORS:
         if isinstance(error, kind):
             if code == "invalid":  # invalid input, as a whole: in ``errors`` as DRF's are
-                fields["errors"] = {"non_field_errors": [str(error)]}
-            return ApiError(str(error), status_code=status_code, code=code, **fields)
+                fields["errors"] = {error.field or "non_field_errors": [str(error)]}
+            api_error = ApiError(str(error), status_code=status_code, code=code, **fields)
+            if isinstance(error, TooSoon):
+                api_error.wait = error.retry_after  # DRF's handler says Retry-After
+            return api_error
     raise AssertionError("unreachable: every GameError is a GameError")
 
 

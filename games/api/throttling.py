@@ -17,6 +17,7 @@ from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
 
+
 class RequestLimit(BaseThrottle):
     """Counts a request in each of ``scopes``; refuses it when any is over its rate."""
 

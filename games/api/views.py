@@ -36,7 +36,7 @@ from games.api.serializers import (
     SeatSpecSerializer,
 )
 from games.engine.state import SEALED
-from games.errors import NoSuchSeat, NotAllowed, NotYourSeat
+from games.errors import AuctionOver, NoSuchSeat, NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
@@ -381,14 +381,15 @@ class GameSeatView(APIView):
                 game=game, user=request.user, position=position, seat=dict(body.validated_data)
             )
         except NoSuchSeat as error:  # the path counts from 0, the pages' words from 1
+            said = _(
+                "There is no seat %(position)s at this table: seats are numbered from 0 "
+                "to %(last)s."
+            ) % {"position": error.position, "last": error.seats - 1}
             raise ApiError(
-                _(
-                    "There is no seat %(position)s at this table: seats are numbered from 0 "
-                    "to %(last)s."
-                )
-                % {"position": error.position, "last": error.seats - 1},
+                said,
                 status_code=status.HTTP_400_BAD_REQUEST,
                 code="invalid",
+                errors={"position": [said]},
             ) from None
         return _view_response(game, request.user)
 
@@ -547,8 +548,9 @@ class GameChatView(APIView):
         description=(
             "One line to the other players at the table (at most 300 characters; five "
             "messages per 30 seconds). Answers 201 with the chat; 400 for an empty or "
-            "long message; 403 unless you have a seat here; 409 when you are sending too "
-            "fast or the table was abandoned."
+            "long message; 403 unless you have a seat here; 409 when the table was "
+            "abandoned; 429 `throttled` when you are sending too fast, with `Retry-After`, "
+            "the seconds until the next message is taken."
         ),
         tags=["games"],
         parameters=[GAME_ID],
@@ -565,6 +567,19 @@ class GameChatView(APIView):
         )
 
 
+def _orders_refused(view: Any) -> Exception:
+    """Why the caller has no orders to read here: the refusal ``PUT`` gives, in the same
+    order of checks (``services.game_orders_set``)."""
+    position = view.your_seat
+    if position is None or not view.seats_info[position].accepted:
+        return NotYourSeat(_("You do not have a seat at this table."))
+    if view.status == Game.Status.OPEN:
+        return NotAllowed(_("The game has not started yet."))
+    if view.status != Game.Status.ACTIVE:
+        return AuctionOver(_("The game is over: there is nothing left to order."))
+    return NotAllowed(_("You resigned from this game: a bot plays your seat now."))
+
+
 class GameOrdersView(APIView):
     """Your own standing orders at this table: hidden information, for you alone."""
 
@@ -573,7 +588,7 @@ class GameOrdersView(APIView):
         view = table_view(game=game, user=request.user)
         orders = orders_view(game=game, view=view)
         if orders is None:
-            raise NotYourSeat(_("You have no running seat at this table to leave orders for."))
+            raise _orders_refused(view)
         return Response(OrdersSerializer(orders.to_json()).data)
 
     @extend_schema(
@@ -582,11 +597,13 @@ class GameOrdersView(APIView):
         description=(
             "Your order for the card up for auction and your defaults for the coming "
             "auctions. Nobody else ever sees them; the moves they make are public, with "
-            "actor `order`. 403 unless you play a seat of this running game."
+            "actor `order`. 403 without a seat at this table; 409 as `PUT` answers it: "
+            "`not_allowed` before the start or once you resigned, `auction_over` once "
+            "the game is over (or abandoned)."
         ),
         tags=["games"],
         parameters=[GAME_ID],
-        responses={200: OrdersSerializer, **error_responses(401, 403, 404, 429)},
+        responses={200: OrdersSerializer, **error_responses(401, 403, 404, 409, 429)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         return self._orders(request, game_id)
@@ -596,8 +613,8 @@ class GameOrdersView(APIView):
         summary="Leave or change standing orders",
         description=(
             "Sets your order for the card up for auction (`for_card`, `order`) and/or your "
-            "defaults for the coming auctions; a part left out stays as it is, null "
-            "clears it. An order that answers now plays at once (your turn), and on as "
+            "defaults for the coming auctions; a part left out stays as it is, a part sent "
+            "replaces the stored one as a whole, null clears it. An order that answers now plays at once (your turn), and on as "
             "the others move, until the auction ends. 400 for an order that could never "
             "act (a maximum that does not beat the high bid, cards you do not hold); 409 "
             "when the auction of `for_card` has ended or the game is over."

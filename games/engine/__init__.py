@@ -1,8 +1,8 @@
 """The rules of High Society, pure Python (no Django): see docs/rules.md and docs/api.md.
 
-    >>> from games.engine import new_game, legal_actions, apply_action, player_view, result
-    >>> state = new_game(players=3, seed=1)
-    >>> state = apply_action(state, {"seat": state.turn, "type": "pass"})
+>>> from games.engine import new_game, legal_actions, apply_action, player_view, result
+>>> state = new_game(players=3, seed=1)
+>>> state = apply_action(state, {"seat": state.turn, "type": "pass"})
 """
 
 from .cards import (

@@ -20,7 +20,9 @@ MASK_CARDS: tuple[tuple[int, ...], ...] = tuple(
 )
 MASK_COUNT: tuple[int, ...] = tuple(bin(m).count("1") for m in range(FULL_HAND + 1))
 # The highest card of a mask, as a mask (0 for the empty mask): Excursions returns it.
-MASK_TOP: tuple[int, ...] = tuple((1 << (m.bit_length() - 1)) if m else 0 for m in range(FULL_HAND + 1))
+MASK_TOP: tuple[int, ...] = tuple(
+    (1 << (m.bit_length() - 1)) if m else 0 for m in range(FULL_HAND + 1)
+)
 # Every non-empty mask, ordered by total then by cards: the order of listed bids.
 BID_ORDER: tuple[int, ...] = tuple(
     sorted(range(1, FULL_HAND + 1), key=lambda m: (MASK_SUM[m], MASK_CARDS[m]))

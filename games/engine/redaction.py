@@ -283,7 +283,9 @@ def player_view(state: State, seat: int | None, memory_aid: bool = False) -> Pla
         hand=tuple(MASK_CARDS[state.hands[seat]]) if seat is not None else None,
         discards=tuple(MASK_CARDS[state.discards[seat]]) if seat is not None else None,
         sealed_choice=(
-            state.sealed[seat] if seat is not None and sealed_phase and state.sealed[seat] > 0 else None
+            state.sealed[seat]
+            if seat is not None and sealed_phase and state.sealed[seat] > 0
+            else None
         ),
         moves=state.moves,
         log=tuple(event_json(e) for e in state.events),

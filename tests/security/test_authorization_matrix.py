@@ -1399,23 +1399,23 @@ for t in TABLES:
     )
 
 # Standing orders in the API: each player of a running game reads and leaves their own;
-# before the start and after the end there are none to read, and leaving one is a 409.
+# before the start and after the end there are none: reading and leaving one are a 409.
 for t in TABLES:
     g = f"{A}/games/{{{t}}}"
     seated_at = ("seated", "creator") if t in ("open", "abandoned") else ORDER_PLAYERS
     if t == "missing":
         read = write = gone = by(404, anonymous=401)
     elif t == "abandoned":
-        read = by(403, anonymous=401, outsider=404, staff=404)
-        write = by(403, anonymous=401, outsider=404, staff=404, **{p: 409 for p in seated_at})
+        read = write = by(
+            403, anonymous=401, outsider=404, staff=404, **{p: 409 for p in seated_at}
+        )
         gone = by(403, anonymous=401, outsider=404, staff=404, **{p: 204 for p in seated_at})
     elif t == "active":
         read = by(403, anonymous=401, **{p: 200 for p in ORDER_PLAYERS})
         write = by(403, anonymous=401, **{p: 200 for p in ORDER_PLAYERS})
         gone = by(403, anonymous=401, **{p: 204 for p in ORDER_PLAYERS})
     else:
-        read = by(403, anonymous=401)
-        write = by(403, anonymous=401, **{p: 409 for p in seated_at})
+        read = write = by(403, anonymous=401, **{p: 409 for p in seated_at})
         gone = by(403, anonymous=401, **{p: 204 for p in seated_at})
     add("api:game-orders", f"api-game-orders:{t}", f"{g}/orders/", "GET", read, api=True)
     add(

@@ -107,20 +107,21 @@ def test_create_validates_input(clients, body, field):
 
 
 @pytest.mark.parametrize(
-    "seats, words",
+    "seats, words, where",
     [
-        ([{"ai": "easy"}], "needs 2 seats"),
-        ([{"user": "nobody"}, {"ai": "easy"}], "no player called"),
-        ([{"user": "bob"}, {"user": "bob"}], "twice"),
-        ([{"user": "alice"}, {"ai": "easy"}], "first seat"),
+        ([{"ai": "easy"}], "needs 2 seats", "non_field_errors"),
+        ([{"ai": "easy"}, {"user": "nobody"}], "no player called", "seats[1].user"),
+        ([{"user": "bob"}, {"user": "bob"}], "twice", "non_field_errors"),
+        ([{"user": "alice"}, {"ai": "easy"}], "first seat", "non_field_errors"),
     ],
 )
-def test_create_passes_on_the_services_sentences(clients, seats, words):
+def test_create_passes_on_the_services_sentences(clients, seats, words, where):
     error = _error(clients["alice"].post(GAMES, {"players": 3, "seats": seats}, format="json"), 400)
     assert words in error["detail"]
-    # Invalid input always lists its messages; the services' are about the whole body.
+    # Invalid input always lists its messages: under the path of the seat a sentence is
+    # about, else as about the whole body.
     assert error["code"] == "invalid"
-    assert error["errors"] == {"non_field_errors": [error["detail"]]}
+    assert error["errors"] == {where: [error["detail"]]}
 
 
 def test_only_staff_fix_deck_and_first_player(clients):

@@ -161,3 +161,38 @@ def test_only_players_of_the_running_game_have_orders(clients, anon):
     assert response.status_code == 403
     assert anon.get(f"{GAMES}{game_id}/orders/").status_code == 401
     assert orders(clients, "bob", 10**12).status_code == 404
+
+
+def test_reading_orders_is_refused_as_leaving_them_is(clients, alice, bob, carol, run_commits):
+    """Before the start, once resigned and after the end, GET answers with the status
+    and code PUT gives (a seated player was told `not_your_seat`)."""
+    import random
+
+    from tests.games.api.conftest import create
+    from tests.games.factories import people_game, play_out
+
+    put = {"defaults": {"luxury_below": 3}}
+
+    def both(name: str, game_id: int) -> list[tuple[int, str, str]]:
+        answers = [orders(clients, name, game_id), orders(clients, name, game_id, "put", put)]
+        return [(a.status_code, a.json()["code"], a.json()["detail"]) for a in answers]
+
+    waiting = create(clients["dora"], players=3, seats=[{"user": "bob"}, {"open": True}])["id"]
+    assert clients["bob"].post(f"{GAMES}{waiting}/join/").status_code == 200
+    refusals = both("bob", waiting)
+    assert refusals[0] == refusals[1]
+    assert refusals[0] == (409, "not_allowed", "The game has not started yet.")
+
+    running = scenario(clients, "lux5 lux6")
+    assert clients["carol"].post(f"{GAMES}{running}/resign/").status_code == 200
+    refusals = both("carol", running)
+    assert refusals[0] == refusals[1] and refusals[0][:2] == (409, "not_allowed")
+    assert "You resigned" in refusals[0][2]
+
+    with run_commits():
+        finished = people_game(alice, bob, carol)
+    finished = play_out(finished, random.Random(2), run_commits)
+    refusals = both("bob", finished.pk)
+    assert refusals[0] == refusals[1] and refusals[0][:2] == (409, "auction_over")
+    assert orders(clients, "bob", finished.pk, "delete").status_code == 204
+    assert not StandingOrder.objects.exists()

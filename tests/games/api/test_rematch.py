@@ -66,3 +66,28 @@ def test_refusals_are_readable_and_open_nothing(clients, anon, finished, alice, 
     assert "not over yet" in early.json()["detail"]
     assert not Game.objects.filter(rematch_of__isnull=False).exists()
     assert not Seat.objects.filter(game__rematch_of__isnull=False).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_against_bots_the_answer_holds_their_opening_moves(alice, monkeypatch):
+    """Against bots only the rematch starts at once and the bots before the caller move
+    as it commits (no broker: in process); the 201's view is read after them, as the
+    new table's own view would be (it showed move 0 with a bot to play)."""
+    import secrets
+
+    from games.services import game_create
+    from tests.games.api.conftest import token_client
+    from tests.games.factories import people_play
+
+    game = game_create(creator=alice, players=3, seats=[{"ai": "random"}, {"ai": "random"}])
+    game = people_play(game, random.Random(8))
+    assert game.status == Game.Status.FINISHED
+    monkeypatch.setattr(secrets.SystemRandom, "randrange", lambda self, n: 1)  # a bot starts
+    client = token_client(alice)
+    opened = client.post(f"/api/v1/games/{game.pk}/rematch/")
+    assert opened.status_code == 201, opened.json()
+    view = opened.json()
+    stored = Game.objects.get(pk=view["id"])
+    assert stored.status == Game.Status.ACTIVE and stored.version >= 1
+    assert view["version"] == stored.version
+    assert view == client.get(f"/api/v1/games/{stored.pk}/").json()

@@ -71,9 +71,15 @@ def test_a_seat_the_table_does_not_have_is_named_as_the_path_counts(clients, wai
         f"/api/v1/games/{waiting}/seats/9/", {"ai": "easy"}, format="json"
     )
     assert answer.status_code == 400 and answer.json()["code"] == "invalid"
-    assert answer.json()["detail"] == (
-        "There is no seat 9 at this table: seats are numbered from 0 to 2."
+    said = "There is no seat 9 at this table: seats are numbered from 0 to 2."
+    assert answer.json()["detail"] == said
+    assert answer.json()["errors"] == {"position": [said]}  # invalid input lists its errors
+    # A name the table cannot take: about the body's "user".
+    answer = clients["alice"].put(
+        f"/api/v1/games/{waiting}/seats/1/", {"user": "nobody"}, format="json"
     )
+    assert answer.status_code == 400
+    assert answer.json()["errors"] == {"user": [answer.json()["detail"]]}
 
 
 def test_not_found_and_logged_out(clients, anon, waiting):

@@ -4,12 +4,14 @@ where the messages show: the board (refreshed with it), the API and the turn e-m
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.core import mail
+from django.utils import timezone
 
 from games.chat import CHAT_BURST, chat_mute, chat_post
-from games.errors import NotAllowed, NotYourSeat
+from games.errors import NotAllowed, NotYourSeat, TooSoon
 from games.models import ChatMessage, Game
 from games.selectors import chat_lines, chat_open_to
 from games.services import game_leave
@@ -76,9 +78,35 @@ def test_an_abandoned_table_has_no_chat(alice):
 def test_a_burst_of_messages_is_limited(game, alice, bob):
     for n in range(CHAT_BURST):
         chat_post(game=game, user=alice, text=f"message {n}")
-    with pytest.raises(NotAllowed, match="wait a moment"):
+    with pytest.raises(TooSoon, match="wait a moment") as refused:
         chat_post(game=game, user=alice, text="one more")
+    assert 1 <= refused.value.retry_after <= 30
     chat_post(game=game, user=bob, text="others may still write")
+    assert ChatMessage.objects.filter(user=alice).count() == CHAT_BURST
+    # Written 20 seconds ago, the burst leaves the 30-second window in 10 seconds.
+    ChatMessage.objects.filter(user=alice).update(created_at=timezone.now() - timedelta(seconds=20))
+    with pytest.raises(TooSoon) as refused:
+        chat_post(game=game, user=alice, text="one more")
+    assert refused.value.retry_after in (10, 11)
+    ChatMessage.objects.filter(user=alice).update(created_at=timezone.now() - timedelta(seconds=31))
+    chat_post(game=game, user=alice, text="one more")
+
+
+def test_the_api_answers_a_burst_with_429_and_when_to_try_again(game, alice):
+    """A client tells the flood limit from a refusal for good (409) and knows when to
+    send again."""
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(alice)
+    url = f"/api/v1/games/{game.pk}/chat/"
+    for n in range(CHAT_BURST):
+        assert api.post(url, {"text": f"message {n}"}, format="json").status_code == 201
+    ChatMessage.objects.filter(user=alice).update(created_at=timezone.now() - timedelta(seconds=20))
+    refused = api.post(url, {"text": "one more"}, format="json")
+    assert refused.status_code == 429
+    assert refused.json()["code"] == "throttled" and "wait a moment" in refused.json()["detail"]
+    assert refused["Retry-After"] in ("10", "11")
     assert ChatMessage.objects.filter(user=alice).count() == CHAT_BURST
 
 
