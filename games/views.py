@@ -20,6 +20,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
@@ -637,6 +638,10 @@ def board_context(
         "names": view.names,
         "you": view.your_seat,
         "deadline_at": view.deadline_at,
+        # "in 2 days and 3 hours", as the e-mails count it; None once it has passed.
+        "deadline_due": presenter.due_in(view.deadline_at, timezone.now())
+        if view.deadline_at is not None and view.deadline_at > timezone.now()
+        else None,
         "poll": view.status in ("open", "active"),
         "stamp": options.get("stamp", ""),
         "legal": view.legal,

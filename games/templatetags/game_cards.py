@@ -122,10 +122,13 @@ def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
     game_end = " hs-card--game-end" if code in ("prestige", "scandal") else ""
     if len(short) > 8:  # Excursions, Yacht Club: a smaller name so that it fits the card
         game_end += " hs-card--long"
-    if max(len(word) for word in re.split(r"[\s-]+", short)) >= 7:
+    longest = max(len(word) for word in re.split(r"[\s-]+", short))
+    if longest >= 7:
         # "Skandal", "Schulden", "d'argent": on the small cards a word this long needs a
         # smaller letter (a small card breaks a name between its words: "Jeux / d'argent").
         game_end += " hs-card--long-word"
+    if longest >= 9:  # "Excursions", "Glücksspiel", "Yachtclub": smaller still
+        game_end += " hs-card--longer-word"
     sub = (
         gettext("Luxury %(value)s") % {"value": LUXURY_VALUE[code]}
         if code in ("excursions", "yacht")

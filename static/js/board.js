@@ -16,7 +16,8 @@
 //   board's refreshes, hx-preserve, so that a refresh never wipes what is being typed);
 // - an answer for a board that another answer has already replaced is not swapped in;
 // - a host's open "Change seat" form stays open, with what was chosen or typed in it,
-//   when the waiting board refreshes;
+//   when the waiting board refreshes; so does a standing order being written (emptied
+//   once it is set);
 // - the page's messages (a confirmation at the top, from the last form sent) go once
 //   they are out of date: the board refreshed into another stage of the game, or the
 //   player made a move on it;
@@ -476,6 +477,61 @@
       });
     });
     openSeatForms = [];
+  });
+
+  // A standing order being written keeps its pass-or-bid choice, Theft's discard and
+  // "only with the cards I ticked" through a refresh, as its amount does (hx-preserve).
+  // Once "Set this order" has gone through, the fields start empty again (the order is
+  // shown above them); refused, they stay as they were, beside the reason.
+  var orderDraft = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    orderDraft = null;
+    if (!event.detail.target || event.detail.target.id !== "board") {
+      return;
+    }
+    var config = event.detail.requestConfig;
+    var fields = document.querySelector("#board .orders__fields");
+    if (!fields) {
+      return;
+    }
+    var kind = fields.querySelector("input[name=kind]:checked");
+    var discard = fields.querySelector("select[name=discard]");
+    var only = fields.querySelector("input[name=only_ticked]");
+    orderDraft = {
+      set: Boolean(config && config.elt && config.elt.id === "order-button"),
+      kind: kind ? kind.value : null,
+      discard: discard ? discard.value : null,
+      only: only ? only.checked : null,
+    };
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var draft = orderDraft;
+    orderDraft = null;
+    var fields = document.querySelector("#board .orders__fields");
+    if (!draft || !fields) {
+      return;
+    }
+    if (draft.set && !document.querySelector("#board .flash--error")) {
+      var amount = fields.querySelector("input[name=maximum]");
+      if (amount) {
+        amount.value = "";
+      }
+      return;
+    }
+    if (draft.kind) {
+      var kind = fields.querySelector("input[name=kind][value=\"" + CSS.escape(draft.kind) + "\"]");
+      if (kind) {
+        kind.checked = true;
+      }
+    }
+    var discard = fields.querySelector("select[name=discard]");
+    if (discard && draft.discard !== null && discard.querySelector("option[value=\"" + CSS.escape(draft.discard) + "\"]")) {
+      discard.value = draft.discard;
+    }
+    var only = fields.querySelector("input[name=only_ticked]");
+    if (only && draft.only !== null) {
+      only.checked = draft.only;
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {

@@ -88,3 +88,30 @@ def test_on_ones_turn_an_order_from_the_ticked_cards_answers_at_once(
     expect(page.locator(".log")).to_contain_text("Dora (standing order) bids 4,000")
     move = Move.objects.get(game=game)
     assert move.actor == Move.Actor.ORDER and move.action["cards"] == [4000]
+
+
+def test_an_order_being_written_survives_a_refresh_and_empties_once_set(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """The others' news redraws the board: the pass-or-bid choice and the amount of an
+    order not yet set stay; once set, the order shows above empty fields."""
+    from playwright.sync_api import expect
+
+    from games.chat import chat_post
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#orders")).to_contain_text("For this auction, while I am away:")
+    page.check("#order-kind-bid")
+    page.fill("#order-max", "9000")
+    chat_post(game=game, user=dora, text="thinking…")
+    expect(page.locator(".chat")).to_contain_text("thinking…", timeout=8000)
+    expect(page.locator("#order-kind-bid")).to_be_checked()
+    expect(page.locator("#order-max")).to_have_value("9000")
+
+    page.click("#order-button")
+    expect(page.locator("#order-line")).to_have_text("Bid up to 9,000 for Luxury 5.")
+    expect(page.locator("#orders")).to_contain_text("(replaces your order)")
+    expect(page.locator("#order-max")).to_have_value("")
+    expect(page.locator("#order-kind-bid")).not_to_be_checked()

@@ -92,6 +92,22 @@ def test_at_the_deadline_a_bot_moves_once_and_the_player_is_told(table, dora, ag
     assert len(_moves(game, Move.Actor.DEADLINE)) == 1
 
 
+def test_the_board_counts_the_time_left_as_the_e_mails_do(client, table, dora, age):
+    """Days and hours, in each language's own grammar ("in 4 Tagen", not Django's
+    "in 4 Tage"); once the deadline has passed, until the sweep moves, it says so
+    rather than "due in 0 minutes"."""
+    game = age(table(deadline=168), 25.5)  # 142.5 hours left
+    client.force_login(dora)
+    url = f"/games/{game.pk}/"
+    assert "Move due in 5 days and 22 hours" in client.get(url).content.decode()
+    german = client.get(url, HTTP_ACCEPT_LANGUAGE="de").content.decode()
+    assert "Zug fällig in 5 Tagen und 22 Stunden" in german
+    game = age(game, 143)
+    page = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Time is up for this move: a bot plays it shortly." in page
+    assert "Move due" not in page
+
+
 def test_no_deadline_move_before_the_deadline(table, age):
     game = age(table(), 23.9)
     assert deadlines_sweep(now=timezone.now()) == 0

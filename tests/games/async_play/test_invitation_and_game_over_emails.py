@@ -90,9 +90,9 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
         result = PlayerResult.objects.get(game=game, user=user)
         if result.cast_out:
             assert "You were cast out: you ended with the least money." in message.body
-            assert "You finished" not in message.body
+            assert "Your place" not in message.body
         else:
-            assert f"You finished {result.rank} of 3." in message.body
+            assert f"Your place: {result.rank} of 3." in message.body
         # The rating itself, then the change, whole as the rating: "Your rating: 1,041 (+41)."
         from games.templatetags.game_cards import rating_change
 
@@ -124,14 +124,14 @@ def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
     over = [m for m in mail.outbox if "is over" in m.subject]
     assert sorted(m.to[0] for m in over) == sorted([alice.email, bob.email])
     (to_bob,) = [m for m in over if m.to == [bob.email]]
-    # Said to him, with where his seat ended: "… to the end, and it finished 2 of 3."
+    # Said to him, with where his seat ended: "… to the end (place 2 of 3)."
     place = next(
         line.split(".")[0].strip()
         for line in to_bob.body.split("Final scores:\n")[1].splitlines()
         if "Bob (resigned)" in line
     )
     assert (
-        f"You had resigned: a bot played your seat to the end, and it finished {place} of 3."
+        f"You had resigned: a bot played your seat to the end (place {place} of 3)."
         in to_bob.body
     )
     notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)

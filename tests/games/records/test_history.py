@@ -69,6 +69,17 @@ def test_filters(alice_client, tables, query, expected):
     assert _listed(response) == {tables[name].pk for name in expected}
 
 
+def test_a_filter_that_matches_nothing_says_so(alice_client, tables):
+    html = alice_client.get("/games/history/", {"show": "won", "opponent": "dave"}).content
+    assert "0 games match the filter." in html.decode()
+    assert "No games here: try another filter." in html.decode()
+
+
+def test_no_games_at_all_says_so(client, dave):
+    client.force_login(dave)
+    assert "No games here." in client.get("/games/history/").content.decode()
+
+
 def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
     html = alice_client.get("/games/history/", {"show": "finished"}).content.decode()
     assert html.count("/replay/") == 3

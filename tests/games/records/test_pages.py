@@ -178,7 +178,7 @@ def test_the_end_screen_of_an_unrated_game_says_so_for_every_seat(client, alice,
     assert not any("/leaderboard/" in cell for cell in cells)
     # And why, under the scores, in the reader's language.
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "This game changes no rating: A scenario game (the deck or first player" in html
+    assert "This game changes no rating. A scenario game (the deck or first player" in html
 
 
 def test_a_game_with_a_deadline_move_says_why_it_changes_no_rating(client, alice, bob):
@@ -194,7 +194,7 @@ def test_a_game_with_a_deadline_move_says_why_it_changes_no_rating(client, alice
     )
     client.force_login(alice)
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "This game changes no rating: A deadline passed and a bot moved for an absent" in html
+    assert "This game changes no rating. A deadline passed and a bot moved for an absent" in html
     client.cookies["hs_language"] = "de"
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "This game changes no rating" not in html and "ein Bot" in html.split("scores__note")[1]
