@@ -23,7 +23,7 @@ from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext, npgettext, pgettext, pgettext_lazy
 
-from games.ai.orders import LOWEST, LUXURY_BELOW_RANGE, Order, proxy_bid
+from games.ai.orders import LOWEST, LUXURY_BELOW_RANGE, Order, order_problem, proxy_bid
 from games.engine import (
     LUXURY_VALUE,
     LegalSummary,
@@ -384,26 +384,21 @@ def orders_words(orders: OrdersView) -> dict[str, Any]:
 def order_preview(
     view: TableView, maximum: int | None, cards: list[int] | None
 ) -> tuple[bool, str]:
-    """What a proxy bid up to ``maximum`` would do now, as its owner types it."""
+    """What a proxy bid up to ``maximum`` would do now, as its owner types it: refused
+    with the very sentence setting it would give (``order_problem``), on one's turn or
+    not, else what it would do."""
     state = view.state
     if state is None or view.your_seat is None or state.phase != "auction":
         return False, _("There is no auction to bid in now.")
-    me = state.seats[view.your_seat]
-    if me.passed:
-        return False, _("You have passed in this auction.")
     if maximum is None or maximum <= 0:
         return False, _("Give the most your bid may total.")
-    to_beat = max((s.bid_total for s in state.seats if s.seat != view.your_seat), default=0)
-    if maximum <= to_beat:
-        return False, _(
-            "%(maximum)s does not beat the high bid of %(to_beat)s: the order could never bid."
-        ) % {"maximum": money_text(maximum), "to_beat": money_text(to_beat)}
+    order = Order(kind="bid", maximum=maximum, cards=None if cards is None else tuple(cards))
+    problem = order_problem(state, order)
+    if problem:
+        return False, engine_text(problem)
+    me = state.seats[view.your_seat]
     if view.my_turn:
         added = proxy_bid(state, maximum, cards)
-        if not added:
-            return False, _(
-                "No set of your cards beats %(to_beat)s without going over %(maximum)s."
-            ) % {"to_beat": money_text(to_beat), "maximum": money_text(maximum)}
         return True, _(
             "Now it would add %(cash)s (total %(total)s), and raise again up to %(maximum)s "
             "when you are outbid."

@@ -132,6 +132,13 @@ def test_the_preview_checks_the_amount_as_it_is_typed(client, game, dora, alice)
     client.force_login(alice)
     html = client.get(url, {"maximum": "5000"}, **HX).content.decode()
     assert "When your turn comes it raises" in html
+    # Not her turn: an order that could never bid is refused in the preview as setting
+    # it is (the preview said it would raise up to 500 with her cheapest cards).
+    html = client.get(url, {"maximum": "500"}, **HX).content.decode()
+    refused = "No set of your cards brings your bid above 0 without going over 500."
+    assert refused in html and "preview--no" in html
+    data = {"what": "order", "card": "lux5", "kind": "bid", "maximum": "500"}
+    assert refused in orders_post(client, game, data).content.decode()
 
 
 def test_visitors_cannot_leave_orders(client, game, outsider):
@@ -168,3 +175,20 @@ def test_theft_discard_order_from_the_board(client, dora, alice, bob):
     assert (row.kind, row.discard) == ("", "lux8")
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "If you take Theft, discard Luxury 8." in html
+
+
+def test_the_defaults_say_what_they_cover_and_that_on_ones_turn_they_act_at_once(
+    client, game, dora, alice
+):
+    """Saved on one's turn, defaults that cover the card up answer it at once: the form
+    says so beforehand (a review found the move made without warning)."""
+    at_once = "Saved now, on your turn, they answer for the card up at once if they cover it."
+    covers = "They answer for luxuries and misfortunes only"
+    client.force_login(alice)  # not her turn
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert covers in board and at_once not in board
+    client.force_login(dora)  # her turn
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert covers in board and at_once in board
+    orders_post(client, game, {"what": "defaults", "luxury_below": "6", "misfortune_max": ""})
+    assert "Dora (standing order) passes." in client.get(f"/games/{game.pk}/").content.decode()
