@@ -165,7 +165,14 @@ class Seat(models.Model):
 
     @property
     def is_open(self) -> bool:
-        return self.user_id is None and not self.ai_level
+        """Nobody sits here and anyone may take the seat."""
+        return self.user_id is None and not self.ai_level and self.declined_by_id is None
+
+    @property
+    def held(self) -> bool:
+        """An invitation to this seat was declined: it waits for the host's choice (a
+        bot, another invitation, or open to anyone), never taken by a stranger meanwhile."""
+        return self.user_id is None and not self.ai_level and self.declined_by_id is not None
 
     @property
     def is_bot(self) -> bool:
@@ -187,6 +194,8 @@ class Seat(models.Model):
             return self.user.public_name
         if self.ai_level:
             return gettext("Bot (%(level)s)") % {"level": pgettext("bot level", self.ai_level)}
+        if self.declined_by_id is not None:
+            return gettext("Kept for the host")
         return gettext("Open seat")
 
 

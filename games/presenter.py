@@ -652,6 +652,8 @@ def waiting_seat_lines(view: TableView) -> list[str]:
             who = _("You")
         elif seat.is_open:
             who = pgettext("seat", "open")
+        elif seat.held:
+            who = pgettext("seat", "invitation declined")
         elif seat.invited:
             who = _("%(name)s, invited") % {"name": seat.display_name}
         else:
@@ -697,7 +699,7 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
         options = ", ".join(table_option_words(view.options))
         body = _("A table of %(options)s.") % {"options": options}
     elif kind == "declined":
-        body = _("The seat is open again: give it to a bot, invite someone else, or wait.")
+        body = _("The seat waits for you: give it to a bot, invite someone else, or open it.")
     else:
         body = headline(view).text
     return title, body

@@ -46,6 +46,7 @@ class TableSeat:
     ai_level: str
     is_open: bool
     invited: bool
+    held: bool  # declined: waits for the host's choice, open to nobody meanwhile
     user_id: int | None
     username: str | None
     accepted: bool
@@ -65,6 +66,7 @@ class TableSeat:
             "ai_level": self.ai_level,
             "is_open": self.is_open,
             "invited": self.invited,
+            "held": self.held,
             "user_id": self.user_id,
             "username": self.username,
             "user": (

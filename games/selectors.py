@@ -93,7 +93,9 @@ def games_open(*, user: User | None = None) -> QuerySet[Game]:
     """Tables waiting for players with an open seat, newest first; without the tables
     ``user`` already sits at (or is invited to) and without staff scenario tables.
     Seats and their users are prefetched (per page: ``lobby_page``)."""
-    open_seat = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, ai_level="")
+    open_seat = Seat.objects.filter(
+        game=OuterRef("pk"), user__isnull=True, ai_level="", declined_by__isnull=True
+    )
     # Staff scenario tables (a known deck) are never listed: they are for those invited.
     games = Game.objects.filter(
         Exists(open_seat), status=Game.Status.OPEN, scenario_deck__isnull=True
@@ -662,8 +664,8 @@ def hosts_waiting(game: Game, user: User | None) -> bool:
 
 
 def seat_declined_by(seat: Seat, *, host: bool) -> Any:
-    """Who declined an invitation to this still open seat, for its host; else None."""
-    return seat.declined_by if host and seat.declined_by_id and seat.is_open else None
+    """Who declined an invitation to this seat, still empty, for its host; else None."""
+    return seat.declined_by if host and seat.held else None
 
 
 def _table_seat(seat: Seat, name: str, *, is_you: bool, host: bool = False) -> TableSeat:
@@ -675,6 +677,7 @@ def _table_seat(seat: Seat, name: str, *, is_you: bool, host: bool = False) -> T
         ai_level=seat.ai_level,
         is_open=seat.is_open,
         invited=seat.invited,
+        held=seat.held,
         user_id=seat.user_id,
         username=seat.user.username if seat.user_id is not None else None,
         accepted=seat.accepted,

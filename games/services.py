@@ -214,6 +214,13 @@ def game_join(*, game: Game, user: User) -> Seat:
         if seat is None:
             seat = next((s for s in seats if s.is_open), None)
             if seat is None:
+                if any(s.held for s in seats):
+                    raise NotAllowed(
+                        _(
+                            "No seat is open: those not taken are kept for invited players "
+                            "or for the host to fill."
+                        )
+                    )
                 if any(s.user_id is not None and not s.accepted for s in seats):
                     raise NotAllowed(
                         _("No seat is open: those not taken are kept for invited players.")
@@ -230,8 +237,9 @@ def game_join(*, game: Game, user: User) -> Seat:
 
 @game_logged
 def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool = False) -> Game:
-    """Accept (take the reserved seat) or decline (the seat becomes open); ``block``
-    with a decline: take no more invitations from the table's creator."""
+    """Accept (take the reserved seat) or decline (the seat waits for the host's choice:
+    ``Seat.held``); ``block`` with a decline: take no more invitations from the table's
+    creator."""
     _user_require(user, NotAllowed(_("Log in to answer an invitation.")))
     if not isinstance(accept, bool) or not isinstance(block, bool) or (accept and block):
         raise GameError(_("Answer the invitation with accept or decline."))
@@ -255,8 +263,9 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
 
 
 def invitations_decline_all(*, user: User) -> int:
-    """Decline every invitation ``user`` has not answered (each table's seat opens, one
-    table at a time, each under its own lock).  Returns how many were declined."""
+    """Decline every invitation ``user`` has not answered (each table's seat waits for
+    its host, one table at a time, each under its own lock).  Returns how many were
+    declined."""
     _user_require(user, NotAllowed(_("Log in to answer your invitations.")))
     waiting = Game.objects.filter(
         status=Game.Status.OPEN, seats__user=user, seats__accepted=False

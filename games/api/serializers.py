@@ -379,12 +379,17 @@ class TableSeatSerializer(serializers.Serializer):
     )
     is_open = _out(serializers.BooleanField, "Nobody sits here yet: anyone may join.")
     invited = _out(serializers.BooleanField, "A player is invited here and has not accepted yet.")
+    held = _out(
+        serializers.BooleanField,
+        "An invitation here was declined: the seat waits for the table's creator to give "
+        "it to a bot, invite someone else or open it; nobody can join it meanwhile.",
+    )
     accepted = _out(serializers.BooleanField, "The seat is taken (a player accepted, or a bot).")
     resigned = _out(serializers.BooleanField, "The player resigned; a bot plays on.")
     is_you = _out(serializers.BooleanField, "This is your seat.")
     declined_by = _out(
         serializers.CharField,
-        "The username of who declined an invitation to this open seat: shown only to "
+        "The username of who declined an invitation to this seat (held): shown only to "
         "the table's creator while the table waits for players; else null.",
         allow_null=True,
     )

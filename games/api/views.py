@@ -167,6 +167,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
                 "ai_level": s.ai_level,
                 "is_open": s.is_open,
                 "invited": s.invited,
+                "held": s.held,
                 "accepted": s.accepted,
                 "resigned": s.resigned,
                 "is_you": s is mine,

@@ -105,11 +105,15 @@ def test_not_found_and_logged_out(clients, anon, waiting):
 def test_an_invited_player_declines_and_a_guest_leaves(clients, waiting):
     answer = clients["bob"].post(f"/api/v1/games/{waiting}/leave/")
     assert answer.status_code == 200, answer.json()
-    assert answer.json()["seats_info"][1]["is_open"]
+    declined = answer.json()["seats_info"][1]
+    assert declined["held"] and not declined["is_open"] and declined["username"] is None
+    # Held for the host: a guest joining takes the open seat 2, not Bob's.
     assert clients["carol"].post(f"/api/v1/games/{waiting}/join/").status_code == 200
-    assert _seat(waiting, 1) == ("carol", "", True)
+    assert _seat(waiting, 2) == ("carol", "", True) and _seat(waiting, 1) == (None, "", False)
+    full = clients["dora"].post(f"/api/v1/games/{waiting}/join/")
+    assert full.status_code == 409 and "for the host to fill" in full.json()["detail"]
     assert clients["carol"].post(f"/api/v1/games/{waiting}/leave/").status_code == 200
-    assert _seat(waiting, 1) == (None, "", False)
+    assert _seat(waiting, 2) == (None, "", False)
     again = clients["carol"].post(f"/api/v1/games/{waiting}/leave/")
     assert again.status_code == 403 and again.json()["code"] == "not_your_seat"
 

@@ -55,8 +55,11 @@ def test_the_host_hears_who_declined_and_how_to_fill_the_seat(alice, bob, waitin
     assert message.subject == f"[High Society] Bob declined your invitation to table {waiting.pk}"
     body = message.body
     assert f"Bob declined your invitation to table {waiting.pk}." in body
-    assert "Seat 2 is open again: anyone may take it from the lobby." in body
-    assert "The seats now:\n  Seat 1: You\n  Seat 2: open\n  Seat 3: Carol, invited\n" in body
+    assert "Seat 2 waits for your choice: nobody else can take it meanwhile." in body
+    seats = (
+        "The seats now:\n  Seat 1: You\n  Seat 2: invitation declined\n  Seat 3: Carol, invited\n"
+    )
+    assert seats in body
     assert "  Seat 4: Bot (hard)\n" in body
     assert 'choose "Change seat 2" on the table\'s page:' in body
     url = f"{settings.SITE_URL}/games/{waiting.pk}/"
@@ -133,7 +136,7 @@ def test_a_host_who_left_the_table_a_moment_before_is_told(alice, bob, waiting, 
     ]
 
 
-@pytest.mark.parametrize("then", ["bot", "joined", "started"])
+@pytest.mark.parametrize("then", ["bot", "invited", "started"])
 def test_not_when_the_seat_was_dealt_with_before_it_went(
     alice, bob, carol, dave, waiting, then, django_capture_on_commit_callbacks
 ):
@@ -141,10 +144,11 @@ def test_not_when_the_seat_was_dealt_with_before_it_went(
         game_invitation_respond(game=waiting, user=bob, accept=False)
     if then == "bot":
         game_seat_set(game=waiting, user=alice, position=1, seat={"ai": "easy"})
-    elif then == "joined":
-        game_join(game=waiting, user=dave)  # a stranger took the open seat from the lobby
-    else:
+    elif then == "invited":
+        game_seat_set(game=waiting, user=alice, position=1, seat={"user": "dave"})
+    else:  # opened to anyone, a stranger takes it from the lobby: the game starts
         game_invitation_respond(game=waiting, user=carol, accept=True)
+        game_seat_set(game=waiting, user=alice, position=1, seat={"open": True})
         game_join(game=waiting, user=dave)
         assert Game.objects.get(pk=waiting.pk).status == Game.Status.ACTIVE
     for callback in later:
@@ -169,7 +173,7 @@ def test_in_the_hosts_language(alice, bob, waiting, run_commits):
     assert message.subject == (
         f"[High Society] Bob hat deine Einladung an Tisch {waiting.pk} abgelehnt"
     )
-    assert "Platz 2 ist wieder frei" in message.body
+    assert "Platz 2 wartet auf deine Wahl" in message.body
     assert "  Platz 3: Carol, eingeladen\n" in message.body
 
 
@@ -180,7 +184,7 @@ def test_the_push_names_who_declined_and_nothing_else(alice, bob, waiting, run_c
     payload = browser.decrypt(service.received[-1].body)
     assert payload == {
         "title": f"Bob declined your invitation to table {waiting.pk}",
-        "body": "The seat is open again: give it to a bot, invite someone else, or wait.",
+        "body": "The seat waits for you: give it to a bot, invite someone else, or open it.",
         "url": f"/games/{waiting.pk}/",
         "tag": f"game-{waiting.pk}",
         "kind": "declined",

@@ -68,10 +68,11 @@ def test_accept_and_decline_invitation(client, open_table, bob, dave):
     )
 
 
-def test_decline_opens_the_seat(client, open_table, bob):
+def test_a_declined_seat_is_kept_for_the_host(client, open_table, bob):
     client.force_login(bob)
     client.post(f"/games/{open_table.pk}/invitation/", {"accept": "no"})
-    assert Seat.objects.get(game=open_table, position=2).is_open
+    seat = Seat.objects.get(game=open_table, position=2)
+    assert seat.held and not seat.is_open
 
 
 def test_leave_and_creator_closing(client, open_table, alice, dave):

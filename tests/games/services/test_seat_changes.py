@@ -158,7 +158,7 @@ def test_a_withdrawn_invitation_leaves_the_lobby(client, table, alice, bob):
     assert "from Alice" not in client.get("/").content.decode()
 
 
-def test_who_declined_is_kept_for_the_host_until_the_seat_is_taken(table, alice, bob, carol):
+def test_who_declined_is_kept_for_the_host_until_the_seat_changes(table, alice, bob, carol):
     from games.selectors import table_view
 
     def declined(user):
@@ -167,7 +167,7 @@ def test_who_declined_is_kept_for_the_host_until_the_seat_is_taken(table, alice,
     game_invitation_respond(game=table, user=bob, accept=False)
     assert declined(alice) == [None, "bob", None, None]
     assert declined(bob) == declined(carol) == declined(None) == [None] * 4
-    game_join(game=table, user=carol)  # the lowest open seat: Bob's
+    game_seat_set(game=table, user=alice, position=1, seat={"open": True})  # the host's choice
     assert declined(alice) == [None] * 4
     assert Seat.objects.get(game=table, position=1).declined_by is None
 

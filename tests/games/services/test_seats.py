@@ -6,12 +6,14 @@ from django.contrib.auth.models import AnonymousUser
 from games.engine import seats_to_act
 from games.errors import GameError, NotAllowed, NotYourSeat
 from games.models import Game, Move
+from games.selectors import games_open
 from games.services import (
     game_create,
     game_invitation_respond,
     game_join,
     game_leave,
     game_resign,
+    game_seat_set,
     game_start,
     game_submit_action,
 )
@@ -105,11 +107,20 @@ def test_accepting_an_invitation(alice, bob):
     assert game.status == Game.Status.OPEN
 
 
-def test_declining_opens_the_seat(alice, bob, carol):
+def test_a_declined_seat_waits_for_the_host(alice, bob, carol):
+    """Declined, an invited seat is not open to strangers (a table of friends, a
+    rematch): it waits until the host gives it to a bot, invites someone or opens it."""
     game = _open_table(alice, {"user": "bob"}, {"ai": "easy"})
     game_invitation_respond(game=game, user=bob, accept=False)
     seat = game.seats.get(position=1)
-    assert seat.is_open and seat.user is None
+    assert seat.held and not seat.is_open and seat.user is None
+    assert seat.display_name == "Kept for the host"
+    assert not games_open(user=carol).filter(pk=game.pk).exists()
+    with pytest.raises(NotAllowed, match="kept for invited players or for the host to fill"):
+        game_join(game=game, user=carol)
+    assert game.seats.get(position=1).user is None
+    game_seat_set(game=game, user=alice, position=1, seat={"open": True})
+    assert games_open(user=carol).filter(pk=game.pk).exists()
     assert game_join(game=game, user=carol).position == 1
     game.refresh_from_db()
     assert game.status == Game.Status.ACTIVE
@@ -162,7 +173,8 @@ def test_leaving_before_the_start_opens_the_seat(alice, bob):
 def test_an_invited_user_leaving_declines(alice, bob):
     game = _open_table(alice, {"user": "bob"}, {"open": True})
     game_leave(game=game, user=bob)
-    assert game.seats.get(position=1).is_open
+    seat = game.seats.get(position=1)
+    assert seat.held and not seat.is_open and seat.declined_by == bob  # as if answering no
 
 
 def test_the_creator_leaving_abandons_the_table(alice, bob):

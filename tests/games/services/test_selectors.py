@@ -159,6 +159,7 @@ def test_the_view_of_the_player_to_act(table, alice):
         "ai_level": "",
         "is_open": False,
         "invited": False,
+        "held": False,
         "user_id": alice.id,
         "username": "alice",
         "user": {"id": alice.id, "username": "alice"},
