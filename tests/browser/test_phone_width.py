@@ -10,6 +10,7 @@ from __future__ import annotations
 import pytest
 
 from games import services
+from games.chat import chat_post
 from games.models import Game
 from tests.games.pages.conftest import table_make
 from tests.games.records.conftest import played_game
@@ -33,6 +34,7 @@ def alices_pages(alice, bob, carol, language):
     alice.language = language
     alice.save(update_fields=["is_staff", "language"])
     playing = table_make(alice, [bob, carol])
+    chat_post(game=playing, user=bob, text="Good luck!")  # a line Alice may mute
     # A table still filling, where Bob invited Alice: her three answers on one line or more.
     waiting = services.game_create(
         creator=bob, players=4, seats=[{"user": "alice"}, {"open": True}, {"ai": "easy"}]
@@ -103,10 +105,11 @@ def test_no_page_is_wider_than_a_small_phone(
     assert header["height"] <= 180, header
 
     # Links and toggles a thumb taps are 24 px tall at least (WCAG 2.2, target size):
-    # the board's Rules chip and Resign toggle, the tables' links to games and players.
+    # the board's Rules chip, Resign toggle and the chat's Mute, the tables' links to
+    # games and players.
     small = {}
     for url, selector in (
-        (urls[2], ".chip__link, .resign summary"),
+        (urls[2], ".chip__link, .resign summary, .chat__mute button"),
         ("/games/history/", ".data-table a"),
         ("/players/alice/", ".data-table a"),
     ):
