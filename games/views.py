@@ -638,10 +638,7 @@ def board_context(
         "names": view.names,
         "you": view.your_seat,
         "deadline_at": view.deadline_at,
-        # "in 2 days and 3 hours", as the e-mails count it; None once it has passed.
-        "deadline_due": presenter.due_in(view.deadline_at, timezone.now())
-        if view.deadline_at is not None and view.deadline_at > timezone.now()
-        else None,
+        "deadline_due": _deadline_due(view.deadline_at),
         "poll": view.status in ("open", "active"),
         "stamp": options.get("stamp", ""),
         "legal": view.legal,
@@ -698,6 +695,13 @@ def board_context(
         context["scores"] = presenter.score_lines(view)
     context["log_lines"] = list(reversed(view.log_text))
     return context
+
+
+def _deadline_due(deadline: datetime | None) -> str | None:
+    """How long until ``deadline`` ("in 2 days and 3 hours"), as the e-mails count it;
+    None once it has passed (the sweep is about to move) or without a deadline."""
+    now = timezone.now()
+    return presenter.due_in(deadline, now) if deadline is not None and deadline > now else None
 
 
 def _players(view: TableView) -> list[dict[str, Any]]:

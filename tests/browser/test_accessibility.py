@@ -32,9 +32,7 @@ def _problems(page) -> tuple[list[str], int]:
     return problems, len(results.get("passes", ()))
 
 
-def test_no_serious_accessibility_problem(live_server, browser, alice, bob, carol):
-    from tests.factories import PASSWORD
-
+def test_no_serious_accessibility_problem(live_server, browser, log_in, alice, bob, carol):
     alice.is_staff = True  # a staff table: the deck and the first player are set
     alice.save(update_fields=["is_staff"])
     running = table_make(alice, [bob, carol])
@@ -43,12 +41,7 @@ def test_no_serious_accessibility_problem(live_server, browser, alice, bob, caro
     game_invitation_respond(game=waiting, user=bob, accept=False)
     # axe's script is injected into the page: the test's browser lets it past the CSP.
     context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    page = log_in(context.new_page(), alice)
     found, checked = {}, {}
     for name, path in (
         ("lobby", "/"),
@@ -68,14 +61,15 @@ def test_no_serious_accessibility_problem(live_server, browser, alice, bob, caro
     assert all(passed > 20 for passed in checked.values()), checked
 
 
-def test_the_card_buttons_are_named_by_what_they_show(live_server, browser, alice, bob, carol):
+def test_the_card_buttons_are_named_by_what_they_show(
+    live_server, browser, log_in, alice, bob, carol
+):
     """Theft's discard and the secret Yacht Club choice: each button's name holds its
     visible word ("Discard", "Choose"), so a voice-control user can say what they see
     (axe's label-content-name-mismatch, off by default: asked for here)."""
     from axe_playwright_python.sync_playwright import Axe
 
     from games.models import Game
-    from tests.factories import PASSWORD
     from tests.games.factories import scenario_deck
     from tests.games.pages.conftest import act
 
@@ -90,12 +84,7 @@ def test_the_card_buttons_are_named_by_what_they_show(live_server, browser, alic
         alice, [bob, carol], deck=scenario_deck("yacht lux5", ("yacht",)), advanced=("yacht",)
     )
     context = browser.new_context(bypass_csp=True)
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    page = log_in(context.new_page(), alice)
     names = {}
     for game, button in ((theft, "#discard-lux1"), (yacht, "#seal-1000")):
         page.goto(f"{live_server.url}/games/{game.pk}/")

@@ -184,18 +184,14 @@ def test_the_board_has_the_switch_under_the_table(
     screenshot(page, "board-push")
 
 
-def test_the_switch_has_no_serious_accessibility_problem(live_server, browser, alice, vapid):
+def test_the_switch_has_no_serious_accessibility_problem(
+    live_server, browser, log_in, alice, vapid
+):
     from tests.browser.test_accessibility import _problems
-    from tests.factories import PASSWORD
 
     # axe's script is injected into the page: the test's browser lets it past the CSP.
     context = browser.new_context(bypass_csp=True, viewport={"width": 1280, "height": 900})
-    page = context.new_page()
-    page.goto(f"{live_server.url}/accounts/login/")
-    page.fill("input[name=login]", "alice")
-    page.fill("input[name=password]", PASSWORD)
-    page.click("main form button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/")
+    page = log_in(context.new_page(), alice)
     page.goto(f"{live_server.url}/accounts/profile/")
     _control_settled(page)
     problems, passed = _problems(page)
