@@ -478,6 +478,12 @@ SPECTACULAR_SETTINGS = {
         "answer is 429 with a `Retry-After` header (seconds)."
     ),
     "VERSION": "1.0.0",
+    # The enums as drf-spectacular's default hook writes them; then the headers a
+    # client reads (Location, Retry-After), which it does not write.
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "games.api.schema.response_headers",
+    ],
     # OpenAPI 3.1: a nullable reference is `oneOf: [{$ref}, {type: null}]`; 3.0 could only
     # say `allOf` + `nullable`, which strict 3.0 validators read as "never null".
     "OAS_VERSION": "3.1.0",

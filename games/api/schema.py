@@ -161,3 +161,36 @@ ORDER_EXAMPLES = [
         request_only=True,
     ),
 ]
+
+
+# The headers a client reads, declared on the answers that carry them (drf-spectacular
+# writes none by itself): where a new table is, and when to try again.
+_LOCATION = {
+    "description": "The table's address in the API (`/api/v1/games/{id}/`).",
+    "required": True,
+    "schema": {"type": "string"},
+}
+_RETRY_AFTER = {
+    "description": "How many seconds to wait before asking again.",
+    "required": True,
+    "schema": {"type": "integer", "minimum": 1},
+}
+_LOCATION_ANSWERS = {"games_create": ("201",), "games_rematch": ("201", "200")}
+
+
+def response_headers(result, generator, request, public):
+    """A postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): every
+    429 and 503 answer says ``Retry-After``; creating a table and opening a rematch say
+    ``Location``."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            responses = operation["responses"]
+            for code in ("429", "503"):
+                if code in responses:
+                    responses[code].setdefault("headers", {})["Retry-After"] = _RETRY_AFTER
+            for code in _LOCATION_ANSWERS.get(operation.get("operationId"), ()):
+                if code in responses:
+                    responses[code].setdefault("headers", {})["Location"] = _LOCATION
+    return result

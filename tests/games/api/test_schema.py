@@ -101,6 +101,13 @@ def test_every_operation_is_documented_with_its_errors(document):
                 assert ref == "#/components/schemas/Error", (path, method, code)
         if path != "/api/v1/auth/token/" or method != "post":
             assert "401" in responses and operation["security"], (path, method)
+        # The headers a client reads: when to try again, where a new table is.
+        for code in ("429", "503"):
+            assert "Retry-After" in responses[code]["headers"], (path, method, code)
+    games = document["paths"]["/api/v1/games/"]["post"]["responses"]
+    rematch = document["paths"]["/api/v1/games/{game_id}/rematch/"]["post"]["responses"]
+    for answer in (games["201"], rematch["201"], rematch["200"]):
+        assert answer["headers"]["Location"]["required"]
     moves = document["paths"]["/api/v1/games/{game_id}/moves/"]["post"]
     assert {"400", "401", "403", "404", "409", "429"} <= set(moves["responses"])
     examples = moves["requestBody"]["content"]["application/json"]["examples"]
