@@ -63,7 +63,9 @@ def test_a_refused_bid_shows_the_sentence_in_place(
     page.click("label[for=hand-1000]")
     expect(page.locator("#bid-preview")).to_contain_text("must total more than 8,000")
     # Pressed before the preview came back (the button then waits for the server's
-    # word, which is this refusal).
+    # word, which is this refusal): once the preview has settled (Bid inactive), the
+    # test makes it active again, as it is while a preview is on its way.
+    expect(page.locator("#bid-button")).to_have_attribute("aria-disabled", "true")
     page.evaluate("document.getElementById('bid-button').removeAttribute('aria-disabled')")
     page.click("#bid-button")
     expect(page.locator(".flash--error")).to_contain_text(
