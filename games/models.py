@@ -164,15 +164,20 @@ class Seat(models.Model):
         return f"Seat {self.position + 1} of game {self.game_id}: {self.display_name}"
 
     @property
+    def empty(self) -> bool:
+        """Nobody sits here: neither a person (invited or seated) nor a bot."""
+        return self.user_id is None and not self.ai_level
+
+    @property
     def is_open(self) -> bool:
         """Nobody sits here and anyone may take the seat."""
-        return self.user_id is None and not self.ai_level and self.declined_by_id is None
+        return self.empty and self.declined_by_id is None
 
     @property
     def held(self) -> bool:
         """An invitation to this seat was declined: it waits for the host's choice (a
         bot, another invitation, or open to anyone), never taken by a stranger meanwhile."""
-        return self.user_id is None and not self.ai_level and self.declined_by_id is not None
+        return self.empty and self.declined_by_id is not None
 
     @property
     def is_bot(self) -> bool:
@@ -194,9 +199,7 @@ class Seat(models.Model):
             return self.user.public_name
         if self.ai_level:
             return gettext("Bot (%(level)s)") % {"level": pgettext("bot level", self.ai_level)}
-        if self.declined_by_id is not None:
-            return gettext("Kept for the host")
-        return gettext("Open seat")
+        return gettext("Kept for the host") if self.held else gettext("Open seat")
 
 
 class InvitationBlock(models.Model):

@@ -54,6 +54,7 @@ from games.engine import (
 )
 from games.engine.cards import LUXURY_VALUE, THEFT
 from games.engine.state import WAITING
+from games.errors import AuctionOver, GameError, NotAllowed, NotYourSeat
 from games.models import (
     MAX_PLAYERS,
     ChatMessage,
@@ -393,14 +394,38 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     )
 
 
+def orders_refusal(*, status: str, seated: bool, resigned: bool) -> GameError | None:
+    """Why a player may neither read nor leave standing orders at a table (``None``:
+    they may), checked in this order: no accepted seat, the game not started, the
+    game over, resigned.  Reading and setting orders refuse alike."""
+    if not seated:
+        return NotYourSeat(gettext("You do not have a seat at this table."))
+    if status == Game.Status.OPEN:
+        return NotAllowed(gettext("The game has not started yet."))
+    if status != Game.Status.ACTIVE:
+        return AuctionOver(gettext("The game is over: there is nothing left to order."))
+    if resigned:
+        return NotAllowed(gettext("You resigned from this game: a bot plays your seat now."))
+    return None
+
+
+def orders_refusal_for(view: TableView) -> GameError | None:
+    """``orders_refusal`` for the viewer of a table."""
+    position = view.your_seat
+    seat = view.seats_info[position] if position is not None else None
+    return orders_refusal(
+        status=view.status,
+        seated=seat is not None and seat.accepted,
+        resigned=seat is not None and seat.resigned,
+    )
+
+
 def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
     """The viewer's own standing orders (one query), or ``None`` when they may leave
-    none: not seated, resigned, or the game is not running.  Read for the viewer's
-    own seat only: nobody else's orders ever reach a page or an answer."""
+    none (``orders_refusal_for`` says why).  Read for the viewer's own seat only:
+    nobody else's orders ever reach a page or an answer."""
     state, position = view.state, view.your_seat
-    if state is None or position is None or view.status != Game.Status.ACTIVE:
-        return None
-    if view.seats_info[position].resigned:
+    if state is None or position is None or orders_refusal_for(view) is not None:
         return None
     row = StandingOrder.objects.filter(game_id=game.pk, seat__position=position).first()
     auction = len(state.revealed)

@@ -73,7 +73,7 @@ from games.models import (
     StandingOrder,
 )
 from games.presenter import card_name, engine_text
-from games.selectors import player_named
+from games.selectors import orders_refusal, player_named
 from ops.logcontext import game_logged
 
 if TYPE_CHECKING:
@@ -1134,15 +1134,14 @@ def game_orders_set(
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
-        seat = _seat_in_running_game(
-            locked,
-            seats,
-            user,
-            not_started=NotAllowed(_("The game has not started yet.")),
-            over=AuctionOver(_("The game is over: there is nothing left to order.")),
+        seat = _seat_of_user(seats, user)
+        refusal = orders_refusal(
+            status=locked.status,
+            seated=seat is not None and seat.accepted,
+            resigned=seat is not None and seat.resigned,
         )
-        if seat.resigned:
-            raise NotAllowed(_("You resigned from this game: a bot plays your seat now."))
+        if refusal is not None:
+            raise refusal
         state = locked.engine_state()
         view = player_view(state, seat.position)
         row = _orders_of([seat]).get(seat.position) or StandingOrder(game=locked, seat=seat)

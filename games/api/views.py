@@ -36,7 +36,7 @@ from games.api.serializers import (
     SeatSpecSerializer,
 )
 from games.engine.state import SEALED
-from games.errors import AuctionOver, NoSuchSeat, NotAllowed, NotYourSeat
+from games.errors import NoSuchSeat, NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
@@ -45,6 +45,7 @@ from games.selectors import (
     game_seat_is_to_act,
     games_with_turn_fields,
     hosts_waiting,
+    orders_refusal_for,
     orders_view,
     seat_declined_by,
     seats_prefetch,
@@ -568,19 +569,6 @@ class GameChatView(APIView):
         )
 
 
-def _orders_refused(view: Any) -> Exception:
-    """Why the caller has no orders to read here: the refusal ``PUT`` gives, in the same
-    order of checks (``services.game_orders_set``)."""
-    position = view.your_seat
-    if position is None or not view.seats_info[position].accepted:
-        return NotYourSeat(_("You do not have a seat at this table."))
-    if view.status == Game.Status.OPEN:
-        return NotAllowed(_("The game has not started yet."))
-    if view.status != Game.Status.ACTIVE:
-        return AuctionOver(_("The game is over: there is nothing left to order."))
-    return NotAllowed(_("You resigned from this game: a bot plays your seat now."))
-
-
 class GameOrdersView(APIView):
     """Your own standing orders at this table: hidden information, for you alone."""
 
@@ -589,7 +577,9 @@ class GameOrdersView(APIView):
         view = table_view(game=game, user=request.user)
         orders = orders_view(game=game, view=view)
         if orders is None:
-            raise _orders_refused(view)
+            raise orders_refusal_for(view) or NotYourSeat(
+                _("You do not have a seat at this table.")
+            )
         return Response(OrdersSerializer(orders.to_json()).data)
 
     @extend_schema(

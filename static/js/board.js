@@ -446,35 +446,66 @@
   });
   var previewAgain = null;
 
+  // Form fields a refresh would reset, read before the swap and written back after it,
+  // by name: text fields and selects (an option the new form still offers), the chosen
+  // radio button, check boxes.
+  function fieldsRead(container, selector) {
+    var kept = {};
+    container.querySelectorAll(selector).forEach(function (field) {
+      if (field.type === "radio") {
+        if (field.checked) {
+          kept[field.name] = field.value;
+        }
+      } else {
+        kept[field.name] = field.type === "checkbox" ? field.checked : field.value;
+      }
+    });
+    return kept;
+  }
+
+  function fieldsWrite(container, selector, kept) {
+    container.querySelectorAll(selector).forEach(function (field) {
+      if (!Object.prototype.hasOwnProperty.call(kept, field.name)) {
+        return;
+      }
+      var value = kept[field.name];
+      if (field.type === "radio") {
+        if (field.value === value) {
+          field.checked = true;
+        }
+      } else if (field.type === "checkbox") {
+        field.checked = value;
+      } else if (field.tagName !== "SELECT" || field.querySelector("option[value=\"" + CSS.escape(value) + "\"]")) {
+        field.value = value;
+      }
+    });
+  }
+
+  function boardSwapped(event) {
+    return Boolean(event.detail.target && event.detail.target.id === "board");
+  }
+
   // A refreshed waiting board brings the host's "Change seat" forms closed: the ones
   // that were open are opened again, with their fields as the host left them.  A seat
   // that can no longer be changed (somebody took it) has no form to open.
+  var SEAT_FIELDS = "select, input[type=text]";
   var openSeatForms = [];
   document.addEventListener("htmx:beforeSwap", function (event) {
-    if (!event.detail.target || event.detail.target.id !== "board") {
+    if (!boardSwapped(event)) {
       return;
     }
     openSeatForms = [];
     document.querySelectorAll("#board details.seat-change[open]").forEach(function (details) {
-      var fields = {};
-      details.querySelectorAll("select, input[type=text]").forEach(function (field) {
-        fields[field.name] = field.value;
-      });
-      openSeatForms.push({ id: details.id, fields: fields });
+      openSeatForms.push({ id: details.id, fields: fieldsRead(details, SEAT_FIELDS) });
     });
   });
   document.addEventListener("htmx:afterSwap", function () {
     openSeatForms.forEach(function (kept) {
       var details = document.getElementById(kept.id);
-      if (!details) {
-        return;
+      if (details) {
+        details.open = true;
+        fieldsWrite(details, SEAT_FIELDS, kept.fields);
       }
-      details.open = true;
-      details.querySelectorAll("select, input[type=text]").forEach(function (field) {
-        if (Object.prototype.hasOwnProperty.call(kept.fields, field.name)) {
-          field.value = kept.fields[field.name];
-        }
-      });
     });
     openSeatForms = [];
   });
@@ -483,25 +514,18 @@
   // "only with the cards I ticked" through a refresh, as its amount does (hx-preserve).
   // Once "Set this order" has gone through, the fields start empty again (the order is
   // shown above them); refused, they stay as they were, beside the reason.
+  var ORDER_FIELDS = "input[name=kind], select[name=discard], input[name=only_ticked]";
   var orderDraft = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     orderDraft = null;
-    if (!event.detail.target || event.detail.target.id !== "board") {
+    var fields = document.querySelector("#board .orders__fields");
+    if (!boardSwapped(event) || !fields) {
       return;
     }
     var config = event.detail.requestConfig;
-    var fields = document.querySelector("#board .orders__fields");
-    if (!fields) {
-      return;
-    }
-    var kind = fields.querySelector("input[name=kind]:checked");
-    var discard = fields.querySelector("select[name=discard]");
-    var only = fields.querySelector("input[name=only_ticked]");
     orderDraft = {
       set: Boolean(config && config.elt && config.elt.id === "order-button"),
-      kind: kind ? kind.value : null,
-      discard: discard ? discard.value : null,
-      only: only ? only.checked : null,
+      fields: fieldsRead(fields, ORDER_FIELDS),
     };
   });
   document.addEventListener("htmx:afterSwap", function () {
@@ -518,20 +542,7 @@
       }
       return;
     }
-    if (draft.kind) {
-      var kind = fields.querySelector("input[name=kind][value=\"" + CSS.escape(draft.kind) + "\"]");
-      if (kind) {
-        kind.checked = true;
-      }
-    }
-    var discard = fields.querySelector("select[name=discard]");
-    if (discard && draft.discard !== null && discard.querySelector("option[value=\"" + CSS.escape(draft.discard) + "\"]")) {
-      discard.value = draft.discard;
-    }
-    var only = fields.querySelector("input[name=only_ticked]");
-    if (only && draft.only !== null) {
-      only.checked = draft.only;
-    }
+    fieldsWrite(fields, ORDER_FIELDS, draft.fields);
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {

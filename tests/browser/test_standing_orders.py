@@ -115,3 +115,24 @@ def test_an_order_being_written_survives_a_refresh_and_empties_once_set(
     expect(page.locator("#orders")).to_contain_text("(replaces your order)")
     expect(page.locator("#order-max")).to_have_value("")
     expect(page.locator("#order-kind-bid")).not_to_be_checked()
+
+
+def test_only_with_the_ticked_cards_survives_a_refresh_on_ones_turn(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """On one's turn the order may keep to the ticked cards: that check box, like the
+    ticked cards themselves, stays through a refresh caused by the others' news."""
+    from playwright.sync_api import expect
+
+    from games.chat import chat_post
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=1)
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("label[for^=hand-]:has-text('4,000')")
+    page.check("#order-kind-bid")
+    page.check("#order-only-ticked")
+    chat_post(game=game, user=dora, text="thinking…")
+    expect(page.locator(".chat")).to_contain_text("thinking…", timeout=8000)
+    expect(page.locator("#order-only-ticked")).to_be_checked()
+    expect(page.locator("#order-kind-bid")).to_be_checked()
