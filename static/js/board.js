@@ -45,6 +45,27 @@
     }
   }
 
+  // The room kept free at the bottom of the screen for the sticky Bid/Pass bar: what
+  // is scrolled "into view" ends above it.
+  function scrollPaddingBottom() {
+    return parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0;
+  }
+
+  // A money card reached with the keyboard shows whole above the sticky Bid/Pass bar
+  // (the browser scrolls a focused element only when it is off the screen, not when
+  // the bar covers it).
+  document.addEventListener("focusin", function (event) {
+    var pick = event.target.closest ? event.target.closest("#board .pick") : null;
+    var bar = document.querySelector("#board.board--my-turn .tray__actions");
+    if (!pick || !bar) {
+      return;
+    }
+    var covered = pick.getBoundingClientRect().bottom - bar.getBoundingClientRect().top;
+    if (covered > 0) {
+      window.scrollBy(0, covered + 8);
+    }
+  });
+
   function inView(element) {
     var box = element.getBoundingClientRect();
     return box.top >= 0 && box.bottom <= window.innerHeight;
@@ -234,7 +255,8 @@
       // its top: the buttons then stay at the bottom of the screen (sticky), below the
       // first cards rather than over them.
       var tray = document.querySelector("#board .tray");
-      var fits = tray && tray.getBoundingClientRect().height <= window.innerHeight;
+      var room = window.innerHeight - scrollPaddingBottom();
+      var fits = tray && tray.getBoundingClientRect().height <= room;
       if (fits) {
         bringIntoView(tray);
       } else if (tray) {

@@ -1,5 +1,5 @@
 """The action bar is in view whenever it is your turn (issue #14), on a laptop screen
-and on a phone; after a move, keyboard focus is back in your hand; the headline is
+(beside the card up for auction) and on a phone; after a move, keyboard focus is back in your hand; the headline is
 announced to screen readers."""
 
 from __future__ import annotations
@@ -59,6 +59,11 @@ def test_bid_and_pass_are_in_view_on_your_turn(
             return legend.top >= 0 && card.bottom <= bar.top;
         }"""
     )
+    if name == "laptop":
+        # Beside the hand, not a scroll away: the card up for auction and its high bid.
+        assert _in_view(page, ".auction__card") and _in_view(page, ".auction__high")
+        page.evaluate("window.scrollBy(0, 200)")
+        assert _in_view(page, ".auction__card") and _in_view(page, ".auction__high")
     screenshot(page.set_viewport_size(size) or page, f"browser-action-bar-{name}")
     page.screenshot(path=f"test-artifacts/browser-action-bar-{name}-viewport.png", caret="initial")
 
