@@ -340,8 +340,12 @@ def _resigned_by(seat: Seat, moves: int | None) -> bool:
     return moves is None or seat.resigned_after is None or moves >= seat.resigned_after
 
 
-def _vacation_until(seat: Seat) -> datetime | None:
-    """When the seat's player comes back from vacation, if they are away."""
+def _vacation_until(seat: Seat, *, running: bool) -> datetime | None:
+    """When the seat's player comes back from vacation, if they are away and it says
+    why the table waits: at a table waiting or playing, not once it ended, and not for
+    a seat a bot plays since they resigned."""
+    if not running or seat.resigned:
+        return None
     user = seat.user if seat.user_id is not None else None
     until = getattr(user, "vacation_until", None)
     if until is None or until <= timezone.now():
@@ -367,6 +371,7 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     if view is not None and game.status == Game.Status.ACTIVE and position is not None:
         legal = None if me.is_bot else view.legal
     finished = game.status == Game.Status.FINISHED
+    running = game.status in (Game.Status.OPEN, Game.Status.ACTIVE)
     host = hosts_waiting(game, user)
     rematch = (
         Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
@@ -379,7 +384,8 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         status=game.status,
         options=_options(game),
         seats_info=tuple(
-            _table_seat(seat, name, is_you=seat is me, host=host) for seat, name in _named(seats)
+            _table_seat(seat, name, is_you=seat is me, host=host, running=running)
+            for seat, name in _named(seats)
         ),
         your_seat=position,
         deadline_at=game.deadline_at,
@@ -643,7 +649,6 @@ def replay_frame(
                 is_bot=bool(seat.ai_level) and seat.user_id is None,
                 ai_level=seat.ai_level if seat.user_id is None else "",
                 resigned=_resigned_by(seat, last),
-                vacation_until=None,
                 timeouts=timeouts[seat.position] if timeouts else 0,
             )
             for seat, name in zip(seats, seat_names(seats, moves=last), strict=True)
@@ -693,7 +698,9 @@ def seat_declined_by(seat: Seat, *, host: bool) -> Any:
     return seat.declined_by if host and seat.held else None
 
 
-def _table_seat(seat: Seat, name: str, *, is_you: bool, host: bool = False) -> TableSeat:
+def _table_seat(
+    seat: Seat, name: str, *, is_you: bool, host: bool = False, running: bool = False
+) -> TableSeat:
     declined = seat_declined_by(seat, host=host)
     return TableSeat(
         position=seat.position,
@@ -708,7 +715,7 @@ def _table_seat(seat: Seat, name: str, *, is_you: bool, host: bool = False) -> T
         accepted=seat.accepted,
         resigned=seat.resigned,
         is_you=is_you,
-        vacation_until=_vacation_until(seat),
+        vacation_until=_vacation_until(seat, running=running),
         timeouts=seat.timeouts,
         declined_by=declined.username if declined is not None else None,
         declined_by_name=declined.public_name if declined is not None else None,

@@ -51,6 +51,22 @@ def test_the_board_shows_vacations_and_missed_deadlines(client, game, dora, bob)
     assert "Hand this seat to a bot" not in html  # one timeout is not enough
 
 
+def test_a_vacation_is_shown_only_while_it_keeps_the_table_waiting(client, game, dora, bob):
+    """Once bob resigned (a bot plays his seat), or once the game is over, his vacation
+    explains nothing: the board no longer shows it."""
+    from games.models import Game
+    from games.services import game_resign
+
+    vacation_start(user=bob, days=2)
+    client.force_login(dora)
+    assert "On vacation until" in client.get(f"/games/{game.pk}/").content.decode()
+    game_resign(game=game, user=bob)
+    assert "On vacation until" not in client.get(f"/games/{game.pk}/").content.decode()
+    Seat.objects.filter(game=game, user=bob).update(resigned=False, ai_level="")
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.FINISHED)
+    assert "On vacation until" not in client.get(f"/games/{game.pk}/").content.decode()
+
+
 def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bob):
     Seat.objects.filter(game=game, user=bob).update(timeouts=2)
     client.force_login(bob)
