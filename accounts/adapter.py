@@ -128,9 +128,24 @@ class AccountAdapter(DefaultAccountAdapter):
         messages.error(request, text, MAIL_UNSENT_TAG, fail_silently=True)
 
     def add_message(self, request, level, message_template=None, *args, **kwargs):
-        if getattr(request, "hs_mail_unsent", False) and message_template in SENT_MESSAGES:
-            return
+        if message_template in SENT_MESSAGES:
+            if getattr(request, "hs_mail_unsent", False):
+                return
+            request.hs_confirmation_sent = True  # accounts.views.EmailView reads it
         super().add_message(request, level, message_template, *args, **kwargs)
+
+    def send_notification_mail(self, template_prefix, user, context=None, email=None):
+        """The security notices (password or address changed), except "address
+        removed" for an address that was never confirmed: cancelling a change asked
+        for is no change to the account (accounts.signals.note_unconfirmed_removal)."""
+        removed = getattr(self.request, "hs_unconfirmed_removed", None)
+        if template_prefix == "account/email/email_deleted" and removed is not None:
+            if (context or {}).get("deleted_email") == removed:
+                return None
+        # In the account's language (send_mail reads it from the context's user).
+        return super().send_notification_mail(
+            template_prefix, user, {**(context or {}), "user": user}, email
+        )
 
     def pre_authenticate(self, request, **credentials):
         """Count failed log-ins per account, not per text typed: "alice" and her

@@ -41,6 +41,27 @@ SENTENCES: tuple[str, ...] = (
         "We have sent you an email. If you have not received it please check your spam "
         "folder. Otherwise contact us if you do not receive it in a few minutes."
     ),
+    # Headings, labels and buttons in sentence case as the site writes them (allauth:
+    # "Change Password"), and no "token" for a link that does not work. English in
+    # locale/en too.
+    gettext_noop("Change Password"),
+    gettext_noop("Current Password"),
+    gettext_noop("New Password"),
+    gettext_noop("New Password (again)"),
+    gettext_noop("Password Reset"),
+    gettext_noop(
+        "Forgotten your password? Enter your email address below, and we'll send you an "
+        "email allowing you to reset it."
+    ),
+    gettext_noop("Reset My Password"),
+    gettext_noop("Bad Token"),
+    gettext_noop(
+        "The password reset link was invalid, possibly because it has already been used.  "
+        'Please request a <a href="%(passwd_reset_url)s">new password reset</a>.'
+    ),
+    gettext_noop("Two-Factor Authentication"),
+    gettext_noop("Authenticator App"),
+    gettext_noop("Recovery Codes"),
     # Asking for the password (or a second factor) again before a sensitive change.
     gettext_noop("Please reauthenticate to safeguard your account."),
     gettext_noop("Enter your password:"),
@@ -77,26 +98,4 @@ SENTENCES: tuple[str, ...] = (
     gettext_noop(
         "You cannot activate two-factor authentication until you have verified your email address."
     ),
-    # The security e-mails: something changed on the account.
-    gettext_noop(
-        "You are receiving this mail because the following change was made to your account:"
-    ),
-    gettext_noop(
-        "If you do not recognize this change then please take proper security precautions "
-        "immediately. The change to your account originates from:\n\n- IP address: %(ip)s\n"
-        "- Browser: %(user_agent)s\n- Date: %(timestamp)s"
-    ),
-    gettext_noop("Your password has been reset."),
-    gettext_noop("Your password has been set."),
-    gettext_noop("Your email has been changed from %(from_email)s to %(to_email)s."),
-    gettext_noop("Your email has been confirmed."),
-    gettext_noop("Email address %(deleted_email)s has been removed from your account."),
-    # A password reset asked for an address that has no account.
-    gettext_noop(
-        "You are receiving this email because you, or someone else, tried to access an "
-        "account with email %(email)s. However, we do not have any record of such an "
-        "account in our database."
-    ),
-    gettext_noop("If it was you, you can sign up for an account using the link below."),
-    gettext_noop("This mail can be safely ignored if you did not initiate this action."),
 )

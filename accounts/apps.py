@@ -13,7 +13,12 @@ class AccountsConfig(AppConfig):
 
         user_logged_in.connect(remember_language, dispatch_uid="accounts.remember_language")
 
+        from allauth.account.signals import email_removed
         from allauth.account.signals import user_logged_in as allauth_logged_in
+
+        from accounts.signals import note_unconfirmed_removal
+
+        email_removed.connect(note_unconfirmed_removal, dispatch_uid="accounts.unconfirmed_removal")
 
         from accounts.devices import device_remember
 

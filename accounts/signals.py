@@ -36,3 +36,10 @@ def remember_language(sender, request, user, **kwargs) -> None:
     # written after this signal, and would otherwise be in the language of the log-in
     # page, above a page in the player's own.
     translation.activate(user.language)
+
+
+def note_unconfirmed_removal(sender, request, user, email_address, **kwargs) -> None:
+    """allauth's ``email_removed``: a pending change of address was cancelled (the
+    address never confirmed), which the adapter does not report as a removal."""
+    if request is not None and not email_address.verified:
+        request.hs_unconfirmed_removed = email_address.email

@@ -3,6 +3,8 @@
 from allauth.account.adapter import get_adapter
 from allauth.account.decorators import reauthentication_required
 from allauth.account.models import EmailAddress
+from allauth.account.views import ConfirmEmailView as AllauthConfirmEmailView
+from allauth.account.views import EmailView as AllauthEmailView
 from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
@@ -12,6 +14,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.deletion import account_delete
@@ -144,3 +147,46 @@ def download_data(request: HttpRequest) -> HttpResponse:
     response["Content-Disposition"] = f'attachment; filename="{name}"'
     response["Cache-Control"] = "no-store"
     return response
+
+
+# allauth sends one confirmation e-mail per address every few minutes and skips the
+# ones asked for meanwhile without a word (the link already sent still works).
+CONFIRMATION_NOT_SENT = gettext_lazy(
+    "No e-mail went out just now: this address got one from us a few minutes ago, and "
+    "its link still works. Check the inbox (and the spam folder), or ask again in a few "
+    "minutes."
+)
+
+
+class EmailView(AllauthEmailView):
+    """allauth's page that changes the e-mail address, which says so when a
+    confirmation e-mail asked for was not sent (``CONFIRMATION_NOT_SENT``): a new
+    address, or "Send the confirmation again", met with silence otherwise."""
+
+    def post(self, request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        asked = "action_add" in request.POST or "action_send" in request.POST
+        sent = getattr(request, "hs_confirmation_sent", False)
+        unsent = getattr(request, "hs_mail_unsent", False)  # the mail server's own message
+        if asked and response.status_code == 302 and not sent and not unsent:
+            messages.warning(request, CONFIRMATION_NOT_SENT)
+        return response
+
+
+class ConfirmEmailView(AllauthConfirmEmailView):
+    """allauth's page behind a confirmation link, which tells a player who follows a
+    link again, logged in with nothing left to confirm, that their address is
+    confirmed (allauth only knows the link no longer works)."""
+
+    def get_context_data(self, **kwargs) -> dict:
+        context = super().get_context_data(**kwargs)
+        user = self.request.user
+        if context.get("confirmation") is None and user.is_authenticated:
+            addresses = EmailAddress.objects.filter(user=user)
+            if not addresses.filter(verified=False).exists():
+                context["confirmed_email"] = (
+                    addresses.filter(verified=True, primary=True)
+                    .values_list("email", flat=True)
+                    .first()
+                )
+        return context

@@ -32,7 +32,7 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KT
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, pgettext
+from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from accounts.charts import rating_chart
 from accounts.models import GameRecord, PlayerResult
@@ -788,10 +788,12 @@ def _seat_label(seat: Seat, name: str) -> dict[str, Any]:
 
 HISTORY_SHOW = {
     "all": gettext_lazy("All my games"),
-    "finished": gettext_lazy("Finished"),
+    # Which games to show ("[show] finished [games]"): plural in French, unlike a game's
+    # own state or result.
+    "finished": pgettext_lazy("games shown", "Finished"),
     "active": gettext_lazy("Being played"),
-    "won": gettext_lazy("Won"),
-    "lost": gettext_lazy("Lost"),
+    "won": pgettext_lazy("games shown", "Won"),
+    "lost": pgettext_lazy("games shown", "Lost"),
 }
 
 

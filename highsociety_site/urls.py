@@ -1,10 +1,11 @@
 """URL routes of the whole site."""
 
 from django.contrib import admin
-from django.urls import include, path
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerSplitView
 from rest_framework.negotiation import DefaultContentNegotiation
 
+from accounts import views as accounts_views
 from games import views as games_views
 from highsociety_site import views
 
@@ -22,6 +23,13 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),
+    # Two of allauth's pages, told more (accounts.views): before allauth's own routes.
+    path("accounts/email/", accounts_views.EmailView.as_view(), name="account_email"),
+    re_path(
+        r"^accounts/confirm-email/(?P<key>[-:\w]+)/$",
+        accounts_views.ConfirmEmailView.as_view(),
+        name="account_confirm_email",
+    ),
     path("accounts/", include("allauth.urls")),
     # The admin has no log-in form of its own: the site's (rate limits, lockout).
     path("admin/login/", views.admin_login, name="admin_login"),

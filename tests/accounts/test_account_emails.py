@@ -66,6 +66,49 @@ def test_the_password_reset_is_the_sites_own(client, alice):
     assert message.body.startswith("Hello from High Society!")
     assert "Choose a new password here:" in message.body
     assert "Choose a new password" in message.alternatives[0][0]
+    assert message.subject == "[High Society] Reset your password"
+
+
+def test_a_password_reset_for_an_unknown_address_is_the_sites_own(client):
+    client.post("/accounts/password/reset/", {"email": "nobody@example.com"})
+    (message,) = mail.outbox
+    assert message.subject == "[High Society] No account with this e-mail address"
+    assert "no account has this address" in message.body
+    assert "/accounts/signup/" in message.alternatives[0][0]
+
+
+def test_the_security_notices_are_the_sites_own_in_the_players_language(client, alice):
+    """A changed password or address is told in the site's words, with an HTML part,
+    where it came from, and in the account's language (not the page's)."""
+    from django.urls import reverse
+
+    from tests.factories import PASSWORD
+
+    alice.language = "de"
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": "a-new-pass-9876", "password2": "a-new-pass-9876"},
+        HTTP_ACCEPT_LANGUAGE="en",
+    )
+    (message,) = mail.outbox
+    assert message.subject == "[High Society] Dein Passwort wurde geändert"
+    assert message.body.startswith("Hallo!")
+    assert "IP-Adresse:" in message.body and "(UTC)" in message.body
+    assert "/accounts/password/reset/" in message.alternatives[0][0]
+    alice.language = "en"
+    alice.save(update_fields=["language"])
+    mail.outbox.clear()
+    client.post(reverse("account_email"), {"action_add": "", "email": "alice@new.example"})
+    (confirm,) = mail.outbox
+    link = re.search(r"https?://testserver(/accounts/confirm-email/\S+/)", confirm.body).group(1)
+    mail.outbox.clear()
+    client.post(link)
+    (changed,) = mail.outbox
+    assert changed.to == ["alice@example.com"]
+    assert changed.subject == "[High Society] Your e-mail address was changed"
+    assert "is now alice@new.example (it was alice@example.com)" in changed.body
 
 
 def test_the_confirmation_page_speaks_as_the_site_does(client):
@@ -78,4 +121,5 @@ def test_the_confirmation_page_speaks_as_the_site_does(client):
     assert "Confirm your e-mail address" in page and "Email" not in page
     assert "Confirm my address" in page
     stale = client.get("/accounts/confirm-email/not-a-key/").content.decode()
-    assert "This link has expired or is not valid." in stale and "/accounts/login/" in stale
+    assert "This link has expired, has been used already, or is not valid." in stale
+    assert "/accounts/login/" in stale

@@ -42,3 +42,64 @@ def test_email_page_uses_the_site_layout(client, alice):
     assert 'class="site-nav"' in html
     assert 'aria-label="Account settings"' in html
     assert "alice@example.com" in html
+
+
+def _messages(response) -> list[str]:
+    return [str(message) for message in response.context["messages"]]
+
+
+def test_cancelling_a_change_sends_no_alarm_and_says_what_happened(client, alice):
+    """The pending address was never on the account: no "address removed" notice."""
+    client.force_login(alice)
+    client.post(
+        reverse("account_email"), {"action_add": "", "email": "alice@new.example"}, follow=True
+    )
+    mail.outbox.clear()
+    response = client.post(
+        reverse("account_email"),
+        {"action_remove": "", "email": "alice@new.example"},
+        follow=True,
+    )
+    assert mail.outbox == []
+    assert _messages(response) == [
+        "The change to alice@new.example is cancelled: your address stays as it was."
+    ]
+    assert [a.email for a in EmailAddress.objects.filter(user=alice)] == ["alice@example.com"]
+
+
+def test_a_confirmation_asked_for_again_too_soon_says_none_went_out(client, alice, bob):
+    """One e-mail per address every few minutes: the page says so rather than nothing,
+    whether "Send the confirmation again" or a new address that just got one."""
+    client.force_login(alice)
+    first = client.post(
+        reverse("account_email"), {"action_add": "", "email": "alice@new.example"}, follow=True
+    )
+    assert _messages(first) == ["Confirmation e-mail sent to alice@new.example."]
+    again = client.post(
+        reverse("account_email"), {"action_send": "", "email": "alice@new.example"}, follow=True
+    )
+    assert len([m for m in mail.outbox if m.to == ["alice@new.example"]]) == 1
+    (said,) = _messages(again)
+    assert said.startswith("No e-mail went out just now: this address got one from us")
+
+    # Bob asks for the same address a moment later: no e-mail, and the page says so.
+    client.force_login(bob)
+    mail.outbox.clear()
+    taken = client.post(
+        reverse("account_email"), {"action_add": "", "email": "alice@new.example"}, follow=True
+    )
+    assert mail.outbox == []
+    assert _messages(taken)[-1].startswith("No e-mail went out just now")
+
+
+def test_a_confirmation_link_followed_again_says_the_address_is_confirmed(client, alice):
+    client.force_login(alice)
+    client.post(reverse("account_email"), {"action_add": "", "email": "alice@new.example"})
+    message = next(m for m in mail.outbox if m.to == ["alice@new.example"])
+    link = re.search(r"https?://testserver(/accounts/confirm-email/\S+/)", message.body).group(1)
+    assert client.post(link).status_code == 302
+    html = client.get(link).content.decode()
+    assert "Your address <strong>alice@new.example</strong> is confirmed" in html
+    client.logout()
+    html = client.get(link).content.decode()
+    assert "This link has expired, has been used already, or is not valid." in html
