@@ -33,8 +33,9 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     user = selectors.user_by_username(username)
     if user is None and selectors.username_deleted(username):
         return render(request, "accounts/deleted_profile.html", status=410)
-    if user is None:
-        raise Http404(gettext("There is no player by that name."))
+    if user is None:  # the page says whom it looked for (the API's 404 does too)
+        not_found = gettext("There is no player called “%(name)s”.") % {"name": username[:40]}
+        return render(request, "404.html", {"not_found": not_found}, status=404)
     context = game_selectors.player_profile(user=user)
     context["is_me"] = request.user.is_authenticated and request.user.pk == user.pk
     return render(request, "accounts/public_profile.html", context)

@@ -6,6 +6,7 @@ from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
 
 from accounts.tokens.services import DEFAULT_TOKEN_DAYS, TOKEN_DAYS_CHOICES
+from accounts.validators import validate_visible
 
 
 def _days_label(days: int) -> str:
@@ -21,6 +22,7 @@ _days_label_lazy = lazy(_days_label, str)
 class TokenCreateForm(forms.Form):
     name = forms.CharField(
         max_length=60,
+        validators=[validate_visible],
         label=_("Name"),
         help_text=_("What the token is for, e.g. “my bot on the home server”."),
         widget=forms.TextInput(attrs={"autocomplete": "off"}),

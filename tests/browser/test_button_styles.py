@@ -41,6 +41,7 @@ def test_variant_classes_win_on_button_elements(live_server, new_page, log_in, a
     assert outline["color"] == colour_of(page, "--primary")
 
     page.goto(f"{live_server.url}/accounts/profile/tokens/")
+    page.get_by_text("Revoke “my bot”…").click()  # one more step before it is gone
     revoke = page.get_by_role("button", name="Revoke “my bot”")
     # Destructive: the danger colour, and small beside the token's facts.
     assert style_of(revoke)["background"] == colour_of(page, "--danger")

@@ -263,7 +263,15 @@ def test_the_same_form_sent_twice_makes_one_token(alice, alice_browser):
     assert once not in fresh  # a new form, a new value: a second token is one click away
 
 
-@pytest.mark.parametrize("data", [{"name": "", "days": 7}, {"name": "x", "days": 1000}])
+@pytest.mark.parametrize(
+    "data",
+    [
+        {"name": "", "days": 7},
+        {"name": "x", "days": 1000},
+        {"name": "\u202ebot", "days": 7},  # turns the token list around it backwards
+        {"name": "my\u200bbot", "days": 7},
+    ],
+)
 def test_create_validates(alice, alice_browser, data):
     response = alice_browser.post("/accounts/profile/tokens/new/", data)
     assert response.status_code == 400

@@ -64,6 +64,10 @@ def test_profile_lookup_ignores_case_and_unknown_names_are_404(client, alice):
     assert client.get("/players/ALICE/").status_code == 200
     for name in ("nobody", "x" * 300, "%3Cscript%3E"):
         assert client.get(f"/players/{name}/").status_code == 404
+    # The page says whom it looked for, escaped, not that "the table" may be gone.
+    page = client.get("/players/nobody/").content.decode()
+    assert "There is no player called “nobody”." in page and "table" not in page.lower()
+    assert "&lt;script&gt;" in client.get("/players/%3Cscript%3E/").content.decode()
 
 
 def test_my_own_profile_links_to_my_history(client, alice):

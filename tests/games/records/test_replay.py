@@ -71,6 +71,8 @@ def test_unfinished_games_are_not_replayed(client, alice, bob, carol):
     response = client.get(f"/games/{game.pk}/replay/")
     assert response.status_code == 404
     assert "its replay opens when it ends" in response.content.decode()
+    title = response.content.decode().split("<title>")[1].split("</title>")[0]
+    assert title.startswith(f"Replay of table {game.pk}")  # not "Move  of  · …"
     response = client.get(f"/games/{game.pk}/record.json")
     assert response.status_code == 404 and response.json()["code"] == "not_finished"
     assert client.get("/games/999999/replay/").status_code == 404
