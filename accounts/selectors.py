@@ -15,6 +15,7 @@ from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
 
 from accounts.models import BotRating, HeadToHead, PlayerStats, User
+from accounts.names import name_key
 
 FREQUENT_OPPONENTS = 8
 LEADERBOARD_PAGE = 25
@@ -34,6 +35,17 @@ def user_by_username(username: str) -> User | None:
     return users.filter(username=username).first() or (
         users.filter(username__iexact=username).order_by("pk").first()
     )
+
+
+def user_by_name(name: str) -> User | None:
+    """An active user by the name others see: a username (``user_by_username``), else a
+    display name, read as ``accounts.names.name_key`` reads names (no two accounts'
+    names read alike)."""
+    user = user_by_username(name)
+    if user is not None or not name or len(name) > 150 or "\x00" in name:
+        return user
+    users = get_user_model().objects.filter(is_active=True)
+    return users.filter(display_name_key=name_key(name)).order_by("pk").first()
 
 
 def username_deleted(username: str) -> bool:

@@ -64,7 +64,7 @@ class HistoryFilterForm(forms.Form):
         },
     )
     opponent = forms.CharField(
-        label=_("Played with (username)"),
+        label=_("Played with (name or username)"),
         max_length=150,
         required=False,
         error_messages={"max_length": _("A username has at most 150 characters.")},
@@ -79,14 +79,22 @@ class HistoryFilterForm(forms.Form):
         },
     )
 
+    def __init__(self, *args, viewer: Any = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.viewer = viewer
+
     def clean_opponent(self) -> Any:
         name = (self.cleaned_data.get("opponent") or "").strip()
         if not name:
             return None
-        user = selectors.user_by_username(name)
+        user = selectors.user_by_name(name)
         if user is None:
             raise forms.ValidationError(
                 gettext("There is no player called “%(name)s”.") % {"name": name[:40]}
+            )
+        if self.viewer is not None and user.pk == self.viewer.pk:
+            raise forms.ValidationError(
+                gettext("That is you: every game here is yours. Name another player.")
             )
         return user
 
@@ -96,7 +104,7 @@ class HistoryFilterForm(forms.Form):
 def game_history(request: HttpRequest) -> HttpResponse:
     """My games, filtered (finished, being played, won, lost; with whom) and paginated.
     A bad filter is answered 400 with the form's sentence and no list."""
-    form = HistoryFilterForm(request.GET)
+    form = HistoryFilterForm(request.GET, viewer=request.user)
     context: dict[str, Any] = {"form": form, "page": None, "rows": []}
     if not form.is_valid():
         return render(request, "games/history.html", context, status=400)

@@ -111,6 +111,7 @@ def test_an_unrated_game_says_so_as_on_the_profile(alice_client, alice, bob, car
     [
         ({"show": "best"}, "is not a filter: choose all, finished, active, won or lost."),
         ({"opponent": "nobody"}, "There is no player called “nobody”."),
+        ({"opponent": "ALICE"}, "That is you: every game here is yours. Name another player."),
         ({"opponent": "x" * 200}, "A username has at most 150 characters."),
         ({"page": "abc"}, "The page must be a whole number."),
         ({"page": "0"}, "Pages are numbered from 1."),
@@ -142,3 +143,12 @@ def test_pagination_keeps_the_filter(alice_client, alice, bob, carol):
     assert _listed(alice_client.get("/games/history/", {"show": "won", "page": "9"})) == _listed(
         second
     )
+
+
+def test_the_opponent_filter_takes_the_name_the_table_shows(alice_client, tables, bob):
+    """The "With" column shows display names: the filter takes them too, in any case."""
+    bob.display_name = "Bobby Tables"
+    bob.save()
+    response = alice_client.get("/games/history/", {"opponent": "bobby tables"})
+    assert response.status_code == 200
+    assert _listed(response) == {tables[name].pk for name in ("won", "lost_bob", "running")}
