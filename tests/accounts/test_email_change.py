@@ -42,6 +42,11 @@ def test_email_page_uses_the_site_layout(client, alice):
     assert 'class="site-nav"' in html
     assert 'aria-label="Account settings"' in html
     assert "alice@example.com" in html
+    # Every security setting is one click away from the others.
+    nav = html.split('aria-label="Account settings"', 1)[1].split("</nav>", 1)[0]
+    for url in ("/accounts/profile/", "/accounts/password/change/", "/accounts/2fa/"):
+        assert f'href="{url}"' in nav
+    assert 'href="/accounts/profile/tokens/"' in nav
 
 
 def _messages(response) -> list[str]:
