@@ -94,7 +94,9 @@ def play(client: Client, game_id: int, poll: float, deadline: float) -> dict:
             "POST", f"/games/{game_id}/moves/", {**action, "version": view["version"]}
         )
         if response.status_code == 201:
-            print(f"move {view['version']}: {describe(action)} on {view['card']}")
+            # During the Theft choice no card is up for auction: the move is about Theft.
+            about = view["card"] or ("theft" if view["phase"] == "theft" else view["phase"])
+            print(f"move {view['version']}: {describe(action)} on {about}")
         elif response.status_code == 409:
             continue  # the game moved on meanwhile: look again
         else:

@@ -43,6 +43,7 @@ def test_api_bot_plays_a_game_against_two_server_bots(live_server):
     )
     assert run.returncode == 0, run.stdout + run.stderr
     assert "is over" in run.stdout and "<- this bot" in run.stdout
+    assert " on None" not in run.stdout  # each move says what it was about (Theft's choice too)
     game = Game.objects.get()
     assert game.status == Game.Status.FINISHED and game.result is not None
     assert Move.objects.filter(game=game, user__username="robot", actor="player").exists()
