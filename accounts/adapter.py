@@ -134,6 +134,23 @@ class AccountAdapter(DefaultAccountAdapter):
             request.hs_confirmation_sent = True  # accounts.views.EmailView reads it
         super().add_message(request, level, message_template, *args, **kwargs)
 
+    def send_confirmation_mail(self, request, emailconfirmation, signup):
+        """The confirmation link, except to an address another account has confirmed:
+        its owner hears that nothing changes, without the asker's name or a link (the
+        link could not confirm it anyway; the page that asked says nothing different,
+        so it learns nothing of whose the address is)."""
+        address = emailconfirmation.email_address
+        owner = (
+            EmailAddress.objects.filter(email__iexact=address.email, verified=True)
+            .exclude(user_id=address.user_id)
+            .select_related("user")
+            .first()
+        )
+        if owner is None:
+            return super().send_confirmation_mail(request, emailconfirmation, signup)
+        self.send_mail("account/email/address_in_use", address.email, {"user": owner.user})
+        return None
+
     def send_notification_mail(self, template_prefix, user, context=None, email=None):
         """The security notices (password or address changed), except "address
         removed" for an address that was never confirmed: cancelling a change asked

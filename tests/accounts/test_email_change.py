@@ -108,3 +108,23 @@ def test_a_confirmation_link_followed_again_says_the_address_is_confirmed(client
     client.logout()
     html = client.get(link).content.decode()
     assert "This link has expired, has been used already, or is not valid." in html
+
+
+def test_an_address_confirmed_by_another_account_gets_no_link_and_no_name(client, alice, bob):
+    """Alice gives Bob's address as hers: Bob hears that nothing changes, in his own
+    language, with neither Alice's name nor a link; Alice's page says what it says for
+    any address (it learns nothing of whose the address is)."""
+    alice.display_name = "Visit evil.example"
+    alice.save()
+    bob.language = "de"
+    bob.save(update_fields=["language"])
+    client.force_login(alice)
+    response = client.post(
+        reverse("account_email"), {"action_add": "", "email": bob.email}, follow=True
+    )
+    assert _messages(response) == [f"Confirmation e-mail sent to {bob.email}."]
+    (message,) = mail.outbox
+    assert message.to == [bob.email]
+    assert message.subject == "[High Society] Deine Adresse wurde für ein anderes Konto angegeben"
+    assert "evil" not in message.body and "confirm-email" not in message.body
+    assert "evil" not in message.alternatives[0][0]
