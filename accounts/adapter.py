@@ -25,6 +25,10 @@ from django.utils.translation import gettext_lazy
 from accounts.devices import device_tag
 from accounts.names import name_key
 
+EMAIL_MAX_LENGTH = 254  # RFC 5321, and the length of the columns that keep it
+EMAIL_TOO_LONG = gettext_lazy(
+    "An e-mail address has at most 254 characters, and at most 64 before the “@”."
+)
 USERNAME_MAX_LENGTH = 30  # it heads pages and seats: a longer one breaks a phone's layout
 TOO_LONG = gettext_lazy("A username has at most %(limit)d characters.")
 HAS_AT = gettext_lazy("A username cannot contain “@”: your e-mail address is asked for apart.")
@@ -178,6 +182,15 @@ class AccountAdapter(DefaultAccountAdapter):
             tag = device_tag(request, owner.first())
             credentials = {"email": f"{address}#device-{tag}" if tag else address}
         return super().pre_authenticate(request, **credentials)
+
+    def clean_email(self, email):
+        """An address that fits where it is kept: the standard's 254 characters, 64
+        before the "@" (a longer one was cut to fit, and the account got another
+        address than the one typed)."""
+        local = email.rsplit("@", 1)[0]
+        if len(email) > EMAIL_MAX_LENGTH or len(local) > 64:
+            raise ValidationError(EMAIL_TOO_LONG, code="max_length")
+        return super().clean_email(email)
 
     def clean_username(self, username, shallow=False):
         username = unicodedata.normalize("NFKC", username)

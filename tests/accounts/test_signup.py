@@ -107,6 +107,27 @@ def test_sign_up_refuses_a_username_longer_than_thirty_characters(client):
     assert User.objects.get().username == "d" * 30
 
 
+@pytest.mark.parametrize(
+    "email", ["d" * 65 + "@example.com", "d@" + ".".join(["e" * 60] * 5) + ".com"]
+)
+def test_sign_up_refuses_an_address_too_long_to_keep(client, email):
+    """It was cut to 254 characters to fit: the account got an address nobody typed."""
+    response = _sign_up(client, email=email)
+    assert response.status_code == 200
+    assert "An e-mail address has at most 254 characters" in response.content.decode()
+    assert not User.objects.exists() and not mail.outbox
+
+
+def test_an_address_change_refuses_an_address_too_long_to_keep(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("account_email"), {"action_add": "", "email": "a" * 300 + "@example.com"}
+    )
+    assert "An e-mail address has at most 254 characters" in response.content.decode()
+    assert not mail.outbox
+    assert [a.email for a in EmailAddress.objects.filter(user=alice)] == [alice.email]
+
+
 def test_sign_up_refuses_a_weak_password(client):
     response = _sign_up(client, password="password")
     assert response.status_code == 200
