@@ -181,7 +181,16 @@ class ConfirmEmailView(AllauthConfirmEmailView):
     def get_context_data(self, **kwargs) -> dict:
         context = super().get_context_data(**kwargs)
         user = self.request.user
-        if context.get("confirmation") is None and user.is_authenticated:
+        confirmation = context.get("confirmation")
+        if confirmation is not None:
+            # A change of address (the account has a confirmed one): not a sign-up.
+            owner = confirmation.email_address.user_id
+            context["replaces_email"] = (
+                EmailAddress.objects.filter(user_id=owner, verified=True)
+                .values_list("email", flat=True)
+                .first()
+            )
+        if confirmation is None and user.is_authenticated:
             addresses = EmailAddress.objects.filter(user=user)
             if not addresses.filter(verified=False).exists():
                 context["confirmed_email"] = (

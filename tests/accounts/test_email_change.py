@@ -102,6 +102,10 @@ def test_a_confirmation_link_followed_again_says_the_address_is_confirmed(client
     client.post(reverse("account_email"), {"action_add": "", "email": "alice@new.example"})
     message = next(m for m in mail.outbox if m.to == ["alice@new.example"])
     link = re.search(r"https?://testserver(/accounts/confirm-email/\S+/)", message.body).group(1)
+    # A change, not a sign-up: the page says what the address replaces.
+    html = client.get(link).content.decode()
+    assert "Make <strong>alice@new.example</strong> the address of your account" in html
+    assert "in place of alice@example.com" in html and "start playing" not in html
     assert client.post(link).status_code == 302
     html = client.get(link).content.decode()
     assert "Your address <strong>alice@new.example</strong> is confirmed" in html
