@@ -248,6 +248,11 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
         locked, seats = _game_lock_with_seats(game)
         _open_require(locked)
         seat = _seat_of_user(seats, user)
+        if seat is not None and seat.accepted:  # answered already (another tab, say)
+            raise NotAllowed(
+                _("You already sit at this table, in seat %(number)s.")
+                % {"number": seat.position + 1}
+            )
         if seat is None or not seat.invited:
             raise NotAllowed(_("You have no open invitation to this table."))
         if accept:

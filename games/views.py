@@ -337,9 +337,10 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    return _table_post(
-        request, game_id, services.game_leave, gettext_lazy("You have left the table.")
-    )
+    # The host's leaving closes the table (services.game_leave): the message says so.
+    hosting = Game.objects.filter(pk=game_id, created_by_id=request.user.pk).exists()
+    done = _("You closed the table.") if hosting else _("You have left the table.")
+    return _table_post(request, game_id, services.game_leave, done)
 
 
 @never_cache

@@ -61,6 +61,10 @@ def test_accept_and_decline_invitation(client, open_table, bob, dave):
     response = client.post(f"/games/{open_table.pk}/invitation/", {"accept": "yes"})
     assert response.status_code == 302
     assert Seat.objects.get(game=open_table, user=bob).accepted
+    # Accepted again from an older tab: the answer says where he sits.
+    again = client.post(f"/games/{open_table.pk}/invitation/", {"accept": "yes"})
+    assert again.status_code == 400
+    assert "You already sit at this table, in seat 3." in again.content.decode()
     client.force_login(dave)
     response = client.post(f"/games/{open_table.pk}/invitation/", {"accept": "no"})
     assert (
@@ -83,8 +87,21 @@ def test_leave_and_creator_closing(client, open_table, alice, dave):
     assert not Seat.objects.filter(user=dave).exists()
     assert client.post(f"/games/{open_table.pk}/leave/").status_code == 400  # no seat any more
     client.force_login(alice)
-    client.post(f"/games/{open_table.pk}/leave/")
+    closed = client.post(f"/games/{open_table.pk}/leave/", follow=True).content.decode()
     assert Game.objects.get(pk=open_table.pk).status == Game.Status.ABANDONED
+    assert "You closed the table." in closed
+
+
+def test_a_closed_table_says_so_to_its_invited_players(client, open_table, alice, bob):
+    """Bob's invitation came before the host closed the table: its page says it is
+    closed, with nothing to accept, decline or join."""
+    client.force_login(alice)
+    client.post(f"/games/{open_table.pk}/leave/")
+    client.force_login(bob)
+    html = client.get(f"/games/{open_table.pk}/").content.decode()
+    assert "This table was closed" in html and "Waiting for players" not in html
+    for offer in ("Accept", "Decline", "Join this table", "Leave this table"):
+        assert f">{offer}<" not in html
 
 
 def test_resign_hands_the_seat_to_a_bot(client, table, bob):

@@ -135,7 +135,7 @@ def test_the_last_acceptance_starts_the_game(alice, bob, carol):
     ("who", "accept", "error", "phrase"),
     [
         ("carol", True, NotAllowed, "no open invitation"),  # not invited
-        ("alice", True, NotAllowed, "no open invitation"),  # the creator's seat is taken
+        ("alice", True, NotAllowed, "already sit at this table, in seat 1"),  # the host
         ("bob", "yes", GameError, "accept or decline"),
         ("bob", None, GameError, "accept or decline"),
     ],
@@ -153,7 +153,7 @@ def test_invitation_refusals(alice, bob, carol, who, accept, error, phrase):
 def test_an_answered_invitation_cannot_be_answered_again(alice, bob):
     game = _open_table(alice, {"user": "bob"}, {"open": True})
     game_invitation_respond(game=game, user=bob, accept=True)
-    with pytest.raises(NotAllowed, match="no open invitation"):
+    with pytest.raises(NotAllowed, match="You already sit at this table, in seat 2."):
         game_invitation_respond(game=game, user=bob, accept=False)
     assert game.seats.get(user=bob).accepted
 
