@@ -842,10 +842,15 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
     for game in page.object_list:
         seats = list(game.seats.all())
         mine = game.my_results[0] if game.my_results else None
+        my_seat = next((seat for seat in seats if seat.user_id == user.pk), None)
         rows.append(
             {
                 "game": game,
                 "result": mine,
+                # An invitation not answered yet: the row says it waits for the player.
+                "to_answer": game.status == Game.Status.OPEN
+                and my_seat is not None
+                and my_seat.invited,
                 "players": [
                     _seat_label(seat, name)
                     for seat, name in _named(seats)

@@ -152,3 +152,17 @@ def test_the_opponent_filter_takes_the_name_the_table_shows(alice_client, tables
     response = alice_client.get("/games/history/", {"opponent": "bobby tables"})
     assert response.status_code == 200
     assert _listed(response) == {tables[name].pk for name in ("won", "lost_bob", "running")}
+
+
+def test_an_invitation_not_answered_says_it_waits_for_me(client, alice, bob):
+    from games import services
+
+    table = services.game_create(creator=alice, players=3, seats=[{"open": True}, {"user": "bob"}])
+    client.force_login(bob)
+    html = client.get("/games/history/").content.decode()
+    row = html[html.index(f'<a href="/games/{table.pk}/">') :].split("</tr>")[0]
+    assert "Invitation to answer" in row
+    client.force_login(alice)  # the host's own row: waiting for players
+    html = client.get("/games/history/").content.decode()
+    row = html[html.index(f'<a href="/games/{table.pk}/">') :].split("</tr>")[0]
+    assert "Waiting for players" in row and "Invitation to answer" not in row
