@@ -58,7 +58,10 @@ logger = logging.getLogger(__name__)
 
 # The board polls every 3 s, or its stream beats every 20 s (LIVE_HEARTBEAT_SECONDS).
 ONLINE_SECONDS = 90
-DEFER_WHILE_ONLINE = timedelta(minutes=10)  # then look again: still their turn, still away?
+# Then look again: still their turn, still away?  Short, so that a player who leaves
+# the board just after their turn began gets the e-mail within a few minutes.
+DEFER_WHILE_ONLINE = timedelta(minutes=2)
+QUEUED_CLAIM = timedelta(minutes=10)  # a row the outbox sweep queued: not queued again meanwhile
 OUTBOX_GRACE = timedelta(minutes=2)  # the queued task goes first; the sweep after this
 RETRY_AFTER_FAILURE = timedelta(minutes=30)  # the sweep's retry, after Celery's own retries
 MAX_ATTEMPTS = 8
@@ -548,7 +551,7 @@ def outbox_sweep(*, now: datetime, limit: int = 200) -> int:
     queued = []
     for pk, due_at in due:
         if Notification.objects.filter(pk=pk, status=Status.PENDING, due_at=due_at).update(
-            due_at=now + DEFER_WHILE_ONLINE
+            due_at=now + QUEUED_CLAIM
         ):
             queued.append(pk)
     _send_queue(queued)

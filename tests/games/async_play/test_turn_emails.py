@@ -86,7 +86,9 @@ def test_no_email_while_the_player_has_the_game_open(table, dora, run_commits, n
     assert mail.outbox == [] and waiting.count() == 1
     notice = waiting.get()
     assert notice.note == "The player has the game open."
-    # The board still open ten minutes later: it waits again; then she closes it.
+    # It looks again two minutes on: one who leaves the board then is told soon.
+    assert notice.due_at - moment < timedelta(minutes=3)
+    # The board still open two minutes later: it waits again; then she closes it.
     later = notice.due_at
     seat_seen(game_id=game.pk, user=dora, now=later)
     assert notification_send(notification_id=notice.pk, now=later) == "deferred"
