@@ -8,6 +8,7 @@ plain requests get the whole page, so every control also works as an ordinary fo
 
 from __future__ import annotations
 
+import hashlib
 from datetime import datetime
 from functools import wraps
 from typing import Any
@@ -95,7 +96,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
         # processor's query, which this spares).
         "turns_waiting": sum(1 for g in my_games if g.your_turn),
     }
+    # The page asks again every 20 s (htmx): nothing is sent back while the lists read
+    # the same (204), else the lists and the header's count are redrawn.
+    context["stamp"] = _lobby_stamp(my_games, context["open_games"].object_list)
+    if request.htmx and request.GET.get("stamp") == context["stamp"]:
+        return HttpResponse(status=204)
     return render(request, "games/lobby.html", context)
+
+
+def _lobby_stamp(*lists: Any) -> str:
+    """What the lobby's lists show, in a few characters: each game's id, version,
+    status, last change and whose turn it is (for the player's own)."""
+    seen = [
+        (g.pk, g.version, g.status, g.updated_at.isoformat(), getattr(g, "your_turn", None))
+        for games in lists
+        for g in games
+    ]
+    return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
 
 
 @require_http_methods(["GET", "HEAD", "POST"])

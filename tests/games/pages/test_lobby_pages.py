@@ -56,3 +56,19 @@ def test_games_without_a_table_number_leads_to_the_lobby(client):
     response = client.get("/games/")
     assert response.status_code == 302 and response.url == "/"
     assert client.get("/games/", follow=True).status_code == 200
+
+
+def test_the_lobby_redraws_its_lists_only_when_a_table_changed(client, alice, bob):
+    """The page asks again every 20 s with the stamp of what it shows: 204 while
+    nothing changed; a new invitation brings the lists (and the header's count)."""
+    import re
+
+    client.force_login(bob)
+    html = client.get("/").content.decode()
+    url = re.search(r'id="lobby-live"[^>]*hx-get="([^"]+)"', html).group(1).replace("&amp;", "&")
+    assert 'hx-select-oob="#turns-waiting"' in html
+    assert client.get(url, HTTP_HX_REQUEST="true").status_code == 204
+    table = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    again = client.get(url, HTTP_HX_REQUEST="true")
+    assert again.status_code == 200
+    assert f'href="/games/{table.pk}/"' in again.content.decode()
