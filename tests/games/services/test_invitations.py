@@ -48,6 +48,8 @@ def test_the_lobby_and_the_board_offer_both(client, alice, bob):
     client.force_login(alice)
     lobby = client.get("/").content.decode()
     assert "Decline all invitations" in lobby and "from Bob" in lobby
+    # One more step before the seats go back: the button sits inside a fold.
+    assert '<details class="confirm-step panel__actions">' in lobby and "{#" not in lobby
     board = client.get(f"/games/{tables[0].pk}/").content.decode()
     assert "Decline and block Bob" in board
     answer = client.post(f"/games/{tables[0].pk}/invitation/", {"accept": "block"})
