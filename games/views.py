@@ -354,9 +354,11 @@ def game_join(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def game_leave(request: HttpRequest, game_id: int) -> HttpResponse:
-    # The host's leaving closes the table (services.game_leave): the message says so.
-    hosting = Game.objects.filter(pk=game_id, created_by_id=request.user.pk).exists()
-    done = _("You closed the table.") if hosting else _("You have left the table.")
+    def done(game: Game) -> str:  # the host's leaving closes the table (services.game_leave)
+        if game.created_by_id == request.user.pk:
+            return _("You closed the table.")
+        return _("You have left the table.")
+
     return _table_post(request, game_id, services.game_leave, done)
 
 
@@ -514,12 +516,13 @@ def _table_post(
     request: HttpRequest,
     game_id: int,
     service: Any,
-    done: str,
+    done: Any,
     *,
     reload: bool = False,
     refused: Any = None,
 ) -> HttpResponse:
     """Join, leave, resign, answer an invitation: one service call, then the board.
+    ``done``: what the message says (or ``done(game)`` makes it).
     ``reload``: htmx too reloads the whole page (resigning changes more than the board:
     the offer of turn notifications goes), which then says ``done``.  ``refused(game,
     reason)`` answers a refusal when the board's message at the top is not the place."""
@@ -531,6 +534,8 @@ def _table_post(
         if refused is not None:
             return refused(game, str(error))
         return _board_response(request, game, error=str(error))
+    if callable(done):
+        done = done(game)
     if reload and request.htmx:
         messages.success(request, done)
         return HttpResponseClientRedirect(reverse("games:detail", kwargs={"game_id": game_id}))
