@@ -209,6 +209,9 @@ _NORMAL = [
     (re.compile(r"/accounts/unsubscribe/[^/\s\"'<>]+/"), "/accounts/unsubscribe/TOKEN/"),
     (re.compile(r"\d{4}-\d\d-\d\d[T ][0-9:.,]+(Z|[+-]\d\d:?\d\d)?"), "<time>"),
     (re.compile(r"\bt=\d+"), "t=T"),  # the board's change stamp (microseconds)
+    # The lobby's stamp: a hash of its games' ids, versions, states and change times
+    # (games.views._lobby_stamp), public all; the twins changed moments apart.
+    (re.compile(r"\bstamp=[0-9a-f]{16}\b"), "stamp=S"),
     # The clock time a log entry or chat message shows (the twins moved moments apart).
     (re.compile(r'(data-local="time">)[^<]*(</time>)'), "\\1TIME\\2"),
     (re.compile(r'"request_id": "[^"]+"'), '"request_id": "R"'),
