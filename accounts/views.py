@@ -182,20 +182,12 @@ class ConfirmEmailView(AllauthConfirmEmailView):
         context = super().get_context_data(**kwargs)
         user = self.request.user
         confirmation = context.get("confirmation")
+        addresses = EmailAddress.objects  # allauth's: the verified one, the one pending
         if confirmation is not None:
             # A change of address (the account has a confirmed one): not a sign-up.
-            owner = confirmation.email_address.user_id
-            context["replaces_email"] = (
-                EmailAddress.objects.filter(user_id=owner, verified=True)
-                .values_list("email", flat=True)
-                .first()
-            )
-        if confirmation is None and user.is_authenticated:
-            addresses = EmailAddress.objects.filter(user=user)
-            if not addresses.filter(verified=False).exists():
-                context["confirmed_email"] = (
-                    addresses.filter(verified=True, primary=True)
-                    .values_list("email", flat=True)
-                    .first()
-                )
+            current = addresses.get_verified(confirmation.email_address.user)
+            context["replaces_email"] = current.email if current else None
+        elif user.is_authenticated and addresses.get_new(user) is None:
+            current = addresses.get_verified(user)
+            context["confirmed_email"] = current.email if current else None
         return context
