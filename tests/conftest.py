@@ -42,6 +42,22 @@ def _fresh_cache(request):
         _cache_clear_own_keys()
 
 
+@pytest.fixture
+def limits_clock(monkeypatch) -> float:
+    """Holds the request limits' clock (``ops.limits``) still, one second into a minute,
+    and returns that time: a test's requests then count in one fixed window even when
+    the run crosses a minute's end (the fourth of three allowed posts was let through
+    when it fell in the next minute)."""
+    import time
+    from types import SimpleNamespace
+
+    import ops.limits
+
+    now = (time.time() // 60) * 60 + 1
+    monkeypatch.setattr(ops.limits, "time", SimpleNamespace(time=lambda: now))
+    return now
+
+
 @pytest.fixture(autouse=True)
 def _default_language():
     """Each test ends in the site's default language: a request the test client made

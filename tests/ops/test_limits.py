@@ -10,7 +10,7 @@ from games.models import Seat
 from games.services import game_create
 from tests.factories import UserFactory
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("limits_clock")]
 
 
 def _tables(count: int):

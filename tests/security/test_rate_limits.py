@@ -20,7 +20,7 @@ from games.models import Game, Move
 from tests.factories import PASSWORD, UserFactory
 from tests.games.pages.conftest import table_make
 
-pytestmark = pytest.mark.django_db
+pytestmark = [pytest.mark.django_db, pytest.mark.usefixtures("limits_clock")]
 
 TOO_MANY = "You have tried this too often in a short time."
 STRONG = "Plum-Orchard-Seven-41"

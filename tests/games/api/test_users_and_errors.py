@@ -160,7 +160,7 @@ def _rates(settings, **rates):
     }
 
 
-def test_per_user_limit_answers_429_with_retry_after(settings, alice, bob):
+def test_per_user_limit_answers_429_with_retry_after(limits_clock, settings, alice, bob):
     _rates(settings, user="3/min")
     client = token_client(alice)
     assert [client.get("/api/v1/games/").status_code for _ in range(3)] == [200] * 3
@@ -171,7 +171,7 @@ def test_per_user_limit_answers_429_with_retry_after(settings, alice, bob):
     assert token_client(bob).get("/api/v1/games/").status_code == 200
 
 
-def test_per_address_limit_holds_whoever_signs_in(settings, alice, bob):
+def test_per_address_limit_holds_whoever_signs_in(limits_clock, settings, alice, bob):
     _rates(settings, ip="4/min")
     first, second = token_client(alice), token_client(bob)
     assert [first.get("/api/v1/games/").status_code for _ in range(2)] == [200, 200]
@@ -183,7 +183,7 @@ def test_per_address_limit_holds_whoever_signs_in(settings, alice, bob):
     assert first.get("/api/v1/games/", HTTP_X_FORWARDED_FOR="10.1.1.1").status_code == 429
 
 
-def test_token_log_ins_are_limited_per_address(settings, alice):
+def test_token_log_ins_are_limited_per_address(limits_clock, settings, alice):
     _rates(settings, auth="2/min")
     client = APIClient()
     body = {"username": "alice", "password": "wrong"}
@@ -196,15 +196,13 @@ def test_token_log_ins_are_limited_per_address(settings, alice):
     assert refused.status_code == 429 and int(refused["Retry-After"]) > 0
 
 
-def test_throttle_counts_live_in_the_shared_cache(settings, alice):
+def test_throttle_counts_live_in_the_shared_cache(limits_clock, settings, alice):
     """With REDIS_URL set, the default cache (where the limits count) is Redis, shared
     by every worker process."""
-    import time
-
     from django.core.cache import cache
 
     _rates(settings, user="5/min")
     token_client(alice).get("/api/v1/games/")
-    assert cache.get(f"throttle:user:u{alice.pk}:{int(time.time() // 60)}") == 1
+    assert cache.get(f"throttle:user:u{alice.pk}:{int(limits_clock // 60)}") == 1
     if settings.REDIS_URL:
         assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
