@@ -186,6 +186,9 @@ def game_rematch(*, game: Game, user: User) -> tuple[Game, bool]:
             memory_aid=locked.memory_aid,
         )
         Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
+        # The finished table changed too: its open end screens show the rematch.
+        locked.save(update_fields=["updated_at"])
+        events.announce(events.board_changed, game_id=locked.pk, version=locked.version)
     # Read again after the commit: without a broker the bots' opening turns ran on it.
     rematch.refresh_from_db()
     return rematch, True

@@ -174,7 +174,7 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     with the game's new version whenever the table changes; the board then fetches its
     partial.  ``version`` and ``t`` are what the board shows, as for the poll.
 
-    For signed-in people who may see the table, while it is open or running.  Anything
+    For signed-in people who may see the table, unless it was abandoned.  Anything
     else is a plain answer that tells the browser's EventSource to stop (204, 403, 404)
     or to try later (503), and the board polls meanwhile.  Served by the ASGI server
     only: under WSGI (a sync server) the answer is 204 and the board polls.
@@ -187,8 +187,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     status = await sync_to_async(_stream_status)(game_id, user)
     if status is None:
         raise Http404(_("No such table."))
-    if status not in (Game.Status.OPEN, Game.Status.ACTIVE):
-        return HttpResponse(status=204)  # over or abandoned: nothing more will change
+    if status == Game.Status.ABANDONED:
+        return HttpResponse(status=204)  # nothing more will change
+    # A finished table still changes for its players: its chat, a rematch opened.
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)  # a WSGI server cannot hold it open: poll
     if not await live.hub.ready():
@@ -630,6 +631,11 @@ def _changed_at(updated_at: datetime | None, chat_at: datetime | None) -> dateti
     return max((m for m in (updated_at, chat_at) if m is not None), default=None)
 
 
+def _ended_for_player(view: TableView) -> bool:
+    """A finished game seen by someone who played it to the end (their seat accepted)."""
+    return view.status == "finished" and view.you is not None and view.you.accepted
+
+
 def _stamp(moment: datetime | None) -> str:
     """When the table last changed, as the polling partial sends it back."""
     return str(int(moment.timestamp() * 1000)) if moment is not None else "0"
@@ -662,7 +668,11 @@ def board_context(
         "you": view.your_seat,
         "deadline_at": view.deadline_at,
         "deadline_due": _deadline_due(view.deadline_at),
-        "poll": view.status in ("open", "active"),
+        # A running or waiting table refreshes every 3 s (or on the stream's news); a
+        # finished one, for the people who played it, every 15 s: their chat goes on
+        # and a rematch may open.
+        "poll": view.status in ("open", "active") or _ended_for_player(view),
+        "poll_every": 15 if view.status == "finished" else 3,
         "stamp": options.get("stamp", ""),
         "legal": view.legal,
         "my_turn": view.my_turn,

@@ -304,7 +304,9 @@ def seat_set_to_bot(position: int = 3, table: str = "open") -> Effect:
 
 def rematch_opened(persona: str) -> Effect:
     def check(world, changes):
-        new = Game.objects.get(pk__in=changes["games.game"])
+        # The new table, and the finished one (touched: its end screens show the link).
+        new = Game.objects.get(pk__in=changes["games.game"], rematch_of__isnull=False)
+        assert changes["games.game"] == {new.pk, world.ids["finished"]}
         assert new.rematch_of_id == world.ids["finished"]
         assert new.created_by == world.user(persona) and new.status == Game.Status.OPEN
 

@@ -232,7 +232,7 @@ def test_a_signed_in_spectator_may_follow_a_running_table(table, dave):
     assert status == 200 and "event: hello" in first and second == "event: changed\ndata: 0\n\n"
 
 
-def test_an_abandoned_table_has_no_stream_for_others_and_a_finished_one_none_at_all(
+def test_an_abandoned_table_has_no_stream_for_others_and_none_at_all_for_its_people(
     host, bob, dave
 ):
     open_table = services.game_create(creator=host, players=3, seats=[{"open": True}] * 2)
@@ -247,6 +247,33 @@ def test_an_abandoned_table_has_no_stream_for_others_and_a_finished_one_none_at_
         return stranger, creator
 
     assert run(scenario) == (404, 204)
+
+
+def test_a_finished_tables_stream_tells_its_players_of_the_rematch(alice, bob, carol):
+    """After the end the players' boards still listen: the chat goes on and a rematch
+    opens (its link appears on every open end screen)."""
+    import random
+
+    from tests.games.factories import people_game, people_play
+
+    game = people_play(people_game(alice, bob, carol), random.Random(3))
+    assert game.status == Game.Status.FINISHED
+
+    async def scenario():
+        client = AsyncClient()
+        await client.aforce_login(bob)
+        url = await stream_url(client, game)
+        response = await client.get(url)
+        assert response.status_code == 200
+        chunks = Reader(response)
+        try:
+            assert "event: hello" in await chunks.next()
+            await sync_to_async(services.game_rematch)(game=game, user=alice)
+            assert await chunks.next() == f"event: changed\ndata: {game.version}\n\n"
+        finally:
+            await chunks.close()
+
+    run(scenario)
 
 
 def test_under_wsgi_and_for_other_methods_the_board_polls(table, bob):

@@ -132,7 +132,7 @@ def test_poll_with_bad_version_renders_instead_of_failing(client, table, query):
     assert client.get(url(table, f"board/?{query}"), **HX).status_code == 200
 
 
-def test_finished_board_shows_scores_and_stops_polling(client, host, bob, carol):
+def test_finished_board_shows_scores_and_polls_gently(client, host, bob, carol):
     game = table_make(host, [bob, carol])
     game = play_passing(game, {0: host, 1: bob, 2: carol})  # free cards for all
     assert game.status == Game.Status.FINISHED
@@ -140,7 +140,8 @@ def test_finished_board_shows_scores_and_stops_polling(client, host, bob, carol)
     html = client.get(url(game)).content.decode()
     assert "Final scores" in html
     assert "The game is over:" in html
-    assert "hx-trigger" not in html
+    # Its players' end screen still refreshes (chat, a rematch), every 15 s.
+    assert 'hx-trigger="every 15s' in html and 'hx-trigger="every 3s' not in html
     # Nobody spent anything: everybody ties for the least money, so all are cast out.
     assert html.count("Cast out") == 3 and "nobody wins" in html
     assert "Luxuries" in html
@@ -209,14 +210,16 @@ def test_an_open_table_shows_its_share_link(client, host, dave, bob):
 def test_the_browser_notification_offer_goes_to_seated_players_waiting_or_playing(
     client, host, bob, carol, dave
 ):
-    """"Tell me in this browser when it is my turn": a host waiting for players is
+    """ "Tell me in this browser when it is my turn": a host waiting for players is
     offered it (the waiting board turns into the game by itself, without a reload), as
     is every seated player of a running game; not an invitee who has not answered, an
     outsider, a player who resigned, or anyone once the game is over."""
     from games import services
 
     offer = 'id="notify-me"'
-    waiting = services.game_create(creator=host, players=3, seats=[{"user": "dave"}, {"open": True}])
+    waiting = services.game_create(
+        creator=host, players=3, seats=[{"user": "dave"}, {"open": True}]
+    )
     client.force_login(host)
     assert offer in client.get(url(waiting)).content.decode()
     client.force_login(dave)  # invited, not answered

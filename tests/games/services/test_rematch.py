@@ -15,6 +15,8 @@ from tests.games.factories import people_game, people_play, play_out
 
 pytestmark = pytest.mark.django_db
 
+HX = {"HTTP_HX_REQUEST": "true"}
+
 
 @pytest.fixture
 def finished(alice, bob, carol, run_commits):
@@ -160,3 +162,38 @@ def test_a_rematch_invites_a_player_who_resigned_and_says_so(client, alice, bob,
     assert INVITE_NOTE in html
     assert rematch.status == Game.Status.OPEN
     assert f"Rematch: table {rematch.pk}. The other players are invited" in page
+
+
+def _end_screen_poll(client, game) -> str:
+    """The poll address the end screen refreshes itself from."""
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'hx-trigger="every 15s' in html
+    return html.split('id="board"', 1)[1].split('hx-get="', 1)[1].split('"', 1)[0]
+
+
+def test_an_open_end_screen_learns_of_the_rematch_and_of_new_chat(
+    client, finished, alice, bob, run_commits
+):
+    """Bob keeps the end screen open while Alice asks for the rematch: his next refresh
+    shows its link (it showed the Rematch button until he reloaded); a "well played"
+    written after the end shows too."""
+    from games.chat import chat_post
+
+    client.force_login(bob)
+    poll = _end_screen_poll(client, finished).replace("&amp;", "&")
+    assert client.get(poll, **HX).status_code == 204  # nothing new yet
+    with run_commits():
+        rematch, _opened = game_rematch(game=finished, user=alice)
+    answer = client.get(poll, **HX)
+    assert answer.status_code == 200
+    assert f"Rematch: table {rematch.pk}" in answer.content.decode()
+    poll = _end_screen_poll(client, finished).replace("&amp;", "&")
+    chat_post(game=finished, user=alice, text="Well played, all")
+    answer = client.get(poll, **HX)
+    assert answer.status_code == 200 and "Well played, all" in answer.content.decode()
+
+
+def test_a_spectators_end_screen_does_not_refresh(client, finished, dave):
+    client.force_login(dave)
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    assert "Final scores" in html and "hx-trigger" not in html.split('id="board"', 1)[1][:600]
