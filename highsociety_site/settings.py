@@ -494,6 +494,7 @@ SPECTACULAR_SETTINGS = {
         "GameStatusEnum": "games.models.Game.Status",
         "ActionTypeEnum": "games.api.serializers.ACTION_TYPES",
         "EventTypeEnum": "games.api.serializers.EVENT_TYPES",
+        "OrderTypeEnum": "games.api.serializers.ORDER_TYPES",
     },
     "TAGS": [
         {"name": "auth", "description": "Tokens for programs."},

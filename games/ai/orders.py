@@ -183,6 +183,11 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
                         "Tick at least one card for the order to bid with, or allow them all."
                     )
                 )
+            twice = [c for c in set(order.cards) if order.cards.count(c) > 1]
+            if twice:
+                return Message(
+                    gettext_noop("You listed the %(money)s card twice."), money=Money(max(twice))
+                )
             missing = [c for c in order.cards if c not in hand]
             if missing:
                 return Message(gettext_noop("You do not hold %(money)s."), money=Money(missing[0]))

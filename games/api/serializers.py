@@ -25,6 +25,7 @@ from games.engine import ADVANCED_CARDS
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
 
 ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
+ORDER_TYPES = ("pass", "bid", "sealed_bid")
 EVENT_TYPES = ("reveal", "bid", "pass", "win", "take", "return", "theft", "sealed", "end")
 MAX_INT = 2**31 - 1
 CARD_CODE_HELP = (
@@ -412,7 +413,12 @@ class GameSummarySerializer(serializers.Serializer):
         serializers.DateTimeField, "When the current move is due, or null.", allow_null=True
     )
     open_seats = _out(serializers.IntegerField, "Seats still open to anyone.")
-    your_seat = _out(serializers.IntegerField, "Your seat, or null.", allow_null=True)
+    your_seat = _out(
+        serializers.IntegerField,
+        "Your seat, or null. Also set for an invitation not yet answered: "
+        "`seats_info[your_seat].accepted` says whether you sit there.",
+        allow_null=True,
+    )
     your_turn = _out(serializers.BooleanField, "You are to act in this game now.")
     seats_info = TableSeatSerializer(many=True, help_text="Who sits where.")
 
@@ -499,6 +505,14 @@ class EventSerializer(serializers.Serializer):
         required=False, allow_null=True, help_text="sealed: the winning seat, or null."
     )
 
+    def to_representation(self, instance):
+        data = super().to_representation(instance)
+        # ``winner`` (a nullable field) would read null on every other event: only a
+        # ``sealed`` event carries it.
+        if "winner" not in instance:
+            data.pop("winner", None)
+        return data
+
 
 class LegalActionsSerializer(serializers.Serializer):
     """What you may do now, summarised (an opening bid alone has 2,047 card sets)."""
@@ -580,7 +594,13 @@ class GameViewSerializer(serializers.Serializer):
     )
     options = OptionsSerializer(help_text="The table's options.")
     seats_info = TableSeatSerializer(many=True, help_text="Who sits where.")
-    your_seat = _out(serializers.IntegerField, "Your seat, or null (a spectator).", allow_null=True)
+    your_seat = _out(
+        serializers.IntegerField,
+        "Your seat, or null (a spectator). Also set for an invitation not yet answered "
+        "(the seat held for you): `seats_info[your_seat].accepted` says whether you sit "
+        "there; moves, chat and orders need an accepted seat.",
+        allow_null=True,
+    )
     rematch_of = _out(
         serializers.IntegerField,
         "The finished game this table is the rematch of, or null.",
@@ -871,7 +891,7 @@ class ChatSerializer(serializers.Serializer):
 
 class OrderInputSerializer(StrictSerializer):
     type = serializers.ChoiceField(
-        choices=("pass", "bid", "sealed_bid"),
+        choices=ORDER_TYPES,
         required=False,
         allow_null=True,
         help_text=(
@@ -1021,8 +1041,9 @@ class OrdersInputSerializer(StrictSerializer):
 
 class OrderSerializer(serializers.Serializer):
     type = _out(
-        serializers.CharField,
+        serializers.ChoiceField,
         "pass, bid or sealed_bid (null: the order only names Theft's discard).",
+        choices=ORDER_TYPES,
         allow_null=True,
     )
     max = _out(serializers.IntegerField, "bid: the most the whole bid may total.", allow_null=True)
@@ -1053,8 +1074,9 @@ class OrdersSerializer(serializers.Serializer):
         allow_null=True,
     )
     auction = _out(
-        serializers.CharField,
+        serializers.ChoiceField,
         "normal, misfortune or sealed (null: no auction running).",
+        choices=["normal", "misfortune", "sealed"],
         allow_null=True,
     )
     may_bid = _out(serializers.BooleanField, "A pass or bid order may be left now.")

@@ -118,6 +118,7 @@ def test_theft_and_yacht_club_choices():
         (Order(kind="bid", maximum=0), "Give the most your bid may total"),
         (Order(kind="bid", maximum=9000, cards=()), "Tick at least one card"),
         (Order(kind="bid", maximum=9000, cards=(7000,)), "You do not hold 7,000"),
+        (Order(kind="bid", maximum=9000, cards=(1000, 2000, 1000)), "the 1,000 card twice"),
         (Order(kind="bid", maximum=3500, cards=(1000, 2000, 4000)), "without going over 3,500"),
         (Order(kind="seal", seal=1000), "no Yacht Club auction"),
         (Order(discard="lowest"), "only for the Theft card"),

@@ -317,6 +317,8 @@ def test_sealed_choices_stay_hidden_until_all_are_in(clients):
     sealed = next(e for e in view["log"] if e["type"] == "sealed")
     assert sealed["winner"] == 0 and {c["card"] for c in sealed["choices"]} == {12000, 25000}
     assert "yacht" in view["seats"][0]["cards"]  # the only unique value wins
+    # Only the sealed event names a winner (the others had "winner": null).
+    assert [e["type"] for e in view["log"] if "winner" in e] == ["sealed"]
 
 
 # --------------------------------------------------------------------------- the log

@@ -104,6 +104,12 @@ def test_delete_cancels_everything(clients):
             "invalid_order",
             None,
         ),
+        # A card listed twice, refused as a move's is (it was stored as sent).
+        (
+            {"for_card": "lux5", "order": {"type": "bid", "max": 9000, "cards": [1000, 1000]}},
+            "invalid_order",
+            None,
+        ),
     ],
 )
 def test_bad_orders_answer_400_and_change_nothing(clients, body, code, field):

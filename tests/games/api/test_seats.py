@@ -156,3 +156,14 @@ def test_the_host_reads_who_declined_in_the_game_and_in_the_list(clients, waitin
     for other in ("bob", "carol"):
         view = clients[other].get(f"/api/v1/games/{waiting}/").json()["seats_info"]
         assert [s["declined_by"] for s in view] == [None] * 3
+
+
+def test_an_invitation_not_yet_answered_names_the_seat_as_the_docs_say(clients, waiting):
+    """``your_seat`` is the seat held for Bob; ``accepted`` says he does not sit there
+    yet, and the chat answers him as someone without a seat (docs/api.md)."""
+    view = clients["bob"].get(f"/api/v1/games/{waiting}/").json()
+    assert view["your_seat"] == 1
+    seat = view["seats_info"][view["your_seat"]]
+    assert seat["invited"] and not seat["accepted"] and seat["is_you"]
+    chat = clients["bob"].get(f"/api/v1/games/{waiting}/chat/")
+    assert chat.status_code == 403 and chat.json()["code"] == "not_your_seat"
