@@ -136,8 +136,8 @@ def screenshot():
     """``screenshot(page, name)``: a full-page PNG in test-artifacts/ (gitignored).
 
     ``caret="initial"``: Playwright otherwise hides the text caret by giving every input
-    an inline style, which htmx copies with setAttribute onto the same inputs of the next
-    board it swaps in, and the Content-Security-Policy refuses that (see ``new_page``)."""
+    an inline style (htmx no longer copies such styles onto the next board it swaps in,
+    test_csp.py, but the screenshot should show the page as a person sees it)."""
     ARTIFACTS.mkdir(exist_ok=True)
 
     def take(page, name):

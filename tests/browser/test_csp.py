@@ -31,3 +31,29 @@ def test_pages_load_with_nothing_refused(live_server, new_page, log_in, alice, b
     page.click("label[for=hand-10000]")
     expect(page.locator("#bid-preview")).to_contain_text("10,000")
     assert refused == []
+
+
+def test_an_inline_style_put_on_the_board_by_an_extension_is_not_copied_by_htmx(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """Password managers and writing aids give inputs an inline style through the DOM
+    (which the policy allows).  htmx used to carry such a ``style`` over to the same
+    element of the board it swaps in with ``setAttribute``, and the policy refused each
+    one (three console errors a move; Playwright's screenshots, which hide the caret
+    that way, did it too).  The board now settles no ``style``: nothing is refused."""
+    from playwright.sync_api import expect
+
+    alice.is_staff = True  # table_make fixes the deck: a staff scenario
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".banner")).to_contain_text("Your turn")
+    page.evaluate(
+        "for (const e of document.querySelectorAll('#board [id]')) e.style.outline = '1px solid red'"
+    )
+    page.click("label[for=hand-10000]")
+    expect(page.locator("#bid-preview")).to_contain_text("10,000")
+    page.click("#bid-button")
+    expect(page.locator(".log")).to_contain_text("Alice bids 10,000")
+    # (new_page fails the test on any refusal the console reported)
