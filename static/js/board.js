@@ -1,9 +1,10 @@
 // The board, on top of htmx (everything also works without this file):
 // - when your turn begins (or the page opens on it), the action bar is scrolled into
 //   view if it is not;
-// - after your own move, focus returns to your hand (or to the headline), not to the
-//   top of the page, even when a refresh replaces the board first; ticking a card
-//   leaves the focus on it;
+// - after your own move, focus returns to your hand (a card when it is still your turn,
+//   else the hand itself), in sight, not to the top of the page or to a headline above
+//   the screen, even when a refresh replaces the board first; ticking a card leaves the
+//   focus on it;
 // - the headline is read out by screen readers when it changes, after the moves the
 //   log gained meanwhile ("Bob bids 4,000 (total 4,000)."; a live region outside the
 //   board, which the refreshes replace);
@@ -21,11 +22,12 @@
 // - the page's messages (a confirmation at the top, from the last form sent) go once
 //   they are out of date: the board refreshed into another stage of the game, or the
 //   player made a move on it;
-// - the focus left on the headline after one's move goes into the hand when the turn
-//   comes back, and to the result when the game ends, never out of sight;
+// - the focus left on the hand (or the headline) after one's move goes onto a card when
+//   the turn comes back, and to the result when the game ends, never out of sight;
 // - a refresh that shows the same moment of the game (a chat line, the poll) keeps the
 //   money cards ticked for a bid, and the focus where it was, also on elements without
-//   an id (a link, the chat's Send, the Resign toggle).
+//   an id (a link, the chat's Send, the Resign toggle); when what had the focus is gone
+//   from the new board, the hand takes it.
 (function () {
   var wasMyTurn = null;
   var lastHeadline = null;
@@ -65,6 +67,11 @@
       window.scrollBy(0, covered + 8);
     }
   });
+
+  function partlyInView(element) {
+    var box = element.getBoundingClientRect();
+    return box.bottom > 0 && box.top < window.innerHeight;
+  }
 
   function inView(element) {
     var box = element.getBoundingClientRect();
@@ -266,17 +273,24 @@
       }
     }
     if (afterOwnMove) {
+      // A card again when the turn is still yours; else the hand itself, where the
+      // move was made (the headline, read out by the live region, is often far above).
       var target = document.querySelector("#board .pick__input, #board .tray .card-button") ||
+        document.querySelector("#board #tray") ||
         document.querySelector("#board .banner");
       if (target) {
-        target.focus({ preventScroll: !myTurn });
+        target.focus({ preventScroll: true });
+        if (myTurn || !partlyInView(target)) {
+          target.scrollIntoView({ block: "nearest" });
+        }
       }
     }
     // The focus left on the headline after one's move (waiting for the others) follows
     // the game where it goes next, so that it is never out of sight: into the hand when
     // the turn comes back, to the headline with the result when the game ends.
     var active = document.activeElement;
-    var onHeadline = active && active.classList && active.classList.contains("banner");
+    var onHeadline = active && active.classList &&
+      (active.classList.contains("banner") || active.id === "tray");
     if (!afterOwnMove && onHeadline && myTurn && wasMyTurn === false) {
       var first = document.querySelector("#board .pick__input, #board .tray .card-button");
       if (first) {
@@ -578,10 +592,20 @@
     var again = null;
     if (keepFocus && lost) {
       again = typeof keepFocus === "string" ? document.querySelector(keepFocus) : findAlike(keepFocus);
+      // What had the focus is gone from the new board (a card spent, a choice made in
+      // another tab or by a standing order, a Yacht Club choice's board replaced by the
+      // next auction): the hand takes it, a card when the turn is yours, never <body>.
+      if (!again) {
+        again = document.querySelector("#board.board--my-turn .pick__input, #board.board--my-turn .tray .card-button") ||
+          document.querySelector("#board #tray") || document.querySelector("#board .banner");
+      }
     }
     keepFocus = null;
     if (again) {
       again.focus({ preventScroll: true });
+      if (!partlyInView(again)) {
+        again.scrollIntoView({ block: "nearest" });
+      }
     }
     if (source && source.id === "chat-form") {
       var box = document.getElementById("chat-text");

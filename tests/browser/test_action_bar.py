@@ -76,9 +76,15 @@ def test_bid_and_pass_are_in_view_on_your_turn(
     # A function, not an expression: Playwright polls an expression with eval, which the
     # page's Content Security Policy refuses whenever the first check is false.
     page.wait_for_function(
-        "() => document.activeElement && "
-        "document.activeElement.matches('#board .pick__input, #board .banner')",
+        "() => document.activeElement && document.activeElement.matches('#board #tray')",
         timeout=5000,
+    )
+    # … the hand where the move was made, in sight (the headline was far above).
+    assert page.evaluate(
+        """() => {
+            const box = document.activeElement.getBoundingClientRect();
+            return box.bottom > 0 && box.top < window.innerHeight;
+        }"""
     )
     # The others move; when the turn comes back, the bar comes into view again and
     # the headline is announced.
@@ -109,8 +115,8 @@ def test_focus_returns_to_the_hand_when_a_refresh_lands_before_the_move_settles(
         "(url) => htmx.ajax('GET', url, {source: '#board', target: '#board', swap: 'outerHTML'})",
         stale,
     )
-    # Once both swaps have settled, the focus is in the hand (or on the headline).
-    focused = page.locator("#board .pick__input:focus, #board .banner:focus")
+    # Once both swaps have settled, the focus is in the hand.
+    focused = page.locator("#board .pick__input:focus, #board #tray:focus")
     expect(focused).to_have_count(1, timeout=10_000)
 
 
@@ -169,9 +175,9 @@ def test_a_chat_line_during_your_turn_keeps_the_ticked_cards_and_the_focus(
 def test_the_focus_goes_back_into_the_hand_when_the_turn_comes_back(
     live_server, new_page, log_in, alice, bob, carol
 ):
-    """After her bid the focus waits on the headline ("Waiting for Bob"); when the
-    others have passed and her turn comes back, it is on a card of her hand, in sight,
-    not on a headline far above the screen."""
+    """After her bid the focus waits on her hand (the headline, "Waiting for Bob", is
+    read out); when the others have passed and her turn comes back, it is on a card of
+    her hand, in sight, not on a headline far above the screen."""
     from playwright.sync_api import expect
 
     page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
@@ -180,7 +186,7 @@ def test_the_focus_goes_back_into_the_hand_when_the_turn_comes_back(
     page.focus("#bid-button")
     page.keyboard.press("Enter")
     expect(page.locator(".banner")).to_contain_text("Waiting for Bob")
-    page.wait_for_function("() => document.activeElement.matches('#board .banner')")
+    page.wait_for_function("() => document.activeElement.matches('#board #tray')")
     act(game, bob, type="pass")
     act(game, carol, type="pass")
     expect(page.locator(".banner")).to_contain_text("Your turn", timeout=8000)
@@ -210,3 +216,22 @@ def test_a_skip_link_leads_the_keyboard_to_the_hand(
     page.keyboard.press("Enter")
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.id") == "hand-1000"
+
+
+def test_the_hand_takes_the_focus_when_what_had_it_leaves_the_board(
+    live_server, new_page, log_in, screenshot, alice, bob, carol
+):
+    """Alice's focus is on a card when her bid is made elsewhere (another tab, a
+    standing order): the refresh has no such card any more, and the focus goes to her
+    hand, not to the top of the page (it fell to <body>, 14 tabs from the hand)."""
+    from playwright.sync_api import expect
+
+    page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    page.focus("#hand-3000")
+    act(game, alice, type="bid", cards=[3000])
+    expect(page.locator(".banner")).to_contain_text("Waiting for Bob", timeout=8000)
+    page.wait_for_function(
+        "() => document.activeElement && document.activeElement.matches('#board #tray')",
+        timeout=5000,
+    )
+    screenshot(page, "browser-focus-on-hand")
