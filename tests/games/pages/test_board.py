@@ -254,3 +254,17 @@ def test_the_log_shows_the_moves_of_the_version_the_board_shows(client, host, bo
     entries = selectors.log_entries(game=stale, view=view)
     assert [entry.number for entry in entries] == [0, 1]
     assert "—" not in [entry.text for entry in entries]
+
+
+def test_a_bid_reads_out_as_its_cards_and_their_total(client, host, bob, carol):
+    """A screen reader heard "Highest bid 3,000 10,000 13,000": the cards and the total
+    with nothing between them.  Hidden words join them for it, the eye sees no change."""
+    import re
+
+    game = table_make(host, [bob, carol])
+    act(game, host, type="bid", cards=[3000, 10000])
+    client.force_login(bob)
+    html = client.get(url(game)).content.decode()
+    bid = html.split('class="player__bid player__bid--lead"', 1)[1].split("</div>", 1)[0]
+    hidden = re.sub(r"\s+", " ", " ".join(re.findall(r'class="visually-hidden">([^<]*)<', bid)))
+    assert hidden == "3,000 + 10,000 total "
