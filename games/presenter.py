@@ -555,7 +555,10 @@ def bid_preview(legal: LegalSummary | None, cards: list[int]) -> tuple[bool, str
 
 
 def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
-    """How a status was reached, step by step, in the scoring order."""
+    """How a status was reached, step by step, in the scoring order (nothing for a
+    player without status cards: "none" says it, "Luxuries 0" beside it did not)."""
+    if all(step.kind == "luxuries" and not step.operand for step in steps):
+        return []
     lines = []
     for step in steps:
         if step.kind == "luxuries":

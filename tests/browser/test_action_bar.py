@@ -218,6 +218,18 @@ def test_a_skip_link_leads_the_keyboard_to_the_hand(
     assert page.evaluate("() => document.activeElement.id") == "hand-1000"
 
 
+def test_a_skip_link_leads_the_keyboard_to_the_chat(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """The chat's message box is a skip link away (it was 15 to 20 Tabs past the hand)."""
+    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    for _tab in range(3):
+        page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.textContent") == "Skip to the chat"
+    page.keyboard.press("Enter")
+    assert page.evaluate("() => document.activeElement.id") == "chat-text"
+
+
 def test_the_hand_takes_the_focus_when_what_had_it_leaves_the_board(
     live_server, new_page, log_in, screenshot, alice, bob, carol
 ):

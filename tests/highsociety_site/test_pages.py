@@ -37,7 +37,8 @@ def test_pages_load_vendored_htmx_and_no_inline_script(client, url):
 def test_htmx_requests_carry_the_csrf_token(client):
     response = client.get("/")
     match = re.search(
-        r"""<body hx-headers='\{"X-CSRFToken": "([A-Za-z0-9]+)"\}'[^>]*>""", response.content.decode()
+        r"""<body hx-headers='\{"X-CSRFToken": "([A-Za-z0-9]+)"\}'[^>]*>""",
+        response.content.decode(),
     )
     assert match, "the body must send the CSRF token with every htmx request"
     assert len(match.group(1)) == 64
@@ -48,6 +49,13 @@ def test_anonymous_nav_offers_log_in_and_sign_up(client):
     assert f'href="{reverse("account_login")}"' in html
     assert f'href="{reverse("account_signup")}"' in html
     assert f'href="{reverse("profile")}"' not in html
+
+
+@pytest.mark.parametrize("name", ["account_login", "account_signup"])
+def test_the_menu_marks_the_entrance_page_one_is_on(client, name):
+    html = client.get(reverse(name)).content.decode()
+    assert f'href="{reverse(name)}" aria-current="page"' in html
+    assert html.count('aria-current="page"') == 1
 
 
 def test_logged_in_nav_offers_profile_and_a_log_out_form(client, alice):

@@ -268,3 +268,13 @@ def test_a_bid_reads_out_as_its_cards_and_their_total(client, host, bob, carol):
     bid = html.split('class="player__bid player__bid--lead"', 1)[1].split("</div>", 1)[0]
     hidden = re.sub(r"\s+", " ", " ".join(re.findall(r'class="visually-hidden">([^<]*)<', bid)))
     assert hidden == "3,000 + 10,000 total "
+
+
+def test_the_score_steps_of_a_player_without_status_cards_are_empty():
+    """The end screen showed "none" and then "Luxuries 0" for such a player."""
+    from games.engine import status_steps
+    from games.presenter import steps_text
+
+    assert steps_text(status_steps(())) == []
+    assert steps_text(status_steps(("lux3", "lux7"))) == ["Luxuries 3 + 7 = 10"]
+    assert steps_text(status_steps(("prestige",)))[0] == "Luxuries 0"  # explains the ×2
