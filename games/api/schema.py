@@ -181,11 +181,15 @@ _LOCATION_ANSWERS = {"games_create": ("201",), "games_rematch": ("201", "200")}
 def response_headers(result, generator, request, public):
     """A postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): every
     429 and 503 answer says ``Retry-After``; creating a table and opening a rematch say
-    ``Location``."""
+    ``Location``; a number in a path (a game's id, a seat) is never negative, as the
+    paths take only digits (``/games/-1/`` is no endpoint at all)."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
+            for parameter in operation.get("parameters", ()):
+                if parameter.get("in") == "path" and parameter["schema"].get("type") == "integer":
+                    parameter["schema"].setdefault("minimum", 0)
             responses = operation["responses"]
             for code in ("429", "503"):
                 if code in responses:

@@ -131,6 +131,22 @@ def test_every_field_is_described(document):
     assert missing == []
 
 
+def test_numbers_in_paths_are_never_negative(document, client):
+    """The paths take digits only: a client generating ids from the schema must not
+    expect ``/games/-1/`` to be a game it could be told of (it is no endpoint)."""
+    numbers = [
+        (path, parameter["name"], parameter["schema"])
+        for path, operations in document["paths"].items()
+        for operation in operations.values()
+        if isinstance(operation, dict)
+        for parameter in operation.get("parameters", ())
+        if parameter["in"] == "path" and parameter["schema"].get("type") == "integer"
+    ]
+    assert {name for _path, name, _schema in numbers} >= {"game_id", "position"}
+    assert all(schema.get("minimum") == 0 for _path, _name, schema in numbers), numbers
+    assert client.get("/api/v1/games/-1/").status_code == 404
+
+
 # --------------------------------------------------------------------------- schemathesis
 
 
@@ -201,7 +217,13 @@ def test_api_keeps_its_schema(fuzz_user, api_schema, path, method, mode):
     def check(case):
         # Half the generated game ids point at real games, so the deeper paths run too.
         game_id = (case.path_parameters or {}).get("game_id")
-        if isinstance(game_id, int) and not isinstance(game_id, bool) and game_id % 2 == 0:
+        # (A negative id is left alone: it breaks the schema, and must stay refused.)
+        if (
+            isinstance(game_id, int)
+            and not isinstance(game_id, bool)
+            and game_id >= 0
+            and game_id % 2 == 0
+        ):
             case.path_parameters["game_id"] = game_ids[game_id // 2 % 2]
         headers = {"Authorization": f"Token {token}"}
         if (path, method) == ("/api/v1/auth/token/", "delete"):
