@@ -12,6 +12,7 @@ slip out.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Mapping
 from typing import Any
 
@@ -72,13 +73,19 @@ class JsonBooleanField(serializers.BooleanField):
 
 
 class JsonChoiceField(serializers.ChoiceField):
-    """One of the choices, of the choices' own JSON type: 48, not "48"."""
+    """One of the choices, of the choices' own JSON type: 48, not "48".  The refusal
+    quotes what was sent as JSON and names the choices ("5 is not one of 24, 48, 72,
+    168.", where DRF's own said '"5" is not a valid choice.')."""
+
+    default_error_messages = {"invalid_choice": _("{input} is not one of {choices}.")}
 
     def to_internal_value(self, data):
-        if data != "" and not any(
-            type(data) is type(choice) and data == choice for choice in self.choices
-        ):
-            self.fail("invalid_choice", input=data)
+        if not any(type(data) is type(choice) and data == choice for choice in self.choices):
+            self.fail(
+                "invalid_choice",
+                input=json.dumps(data, ensure_ascii=False, default=str)[:40],
+                choices=", ".join(json.dumps(choice) for choice in self.choices),
+            )
         return super().to_internal_value(data)
 
 

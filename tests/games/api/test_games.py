@@ -107,6 +107,17 @@ def test_create_validates_input(clients, body, field):
 
 
 @pytest.mark.parametrize(
+    "sent, said",
+    [(5, "5 is not one of 24, 48, 72, 168."), ("48", '"48" is not one of 24, 48, 72, 168.')],
+)
+def test_a_deadline_out_of_the_choices_is_quoted_as_sent_and_the_choices_named(clients, sent, said):
+    """DRF's own sentence quoted a number as text ('"5" is not a valid choice.')."""
+    body = {"players": 3, "seats": BOTS, "move_deadline_hours": sent}
+    error = _error(clients["alice"].post(GAMES, body, format="json"), 400, "invalid")
+    assert error["errors"] == {"move_deadline_hours": [said]}
+
+
+@pytest.mark.parametrize(
     "seats, words, where",
     [
         ([{"ai": "easy"}], "needs 2 seats", "non_field_errors"),
