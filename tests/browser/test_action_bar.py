@@ -130,6 +130,16 @@ def test_ticking_a_card_with_the_keyboard_keeps_the_focus_on_it(
     page.focus("#hand-6000")
     page.keyboard.press("Space")
     expect(page.locator("#hand-6000")).to_be_checked()
+    # The focus ring is dashed, the ticked card's ring solid: the two looked alike.
+    page.keyboard.press("Tab")
+    rings = page.evaluate(
+        """() => ['hand-6000', 'hand-8000'].map(id => {
+            const face = document.getElementById(id).nextElementSibling;
+            return [getComputedStyle(face).outlineStyle, getComputedStyle(face).boxShadow];
+        })"""
+    )
+    assert rings[1][0] == "dashed" and rings[0][0] != "dashed" and rings[0][1] != "none"
+    page.keyboard.press("Shift+Tab")
     expect(page.locator("#bid-preview")).to_have_class(re.compile("preview--ok"))  # it is back
     page.wait_for_timeout(500)  # past the preview's settle
     assert page.evaluate("() => document.activeElement.id") == "hand-6000"
