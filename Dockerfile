@@ -28,11 +28,12 @@ COPY . .
 RUN SECRET_KEY=build-only-not-a-secret python manage.py compilemessages -v 0 \
     && SECRET_KEY=build-only-not-a-secret python manage.py collectstatic --noinput -v 0
 
-# Run as a user without privileges; it may write only collected static files and
-# beat's schedule.
+# Run as a user without privileges; it may write only collected static files (all of
+# them: a collectstatic run in a container rewrites the hashed files in their folders)
+# and beat's schedule.
 RUN useradd --create-home --uid 10001 app \
     && mkdir -p /app/staticfiles /app/var \
-    && chown app:app /app/staticfiles /app/var
+    && chown -R app:app /app/staticfiles /app/var
 USER app
 
 EXPOSE 8000

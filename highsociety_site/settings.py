@@ -561,6 +561,7 @@ LOGGING = {
     "filters": {
         "context": {"()": "ops.logcontext.ContextFilter"},
         "probes": {"()": "ops.health.ProbeLogFilter"},  # a failing health check: a warning
+        "hosts": {"()": "ops.unknown_host.UnknownHostLogFilter"},  # a scanner's Host: a warning
     },
     "formatters": {
         "json": {"()": "ops.logcontext.JsonFormatter"},
@@ -571,7 +572,7 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
             "formatter": LOG_FORMAT,
-            "filters": ["context", "probes"],
+            "filters": ["context", "probes", "hosts"],
         },
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},
@@ -579,5 +580,8 @@ LOGGING = {
         "django.db.backends": {"level": "INFO"},  # SQL stays quiet even at LOG_LEVEL=DEBUG
     },
 }
-# Celery workers keep this configuration instead of installing their own root handler.
+# Celery workers keep this configuration instead of installing their own root handler,
+# and leave their output as it is: redirected into the log, a traceback or a console
+# e-mail became hundreds of one-fragment `celery.redirected` lines.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
+CELERY_WORKER_REDIRECT_STDOUTS = False

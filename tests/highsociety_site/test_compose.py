@@ -103,3 +103,17 @@ def test_haproxy_lets_each_asgi_node_hold_the_boards_streams(compose):
         seconds = int(re.search(rf"^\s*timeout {side} (\d+)s$", config, re.M).group(1))
         assert seconds > 2 * settings.LIVE_HEARTBEAT_SECONDS
     assert re.search(r"^\s*timeout queue \d+s$", config, re.M)
+
+
+def test_the_web_service_writes_nothing_of_the_image_at_its_start(compose):
+    """The image collects the static files as root; the containers run as ``app``.  The
+    web service ran collectstatic again at each start, which rewrote files in folders
+    only root could write (the chown was not recursive): gunicorn never started, and
+    HAProxy waited for a healthy web for ever."""
+    command = compose["services"]["web"]["command"]
+    assert "collectstatic" not in command and "gunicorn" in command
+    dockerfile = (ROOT / "Dockerfile").read_text()
+    assert "collectstatic" in dockerfile
+    chown = re.search(r"chown (-R )?app:app (.+)", dockerfile)
+    assert chown and chown.group(1) == "-R " and "/app/staticfiles" in chown.group(2)
+    assert dockerfile.index("collectstatic") < dockerfile.index("chown -R")

@@ -176,3 +176,12 @@ def test_three_queues_by_default(load_settings):
     # declarations, and sending any task would fail.
     assert "CELERY_QUEUES" not in s
     assert s["CELERY_TASK_ROUTES"] == ("games.tasks.route_task",)
+
+
+def test_celery_workers_leave_their_output_as_it_is():
+    """Redirected into the log, one traceback of a worker or beat became some 1,600
+    JSON lines of one fragment each (``celery.redirected``)."""
+    from highsociety_site.celery import app
+
+    assert app.conf.worker_redirect_stdouts is False
+    assert app.conf.worker_hijack_root_logger is False

@@ -31,10 +31,54 @@ def _production_environ(tmp_path, **extra):
         DEBUG="0",
         SECRET_KEY=secrets.token_urlsafe(50),
         ALLOWED_HOSTS="example.org",
-        DATABASE_URL=f"sqlite:///{tmp_path / 'deploy.sqlite3'}",
-        **extra,
+        DATABASE_URL="postgres://highsociety@db.example.org:5432/highsociety",
+        REDIS_URL="redis://redis.example.org:6379/0",
+        EMAIL_URL="smtp://mail.example.org:587?timeout=10",
+        SITE_URL="https://example.org",
+        DEFAULT_FROM_EMAIL="High Society <play@example.org>",
     )
+    for name, value in extra.items():
+        if value is None:
+            environ.pop(name, None)
+        else:
+            environ[name] = value
     return environ
+
+
+def _check_deploy(environ) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+        cwd=ROOT,
+        env=environ,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_check_deploy_names_each_embedded_default_left_in_production(tmp_path):
+    """A production start with DEBUG off but DATABASE_URL, REDIS_URL, EMAIL_URL, SITE_URL
+    or DEFAULT_FROM_EMAIL left out ran on SQLite, in-process tasks, e-mail printed to
+    the console, links to 127.0.0.1 and mail from noreply@localhost, and the check said
+    "no issues"."""
+    result = _check_deploy(
+        _production_environ(
+            tmp_path,
+            DATABASE_URL=None,
+            REDIS_URL=None,
+            EMAIL_URL=None,
+            SITE_URL=None,
+            DEFAULT_FROM_EMAIL=None,
+        )
+    )
+    said = result.stdout + result.stderr
+    assert result.returncode != 0
+    for code in ("ops.W001", "ops.W002", "ops.W003", "ops.W004", "ops.W005"):
+        assert code in said, said
+    one_left = _check_deploy(_production_environ(tmp_path, SITE_URL="http://localhost:8000"))
+    assert one_left.returncode != 0
+    said = one_left.stdout + one_left.stderr
+    assert "ops.W004" in said and "ops.W001" not in said and "ops.W003" not in said
 
 
 def test_check_deploy_is_clean_with_production_settings(tmp_path):
