@@ -567,11 +567,17 @@ def chat_open_to(game: Game, user: User | None) -> bool:
 
 
 def chat_lines(
-    *, game: Game, user: User, since: datetime | None = None, limit: int = CHAT_LINES
+    *,
+    game: Game,
+    user: User,
+    since: datetime | None = None,
+    after: int | None = None,
+    limit: int = CHAT_LINES,
 ) -> tuple[ChatLine, ...]:
-    """The table's latest ``limit`` messages (after ``since``), oldest first, without
-    those of players ``user`` has muted.  One query.  For a player at the table only:
-    the caller checks ``chat_open_to``."""
+    """The table's latest ``limit`` messages (written after ``since``, or after the
+    message of id ``after``), oldest first, without those of players ``user`` has
+    muted.  One query.  For a player at the table only: the caller checks
+    ``chat_open_to``."""
     muted = ChatMute.objects.filter(user=user, muted=OuterRef("user"))
     messages = (
         ChatMessage.objects.filter(game=game)
@@ -581,6 +587,8 @@ def chat_lines(
     )
     if since is not None:
         messages = messages.filter(created_at__gt=since)
+    if after is not None:
+        messages = messages.filter(pk__gt=after)
     return tuple(
         ChatLine(
             id=message.pk,

@@ -349,6 +349,18 @@ class MovesQuerySerializer(QuerySerializer):
     )
 
 
+class ChatQuerySerializer(QuerySerializer):
+    after = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        required=False,
+        help_text=(
+            "Only the messages after this one (a message's `id`): give the last `id` you "
+            "have to get what is new. Left out: the latest messages."
+        ),
+    )
+
+
 # --------------------------------------------------------------------------- output
 
 
@@ -888,7 +900,8 @@ class ChatSerializer(serializers.Serializer):
     messages = ChatLineSerializer(
         many=True,
         help_text=(
-            "The latest 50 messages, oldest first, without those of players you have muted."
+            "The latest 50 messages (after `after` when given), oldest first, without those "
+            "of players you have muted."
         ),
     )
 

@@ -22,6 +22,7 @@ from games.api.pagination import PagePagination
 from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, ORDER_EXAMPLES, error_responses
 from games.api.serializers import (
     ChatInputSerializer,
+    ChatQuerySerializer,
     ChatSerializer,
     GameCreateInputSerializer,
     GameListQuerySerializer,
@@ -518,8 +519,8 @@ def _not_your_seat_explain(game: Game, user, action: dict[str, Any], error: NotY
 class GameChatView(APIView):
     """The table's chat: for the players seated at it (accepted), not for spectators."""
 
-    def _chat(self, game: Game, user) -> dict[str, Any]:
-        lines = chat_lines(game=game, user=user)
+    def _chat(self, game: Game, user, after: int | None = None) -> dict[str, Any]:
+        lines = chat_lines(game=game, user=user, after=after)
         return {"game": game.pk, "messages": [line.to_json() for line in lines]}
 
     def _game(self, request: Request, game_id: int) -> Game:
@@ -533,16 +534,20 @@ class GameChatView(APIView):
         summary="The table's chat",
         description=(
             "The latest messages of the players at this table, oldest first, without "
-            "those of players you muted on the board. 403 unless you have a seat here."
+            "those of players you muted on the board; with `after`, only those written "
+            "after that message. 403 unless you have a seat here."
         ),
         tags=["games"],
-        parameters=[GAME_ID],
-        responses={200: ChatSerializer, **error_responses(401, 403, 404, 429)},
+        parameters=[GAME_ID, ChatQuerySerializer],
+        responses={200: ChatSerializer, **error_responses(400, 401, 403, 404, 429)},
     )
     def get(self, request: Request, game_id: int) -> Response:
+        query = ChatQuerySerializer(data=request.query_params)
+        query.is_valid(raise_exception=True)
         game = self._game(request, game_id)
         notifications.seat_seen(game_id=game.pk, user=request.user)  # at the table
-        return Response(ChatSerializer(self._chat(game, request.user)).data)
+        after = query.validated_data.get("after")
+        return Response(ChatSerializer(self._chat(game, request.user, after)).data)
 
     @extend_schema(
         operation_id="games_chat_create",

@@ -288,3 +288,24 @@ def test_the_api_takes_a_message_only_as_a_json_string(game, alice, text):
     answer = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": text}, format="json")
     assert answer.status_code == 400
     assert not ChatMessage.objects.exists()
+
+
+def test_the_api_chat_gives_what_is_new_after_a_message(game, alice, bob):
+    """A client polling the chat sends the last id it has (``after``) and gets only the
+    messages written since; a bad cursor is a 400 that names it."""
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(bob)
+    for text in ("one", "two", "three"):
+        chat_post(game=game, user=alice, text=text)
+    url = f"/api/v1/games/{game.pk}/chat/"
+    everything = api.get(url).json()["messages"]
+    assert [m["text"] for m in everything] == ["one", "two", "three"]
+    newer = api.get(url, {"after": everything[0]["id"]}).json()["messages"]
+    assert [m["text"] for m in newer] == ["two", "three"]
+    assert api.get(url, {"after": everything[-1]["id"]}).json()["messages"] == []
+    assert api.get(url, {"after": 0}).json()["messages"] == everything
+    for bad in ("-1", "x", ""):
+        answer = api.get(url, {"after": bad})
+        assert answer.status_code == 400 and "after" in answer.json()["errors"], bad
