@@ -328,6 +328,8 @@ class OrderForm(forms.Form):
         },
     )
     card = forms.CharField(max_length=20, required=False, strip=True)
+    # Which auction the form was drawn for (its card may come up again: Prestige).
+    auction = forms.IntegerField(required=False, min_value=0, max_value=99)
     kind = forms.ChoiceField(
         choices=[("", ""), ("pass", "pass"), ("bid", "bid")],
         required=False,

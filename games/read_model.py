@@ -230,10 +230,14 @@ class OrdersView:
     bid order may be left now (the seat is in the auction and has not passed);
     ``may_discard``: Theft is up, so the luxury it takes may be ordered; ``may_seal``:
     the seat still makes its Yacht Club choice.  ``order`` is the order for ``card``.
+    ``number``: which auction this is (the cards revealed so far, public): an order
+    form carries it, so that a form left open from an earlier auction of the same card
+    (there are three Prestige cards) is refused rather than taken for this one.
     """
 
     card: str | None
     auction: str | None  # normal, misfortune, sealed (None: no auction)
+    number: int
     may_bid: bool
     may_discard: bool
     may_seal: bool
@@ -246,6 +250,7 @@ class OrdersView:
         return {
             "card": self.card,
             "auction": self.auction,
+            "auction_number": self.number,
             "may_bid": self.may_bid,
             "may_discard": self.may_discard,
             "may_seal": self.may_seal,

@@ -440,6 +440,7 @@ def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
     return OrdersView(
         card=state.card,
         auction=state.auction,
+        number=auction,
         may_bid=state.phase == AUCTION and not me.passed,
         may_discard=state.card == THEFT and state.phase in (AUCTION, THEFT_CHOICE),
         may_seal=state.phase == SEALED and me.sealed == "waiting",

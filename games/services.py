@@ -1130,14 +1130,16 @@ def game_orders_set(
     card: str | None = None,
     order: Order | None = _KEEP,
     defaults: Defaults | Mapping[str, int | None] | None = _KEEP,
+    auction_number: int | None = None,
 ) -> StandingOrder | None:
     """Leave (or clear, with ``None``) the player's standing order for ``card``, the
     card up for auction, and/or their defaults for the coming auctions (an argument
     left out keeps what is there; ``defaults`` as a mapping changes only the parts it
     names, read under the lock).  An order that answers now plays at once, and on
     as the others move, in the same transaction as their moves.  Refuses an order for
-    an auction that is over (``AuctionOver``) and one that could never act
-    (``InvalidOrder``).  Returns the stored orders (``None``: none left)."""
+    an auction that is over (``AuctionOver``; with ``auction_number``, the auction the
+    form was drawn for, also the same card's earlier auction) and one that could never
+    act (``InvalidOrder``).  Returns the stored orders (``None``: none left)."""
     _user_require(user, NotYourSeat(_("Log in and take a seat to leave orders.")))
     now = timezone.now()
     with transaction.atomic():
@@ -1161,6 +1163,11 @@ def game_orders_set(
                 row.order_clear()
             else:
                 _order_for_card_check(state, card, order)
+                if auction_number is not None and auction_number != auction:
+                    raise AuctionOver(
+                        _("The auction of %(card)s is over: look at the board again.")
+                        % {"card": card_name(card)}
+                    )
                 problem = order_problem(view, order)
                 if problem:
                     raise InvalidOrder(engine_text(problem))

@@ -304,7 +304,11 @@ def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
         else:
             order = form.order()
             services.game_orders_set(
-                game=game, user=request.user, card=form.cleaned_data["card"], order=order
+                game=game,
+                user=request.user,
+                card=form.cleaned_data["card"],
+                order=order,
+                auction_number=form.cleaned_data["auction"],
             )
     except GameError as error:
         return _board_response(request, game, error=str(error))

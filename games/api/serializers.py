@@ -1020,6 +1020,16 @@ class OrdersInputSerializer(StrictSerializer):
             "409 when its auction has ended."
         ),
     )
+    auction_number = serializers.IntegerField(
+        min_value=0,
+        max_value=MAX_INT,
+        required=False,
+        help_text=(
+            "Optional: the `auction_number` your order is for (as `GET` answered it). "
+            "409 when that auction has ended, also when the same card is up again "
+            "(there are three Prestige cards)."
+        ),
+    )
     order = OrderInputSerializer(
         required=False,
         allow_null=True,
@@ -1051,6 +1061,7 @@ class OrdersInputSerializer(StrictSerializer):
         if "order" in data:
             given = data["order"]
             changes["card"] = data.get("for_card")
+            changes["auction_number"] = data.get("auction_number")
             changes["order"] = None if given is None else OrderInputSerializer.to_order(given)
         if "defaults" in data:
             given = data["defaults"]
@@ -1098,6 +1109,11 @@ class OrdersSerializer(serializers.Serializer):
         "normal, misfortune or sealed (null: no auction running).",
         choices=["normal", "misfortune", "sealed"],
         allow_null=True,
+    )
+    auction_number = _out(
+        serializers.IntegerField,
+        "Which auction this is (the cards revealed so far): send it back with an order "
+        "so that it cannot be taken for a later auction of the same card.",
     )
     may_bid = _out(serializers.BooleanField, "A pass or bid order may be left now.")
     may_discard = _out(serializers.BooleanField, "Theft is up: its discard may be ordered.")

@@ -25,6 +25,7 @@ def test_a_proxy_bid_through_the_api_answers_for_its_owner(clients):
     assert empty == {
         "card": "lux5",
         "auction": "normal",
+        "auction_number": 1,
         "may_bid": True,
         "may_discard": False,
         "may_seal": False,
@@ -202,3 +203,26 @@ def test_reading_orders_is_refused_as_leaving_them_is(clients, alice, bob, carol
     assert refusals[0] == refusals[1] and refusals[0][:2] == (409, "auction_over")
     assert orders(clients, "bob", finished.pk, "delete").status_code == 204
     assert not StandingOrder.objects.exists()
+
+
+def test_an_order_for_an_earlier_auction_of_the_same_card_answers_409(clients):
+    """``auction_number`` (as GET answers it) pins an order to its auction: sent for the
+    first Prestige while the second is up, it is refused; left out, as before."""
+    game_id = scenario(clients, "prestige lux3 prestige")
+    first = orders(clients, "bob", game_id).json()["auction_number"]
+    version = 0
+    for money in (1000, 2000):  # Dora takes the first Prestige, then Luxury 3
+        move(clients, "dora", game_id, type="bid", cards=[money], version=version)
+        move(clients, "bob", game_id, type="pass", version=version + 1)
+        move(clients, "carol", game_id, type="pass", version=version + 2)
+        version += 3
+    body = {"for_card": "prestige", "auction_number": first, "order": {"type": "pass"}}
+    stale = orders(clients, "bob", game_id, "put", body)
+    assert "over" in _error(stale, 409, "auction_over")["detail"]
+    assert not StandingOrder.objects.exists()
+    now = orders(clients, "bob", game_id).json()["auction_number"]
+    assert now == first + 2
+    body["auction_number"] = now
+    assert orders(clients, "bob", game_id, "put", body).status_code == 200
+    bad = orders(clients, "bob", game_id, "put", {**body, "auction_number": -1})
+    assert "auction_number" in _error(bad, 400, "invalid")["errors"]

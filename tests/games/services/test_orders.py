@@ -246,6 +246,42 @@ def test_an_order_for_an_auction_that_ended_is_refused(dora, alice, bob):
     assert not StandingOrder.objects.exists()
 
 
+def test_an_order_drawn_for_an_earlier_auction_of_the_same_card_is_refused(
+    dora, alice, bob, client
+):
+    """Three Prestige cards: a form left open on the first one's auction names the
+    card that is up again, and was taken for the second; its auction number tells."""
+    from games.selectors import orders_view, table_view
+
+    game = table_of(dora, alice, bob, "prestige lux3 prestige")
+    first = orders_view(game=game, view=table_view(game=game, user=alice)).number
+    client.force_login(alice)
+    drawn = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'name="auction" value="{first}"' in drawn
+    for money in (1000, 2000):  # Dora takes the first Prestige, then Luxury 3
+        game = act(game, dora, type="bid", cards=[money])
+        game = act(game, alice, type="pass")
+        game = act(game, bob, type="pass")
+    game.refresh_from_db()
+    assert game.engine_state().card == "prestige"
+    with pytest.raises(AuctionOver, match="The auction of Prestige is over"):
+        game_orders_set(
+            game=game, user=alice, card="prestige", order=Order(kind="pass"), auction_number=first
+        )
+    answer = client.post(
+        f"/games/{game.pk}/orders/",
+        {"what": "order", "card": "prestige", "auction": first, "kind": "pass"},
+    )
+    assert "The auction of Prestige is over" in answer.content.decode()
+    assert not StandingOrder.objects.exists()
+    now = orders_view(game=game, view=table_view(game=game, user=alice)).number
+    assert now == first + 2
+    game_orders_set(
+        game=game, user=alice, card="prestige", order=Order(kind="pass"), auction_number=now
+    )
+    assert StandingOrder.objects.count() == 1
+
+
 def test_bad_defaults_are_refused(dora, alice, bob):
     game = table_of(dora, alice, bob, "lux5 lux6 lux7")
     with pytest.raises(InvalidOrder, match="from 2 to 12"):
