@@ -897,14 +897,21 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "log": log,
         "deadline_at": deadline,
         "due_in": due_in,
-        "deadline_line": _deadline_line(view, due_in) if deadline else "",
+        "deadline_line": _deadline_line(view, due_in, passed=deadline <= now) if deadline else "",
         "deadline_text": _local_text(deadline, time_zone) if deadline else "",
     }
 
 
-def _deadline_line(view: TableView, due_in: str) -> str:
+def _deadline_line(view: TableView, due_in: str, *, passed: bool = False) -> str:
     """Whose move the deadline is for, in the reader's words: theirs, or the next one
-    at the table (someone else's: after a bot moved for them, say)."""
+    at the table (someone else's: after a bot moved for them, say).  A deadline already
+    passed is not "due in 1 minute" (several deadlines of a Yacht Club round pass at
+    once, and each is e-mailed as the sweep plays it): its time ran out, and a bot makes
+    that move at once."""
+    if passed:
+        if view.my_turn:
+            return _("The time for your move ran out")
+        return _("The time for the next move ran out")
     if view.my_turn:
         return _("Your move is due %(due_in)s") % {"due_in": due_in}
     return _("The next move is due %(due_in)s") % {"due_in": due_in}

@@ -227,11 +227,23 @@ def move_caption(
     ``names`` name the mover for who made the move ("Bob (forced)"): its first event, the
     move itself, reads so; what followed from it (winning a card, revealing the next)
     reads under ``plain`` names, when given ("Bob (forced) passes. Bob takes Theft")."""
+    sealed = move is not None and move["action"].get("type") == "sealed_bid"
+    if sealed and events and events[0]["type"] == "sealed" and plain is not None:
+        # The last choice reveals them all.  The reveal names every chooser plainly (a
+        # deadline's bot that chose earlier was named on that choice's own line); this
+        # choice, when someone else made it, gets a line of its own first, as the
+        # others did: the reveal named only it for its maker.
+        seat = move["seat"]
+        reveal = " ".join(event_text(event, plain) for event in events)
+        if names[seat] == plain[seat]:
+            return reveal
+        chose = _("%(who)s makes a sealed choice for the Yacht Club.") % {"who": names[seat]}
+        return f"{chose} {reveal}"
     text = " ".join(
         event_text(event, names if i == 0 or plain is None else plain)
         for i, event in enumerate(events)
     )
-    if not text and move is not None and move["action"].get("type") == "sealed_bid":
+    if not text and sealed:
         text = _("%(who)s makes a sealed choice for the Yacht Club.") % {"who": names[move["seat"]]}
     return text or "—"
 

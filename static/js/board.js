@@ -603,7 +603,9 @@
     keepFocus = null;
     if (again) {
       again.focus({ preventScroll: true });
-      if (!partlyInView(again)) {
+      // Brought into sight for a keyboard user (the browser shows them the focus ring);
+      // a mouse user's page is not scrolled from under them.
+      if (!partlyInView(again) && again.matches(":focus-visible")) {
         again.scrollIntoView({ block: "nearest" });
       }
     }

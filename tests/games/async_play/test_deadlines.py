@@ -70,6 +70,40 @@ def test_the_deadline_e_mail_says_whose_move_is_due_next(dora, alice, bob, age, 
     assert "The next move is due" in html and "Your move is due" not in html
 
 
+@pytest.mark.django_db(transaction=True)  # each deadline move commits, as in the sweep
+def test_a_deadline_already_passed_is_not_said_to_be_due_in_a_minute(
+    dora, alice, bob, age, run_commits
+):
+    """Alice's and Bob's Yacht Club choices have the same deadline: when it passes, the
+    sweep plays Alice's choice, then Bob's.  Alice's e-mail, written between the two,
+    said "The next move is due in 1 minute" of a moment already past."""
+    with run_commits():
+        game = people_game(
+            dora,
+            alice,
+            bob,
+            deck=scenario_deck("yacht", ("yacht",)),
+            first_player=0,
+            advanced=("yacht",),
+            move_deadline_hours=24,
+        )
+        game = game_submit_action(
+            game=game,
+            user=dora,
+            action={"type": "sealed_bid", "card": 20000},
+            expected_version=game.version,
+        )
+    mail.outbox.clear()
+    game = age(game, 25)
+    with run_commits():
+        deadlines_sweep(now=timezone.now())
+    told = [m for m in mail.outbox if "A bot made your move" in m.subject]
+    assert len(told) == 2
+    first = next(m for m in told if "Waiting for" in m.body)  # written between the two
+    assert "The time for the next move ran out (" in first.body
+    assert "due in 1 minute" not in first.body
+
+
 def test_at_the_deadline_a_bot_moves_once_and_the_player_is_told(table, dora, age, run_commits):
     game = age(table(), 25)
     now = timezone.now()

@@ -106,3 +106,33 @@ def test_a_deadlines_move_is_named_as_a_sentence_may_start():
     seat = SimpleNamespace(user_id=7, ai_level="")
     move = {"seat": 1, "actor": "deadline"}
     assert mover_names(("Alice", "Bob", "Carol"), move, seat)[1] == "Deadline bot for Bob"
+
+
+def test_the_yacht_club_reveal_names_every_chooser_alike():
+    """Bob's and Carol's deadlines passed and a bot chose for each: Bob's choice had its
+    own line, Carol's (the last, which reveals them all) read "…, Bob 1,000, Deadline
+    bot for Carol 2,000", as if Bob had chosen himself.  Now the reveal names all of
+    them plainly, after a line for the last choice's maker."""
+    from types import SimpleNamespace
+
+    from games.presenter import move_caption, mover_names
+
+    plain = ("Alice", "Bob", "Carol")
+    reveal = {
+        "type": "sealed",
+        "choices": [
+            {"seat": 0, "card": 20000},
+            {"seat": 1, "card": 1000},
+            {"seat": 2, "card": 2000},
+        ],
+        "winner": 0,
+    }
+    move = {"seat": 2, "actor": "deadline", "action": {"type": "sealed_bid", "seat": 2}}
+    names = mover_names(plain, move, SimpleNamespace(user_id=9, ai_level=""))
+    text = move_caption([reveal], names, move, plain)
+    assert text == (
+        "Deadline bot for Carol makes a sealed choice for the Yacht Club. Yacht Club "
+        "choices: Alice 20,000, Bob 1,000, Carol 2,000. Alice wins the Yacht Club."
+    )
+    own = {"seat": 2, "actor": "player", "action": {"type": "sealed_bid", "seat": 2}}
+    assert move_caption([reveal], plain, own, plain).startswith("Yacht Club choices: Alice")
