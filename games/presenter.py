@@ -741,6 +741,17 @@ def due_in(deadline: datetime, now: datetime) -> str:
     return ngettext("in %(count)s minute", "in %(count)s minutes", minutes) % {"count": minutes}
 
 
+def turn_due_text(deadline: datetime | None, now: datetime) -> str:
+    """When a move waiting for the player is due, for the lobby's list of their games
+    ("Move due in 23 hours"), so the most urgent of several stands out; "" without a
+    deadline."""
+    if deadline is None:
+        return ""
+    if deadline <= now:
+        return _("Time is up for this move: a bot plays it shortly.")
+    return _("Move due %(when)s") % {"when": due_in(deadline, now)}
+
+
 def game_facts(view: TableView) -> list[str]:
     """One game in sentences for an e-mail, from the player's own view only."""
     state = view.state

@@ -106,9 +106,18 @@ def lobby(request: HttpRequest) -> HttpResponse:
 
 def _lobby_stamp(*lists: Any) -> str:
     """What the lobby's lists show, in a few characters: each game's id, version,
-    status, last change and whose turn it is (for the player's own)."""
+    status, last change, whose turn it is and, for the player's own turns, when the
+    move is due in words (which changes as time passes, with nothing else)."""
+    now = timezone.now()
     seen = [
-        (g.pk, g.version, g.status, g.updated_at.isoformat(), getattr(g, "your_turn", None))
+        (
+            g.pk,
+            g.version,
+            g.status,
+            g.updated_at.isoformat(),
+            getattr(g, "your_turn", None),
+            presenter.turn_due_text(g.deadline_at, now) if getattr(g, "your_turn", None) else "",
+        )
         for games in lists
         for g in games
     ]

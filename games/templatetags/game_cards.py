@@ -24,7 +24,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext_l
 from django.utils.translation import gettext_lazy as _
 
 from games.engine import LUXURY_VALUE
-from games.presenter import card_name, money_text, utc_offset_text
+from games.presenter import card_name, money_text, turn_due_text, utc_offset_text
 from games.selectors import seat_declined_by
 
 register = template.Library()
@@ -312,6 +312,9 @@ def my_game_row(game: Any) -> SafeString:
     built in one go: the lobby lists up to 60 of them."""
     if game.your_turn:
         badge = format_html('<span class="badge badge--turn">{}</span>', gettext("Your turn"))
+        due = turn_due_text(game.deadline_at, timezone.now())
+        if due:
+            badge += format_html(' <span class="badge badge--due">{}</span>', due)
     elif game.status == "open" and game.your_seat.invited:
         badge = format_html(
             '<span class="badge badge--turn">{}</span>',

@@ -251,3 +251,28 @@ def test_the_lobby_is_never_kept_by_the_browser(client, alice):
     """Back from a board after a move must not show the lobby's old "Your turn"."""
     client.force_login(alice)
     assert "no-store" in client.get("/")["Cache-Control"]
+
+
+def test_each_of_your_turns_says_when_its_move_is_due(client, host, bob, carol):
+    """With several games waiting, the most urgent stands out: each of your turns says
+    when its move is due (the lobby said only "Your turn"), and the lobby's refresh
+    notices when those words change with time alone."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    game = table_make(host, [bob, carol], first_player=1)  # Bob to move
+    Game.objects.filter(pk=game.pk).update(
+        move_deadline_hours=24, deadline_at=timezone.now() + timedelta(hours=5, minutes=30)
+    )
+    client.force_login(bob)
+    html = client.get("/").content.decode()
+    assert '<span class="badge badge--due">Move due in 5 hours</span>' in html
+    stamp = html.split("stamp=", 1)[1].split('"', 1)[0]
+    assert client.get(f"/?stamp={stamp}", HTTP_HX_REQUEST="true").status_code == 204
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(minutes=1))
+    again = client.get(f"/?stamp={stamp}", HTTP_HX_REQUEST="true")
+    assert again.status_code == 200
+    assert "Time is up for this move: a bot plays it shortly." in again.content.decode()
+    client.force_login(carol)  # not her turn: no deadline shown to her
+    assert "badge--due" not in client.get("/").content.decode()
