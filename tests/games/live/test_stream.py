@@ -66,6 +66,15 @@ def in_thread(call):
     return outcome.get("value")
 
 
+async def stream_opened(user, game: Game):
+    """``user``'s stream of ``game``, opened from the address its board page gives."""
+    client = AsyncClient()
+    await client.aforce_login(user)
+    response = await client.get(await stream_url(client, game))
+    assert response.status_code == 200
+    return response
+
+
 async def stream_url(client: AsyncClient, game: Game) -> str:
     """The stream's address as the board page gives it."""
     html = (await client.get(f"/games/{game.pk}/")).content.decode()
@@ -97,11 +106,7 @@ class Reader:
 
 def test_a_move_reaches_an_open_stream(table, alice, bob):
     async def scenario():
-        client = AsyncClient()
-        await client.aforce_login(bob)
-        url = await stream_url(client, table)
-        response = await client.get(url)
-        assert response.status_code == 200
+        response = await stream_opened(bob, table)
         assert response["Content-Type"] == "text/event-stream"
         assert response["Cache-Control"] == "no-cache"
         assert response["X-Accel-Buffering"] == "no"
@@ -260,12 +265,7 @@ def test_a_finished_tables_stream_tells_its_players_of_the_rematch(alice, bob, c
     assert game.status == Game.Status.FINISHED
 
     async def scenario():
-        client = AsyncClient()
-        await client.aforce_login(bob)
-        url = await stream_url(client, game)
-        response = await client.get(url)
-        assert response.status_code == 200
-        chunks = Reader(response)
+        chunks = Reader(await stream_opened(bob, game))
         try:
             assert "event: hello" in await chunks.next()
             await sync_to_async(services.game_rematch)(game=game, user=alice)
