@@ -50,7 +50,7 @@ from games.clock import turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
-from games.selectors import chat_lines, log_entries, table_view
+from games.selectors import chat_lines, log_entries, orders_view, table_view
 from ops.logcontext import game_logged
 from ops.outages import CACHE_ERRORS
 
@@ -889,6 +889,7 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
     else:
         log = [entry.text for entry in entries[-presenter.LOG_LINES :]]
     return {
+        "orders": _orders_lines(game, view),
         "id": view.id,
         "url": game_url(view.id),
         "headline": presenter.headline(view).text,
@@ -900,6 +901,19 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "deadline_line": _deadline_line(view, due_in, passed=deadline <= now) if deadline else "",
         "deadline_text": _local_text(deadline, time_zone) if deadline else "",
     }
+
+
+def _orders_lines(game: Game, view: TableView) -> list[str]:
+    """The reader's own standing orders at this table, in the board's sentences: an
+    e-mail that says "your turn" also says what answers for them while they are away
+    (nobody else's e-mail has them: the view is the reader's)."""
+    orders = orders_view(game=game, view=view)
+    if orders is None:
+        return []
+    lines = presenter.defaults_lines(orders)
+    if orders.order is not None:
+        lines.insert(0, presenter.order_text(orders.order, orders.card, orders.auction))
+    return lines
 
 
 def _deadline_line(view: TableView, due_in: str, *, passed: bool = False) -> str:

@@ -332,6 +332,34 @@ def test_the_email_says_who_moved_for_whom_as_the_board_does(dora, alice, bob, r
     assert "Alice (standing order) bids 2,000 (total 2,000)." in html
 
 
+def test_a_turn_email_lists_the_readers_own_standing_orders_and_nobody_elses(
+    dora, alice, bob, run_commits
+):
+    """Bob's turn e-mail says what answers for him while he is away (his defaults for
+    the coming auctions); Alice's orders reach only her, never Bob's e-mail."""
+    from games.ai.orders import Defaults, Order
+    from games.services import game_orders_set
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    game_orders_set(game=game, user=bob, defaults=Defaults(luxury_below=4, misfortune_max=2000))
+    game_orders_set(game=game, user=alice, card="lux5", order=Order(kind="pass"))
+    game_orders_set(game=game, user=alice, defaults=Defaults(luxury_below=9))
+    mail.outbox.clear()
+    with run_commits():
+        game_submit_action(
+            game=game, user=dora, action={"type": "bid", "cards": [1000]}, expected_version=0
+        )
+    [message] = [m for m in mail.outbox if m.to == ["bob@example.com"]]
+    mine = message.body.split("Your standing orders here (only you see them):")[1]
+    mine = [line.strip() for line in mine.split("\n\n")[0].strip().splitlines()]
+    assert mine == [
+        "Pass on every luxury below 4.",
+        "Pay up to 2,000 to avoid a misfortune, else take it.",
+    ]
+    assert "below 9" not in message.body and "below 9" not in message.alternatives[0][0]
+    assert "Pass on every luxury below 4." in message.alternatives[0][0]
+
+
 @pytest.mark.parametrize(
     ("left", "language", "words"),
     [
