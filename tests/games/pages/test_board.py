@@ -278,3 +278,20 @@ def test_the_score_steps_of_a_player_without_status_cards_are_empty():
     assert steps_text(status_steps(())) == []
     assert steps_text(status_steps(("lux3", "lux7"))) == ["Luxuries 3 + 7 = 10"]
     assert steps_text(status_steps(("prestige",)))[0] == "Luxuries 0"  # explains the ×2
+
+
+def test_headings_read_their_notes_as_a_separate_phrase(client, table, alice):
+    """A screen reader heard "Table chat the players at this table only" as one name:
+    a hidden comma parts the heading from its note (the eye sees no change)."""
+    import re
+
+    client.force_login(alice)
+    html = client.get(url(table)).content.decode()
+    for title, words in (
+        ("chat-title", "Table chat, the players at this table only"),
+        ("log-title", "Game log, newest first"),
+        ("tray-title", "Your hand, 11 cards"),
+    ):
+        heading = html.split(f'id="{title}"', 1)[1].split("</h2>", 1)[0].split(">", 1)[1]
+        text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", heading)).strip()
+        assert text.startswith(words), text
