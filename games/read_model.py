@@ -219,6 +219,7 @@ class LogEntry:
     at: datetime | None
     actor: str | None  # player, bot, forced, deadline, order, takeover (None: the set-up)
     text: str
+    seat: int | None = None  # whose move it was (None: the set-up, a takeover's line)
 
 
 @dataclass(frozen=True, slots=True)

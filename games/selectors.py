@@ -508,7 +508,9 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
         seat = seats[move["seat"]] if move["seat"] < len(seats) else None
         names = names_at(move["number"])
         text = move_caption(events[start:end], mover_names(names, move, seat), move, names)
-        entries.append(LogEntry(move["number"] + 1, move["created_at"], move["actor"], text))
+        entries.append(
+            LogEntry(move["number"] + 1, move["created_at"], move["actor"], text, move["seat"])
+        )
         start = end
     # A bot took a seat for good: a line of its own after the last move before it did
     # (no number: it is no move; no time: the moment is not kept).

@@ -594,6 +594,7 @@ def _board_response(
     entries = selectors.log_entries(game=game, view=view)
     if entries is not None:
         context["log_entries"] = list(reversed(entries))
+        context["deadline_moved"] = _deadline_moved(view, entries)
     chat = selectors.table_chat(game=game, user=user)
     if chat is not None:
         context.update(chat=chat.lines, chat_muted=chat.muted)
@@ -608,6 +609,15 @@ def _board_response(
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if (error or seat_refusal) and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)
+
+
+def _deadline_moved(view: TableView, entries: list[Any]) -> Any:
+    """The viewer's last move, when a bot made it because their time ran out (the
+    board says so under its headline until they move again themselves), else None."""
+    if view.status != "active" or view.your_seat is None:
+        return None
+    mine = next((e for e in reversed(entries) if e.seat == view.your_seat), None)
+    return mine if mine is not None and mine.actor == "deadline" else None
 
 
 def with_ending(context: dict[str, Any], game: Game) -> None:

@@ -438,3 +438,44 @@ def test_a_bid_made_for_an_absent_player_is_told_with_its_whole_total(dora, alic
     assert (
         _bid_total(table_view(game=game, user=dora), Move.objects.get(game=game, number=0)) == 1000
     )
+
+
+def test_the_board_tells_a_player_a_bot_made_their_move_at_the_deadline(
+    dora, alice, bob, age, run_commits, client
+):
+    """Dora comes back after her time ran out: under the headline her board says a bot
+    made her last move (it showed only the log's line among the others' and a tag);
+    nobody else's board says it, and it goes once she moves herself."""
+    with run_commits():
+        game = people_game(
+            dora,
+            alice,
+            bob,
+            deck=scenario_deck("lux5 lux3 prestige"),
+            first_player=0,
+            move_deadline_hours=24,
+        )
+    game = age(game, 25)
+    with run_commits():
+        assert deadlines_sweep(now=timezone.now()) == 1
+    said = "Your time ran out while you were away: a bot made your last move (move 1 in the log)."
+    client.force_login(dora)
+    assert said in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(alice)
+    assert "Your time ran out" not in client.get(f"/games/{game.pk}/").content.decode()
+    game.refresh_from_db()
+    with run_commits():
+        for user in (alice, bob):  # Dora's bot bid or passed; the others pass
+            game = game_submit_action(
+                game=game, user=user, action={"type": "pass"}, expected_version=game.version
+            )
+    game.refresh_from_db()
+    assert list(seats_to_act(game.engine_state())) == [0]  # Dora, herself again
+    game = game_submit_action(
+        game=game,
+        user=dora,
+        action={"type": "bid", "cards": [25000]},
+        expected_version=game.version,
+    )
+    client.force_login(dora)
+    assert "Your time ran out" not in client.get(f"/games/{game.pk}/").content.decode()
