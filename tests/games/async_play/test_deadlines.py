@@ -45,11 +45,10 @@ def test_the_deadline_is_the_move_time_after_the_turn_starts(table):
     assert table(deadline=None).deadline_at is None
 
 
-def test_the_deadline_e_mail_says_whose_move_is_due_next(dora, alice, bob, age, run_commits):
-    """After a bot moved for Dora, the move due next is Alice's: Dora's e-mail says
-    "The next move is due …", not "Your move is due …", which she would take as hers."""
+def _a_day_per_move(dora, alice, bob, run_commits):
+    """Dora, Alice and Bob at a table with a day per move; Dora (seat 0) to act."""
     with run_commits():
-        game = people_game(
+        return people_game(
             dora,
             alice,
             bob,
@@ -57,6 +56,12 @@ def test_the_deadline_e_mail_says_whose_move_is_due_next(dora, alice, bob, age, 
             first_player=0,
             move_deadline_hours=24,
         )
+
+
+def test_the_deadline_e_mail_says_whose_move_is_due_next(dora, alice, bob, age, run_commits):
+    """After a bot moved for Dora, the move due next is Alice's: Dora's e-mail says
+    "The next move is due …", not "Your move is due …", which she would take as hers."""
+    game = _a_day_per_move(dora, alice, bob, run_commits)
     mail.outbox.clear()
     game = age(game, 25)
     with run_commits():
@@ -446,15 +451,7 @@ def test_the_board_tells_a_player_a_bot_made_their_move_at_the_deadline(
     """Dora comes back after her time ran out: under the headline her board says a bot
     made her last move (it showed only the log's line among the others' and a tag);
     nobody else's board says it, and it goes once she moves herself."""
-    with run_commits():
-        game = people_game(
-            dora,
-            alice,
-            bob,
-            deck=scenario_deck("lux5 lux3 prestige"),
-            first_player=0,
-            move_deadline_hours=24,
-        )
+    game = _a_day_per_move(dora, alice, bob, run_commits)
     game = age(game, 25)
     with run_commits():
         assert deadlines_sweep(now=timezone.now()) == 1
