@@ -1162,12 +1162,7 @@ def game_orders_set(
             if order is None or order.empty:
                 row.order_clear()
             else:
-                _order_for_card_check(state, card, order)
-                if auction_number is not None and auction_number != auction:
-                    raise AuctionOver(
-                        _("The auction of %(card)s is over: look at the board again.")
-                        % {"card": card_name(card)}
-                    )
+                _order_for_card_check(state, card, order, auction_number)
                 problem = order_problem(view, order)
                 if problem:
                     raise InvalidOrder(engine_text(problem))
@@ -1204,13 +1199,21 @@ def game_orders_set(
     return StandingOrder.objects.filter(pk=row.pk).first() if row.pk else None
 
 
-def _order_for_card_check(state: State, card: str | None, order: Order) -> None:
-    """An order names the card it is for: its auction must still be on."""
+def _order_for_card_check(
+    state: State, card: str | None, order: Order, auction_number: int | None = None
+) -> None:
+    """An order names the card it is for: its auction must still be on (and be the
+    auction ``auction_number``, when the order says which: the same card may come up
+    again, as the three Prestige cards do)."""
     if not card:
         raise InvalidOrder(_("Say which card the order is for (the card up for auction)."))
-    still_on = state.card == card and (
-        state.phase in (AUCTION, SEALED)
-        or (state.phase == THEFT_CHOICE and order.kind == "" and order.discard)
+    still_on = (
+        state.card == card
+        and (auction_number is None or auction_number == _auction_number(state))
+        and (
+            state.phase in (AUCTION, SEALED)
+            or (state.phase == THEFT_CHOICE and order.kind == "" and order.discard)
+        )
     )
     if not still_on:
         if isinstance(card, str) and _known_card(card):

@@ -109,18 +109,12 @@ def _lobby_stamp(*lists: Any) -> str:
     status, last change, whose turn it is and, for the player's own turns, when the
     move is due in words (which changes as time passes, with nothing else)."""
     now = timezone.now()
-    seen = [
-        (
-            g.pk,
-            g.version,
-            g.status,
-            g.updated_at.isoformat(),
-            getattr(g, "your_turn", None),
-            presenter.turn_due_text(g.deadline_at, now) if getattr(g, "your_turn", None) else "",
-        )
-        for games in lists
-        for g in games
-    ]
+    seen = []
+    for games in lists:
+        for g in games:
+            turn = getattr(g, "your_turn", None)  # the player's own games only
+            due = presenter.turn_due_text(g.deadline_at, now) if turn else ""
+            seen.append((g.pk, g.version, g.status, g.updated_at.isoformat(), turn, due))
     return hashlib.sha256(repr(seen).encode()).hexdigest()[:16]
 
 

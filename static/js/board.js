@@ -68,6 +68,16 @@
     }
   });
 
+  // A money card, or a card to choose, of the hand on one's turn (none otherwise).
+  var HAND_CARDS = "#board .pick__input, #board .tray .card-button";
+
+  // Where the focus goes when it is to be in the hand: a card on one's turn, else the
+  // hand itself (a board without one: its headline).
+  function handFocusTarget() {
+    return document.querySelector(HAND_CARDS) || document.querySelector("#board #tray") ||
+      document.querySelector("#board .banner");
+  }
+
   function partlyInView(element) {
     var box = element.getBoundingClientRect();
     return box.bottom > 0 && box.top < window.innerHeight;
@@ -275,9 +285,7 @@
     if (afterOwnMove) {
       // A card again when the turn is still yours; else the hand itself, where the
       // move was made (the headline, read out by the live region, is often far above).
-      var target = document.querySelector("#board .pick__input, #board .tray .card-button") ||
-        document.querySelector("#board #tray") ||
-        document.querySelector("#board .banner");
+      var target = handFocusTarget();
       if (target) {
         target.focus({ preventScroll: true });
         if (myTurn || !partlyInView(target)) {
@@ -292,7 +300,7 @@
     var onHeadline = active && active.classList &&
       (active.classList.contains("banner") || active.id === "tray");
     if (!afterOwnMove && onHeadline && myTurn && wasMyTurn === false) {
-      var first = document.querySelector("#board .pick__input, #board .tray .card-button");
+      var first = document.querySelector(HAND_CARDS);
       if (first) {
         first.focus({ preventScroll: inView(first) });
       }
@@ -596,8 +604,7 @@
       // another tab or by a standing order, a Yacht Club choice's board replaced by the
       // next auction): the hand takes it, a card when the turn is yours, never <body>.
       if (!again) {
-        again = document.querySelector("#board.board--my-turn .pick__input, #board.board--my-turn .tray .card-button") ||
-          document.querySelector("#board #tray") || document.querySelector("#board .banner");
+        again = handFocusTarget();
       }
     }
     keepFocus = null;
