@@ -450,6 +450,28 @@ def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
     )
 
 
+def order_for_card_up(*, game: Game, user) -> bool:
+    """Whether ``user`` has a standing order for the auction on (defaults aside): read
+    before a cancel, so the message after it says whether there was one to cancel."""
+    state = game.engine_state() if game.status == Game.Status.ACTIVE else None
+    row = StandingOrder.objects.filter(game_id=game.pk, seat__user=user).first()
+    return (
+        state is not None
+        and row is not None
+        and row.auction == state.auction_number
+        and row.order() is not None
+    )
+
+
+def order_moved_since(*, game: Game, user, version: int) -> bool:
+    """Whether a standing order of ``user`` made a move at ``game`` from move number
+    ``version`` on: an order left on one's own turn answers at once."""
+    position = Seat.objects.filter(game_id=game.pk, user=user).values("position")
+    return Move.objects.filter(
+        game_id=game.pk, number__gte=version, actor=Move.Actor.ORDER, seat__in=position
+    ).exists()
+
+
 def game_ending(*, game: Game) -> dict[str, Any]:
     """What the end screen adds to a finished board: each person's rating change (none at
     all: an unrated game; a bot has none, its level has one rating on the leaderboard);

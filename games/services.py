@@ -1069,7 +1069,7 @@ def _answers_play(
         if action["type"] != "bid":  # a pass ends the seat's auction; a choice is made
             spent.add(action["seat"])
     if rows:
-        _orders_tidy(rows, spent, _auction_number(state))
+        _orders_tidy(rows, spent, state.auction_number)
     return state
 
 
@@ -1087,7 +1087,7 @@ def _orders_of(seats: list[Seat]) -> dict[int, StandingOrder]:
 def _order_answer(
     state: State, people: list[int], rows: dict[int, StandingOrder], spent: set[int]
 ) -> tuple[dict[str, Any], StandingOrder] | None:
-    auction = _auction_number(state)
+    auction = state.auction_number
     for position in people:
         row = rows.get(position)
         if row is None:
@@ -1112,11 +1112,6 @@ def _orders_tidy(rows: dict[int, StandingOrder], spent: set[int], auction: int) 
             row.delete()
         else:
             row.save()
-
-
-def _auction_number(state: State) -> int:
-    """Which auction the game is at: the number of cards revealed so far."""
-    return sum(1 for event in state.events if event[0] == "reveal")
 
 
 _KEEP: Any = object()
@@ -1155,7 +1150,7 @@ def game_orders_set(
         state = locked.engine_state()
         view = player_view(state, seat.position)
         row = _orders_of([seat]).get(seat.position) or StandingOrder(game=locked, seat=seat)
-        auction = _auction_number(state)
+        auction = state.auction_number
         if row.auction is not None and row.auction != auction:
             row.order_clear()
         if order is not _KEEP:
@@ -1209,7 +1204,7 @@ def _order_for_card_check(
         raise InvalidOrder(_("Say which card the order is for (the card up for auction)."))
     still_on = (
         state.card == card
-        and (auction_number is None or auction_number == _auction_number(state))
+        and (auction_number is None or auction_number == state.auction_number)
         and (
             state.phase in (AUCTION, SEALED)
             or (state.phase == THEFT_CHOICE and order.kind == "" and order.discard)

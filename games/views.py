@@ -298,8 +298,11 @@ def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return _board_response(request, game, error=form.error_text())
     what = form.cleaned_data["what"]
+    version = game.version  # an order left on one's turn may move at once
+    if what == "cancel" and not selectors.order_for_card_up(game=game, user=request.user):
+        what = "cancel_none"  # used up by the move it made, or never left
     try:
-        if what == "cancel":  # the order for the card up; the defaults stay
+        if what in ("cancel", "cancel_none"):  # the order for the card up; the defaults stay
             services.game_orders_set(game=game, user=request.user, order=None)
         elif what in ("defaults", "defaults_clear"):
             defaults = form.defaults() if what == "defaults" else None
@@ -316,7 +319,10 @@ def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         return _board_response(request, game, error=str(error))
     if not request.htmx:
-        messages.success(request, ORDER_DONE[what])
+        moved = what in ORDER_MOVED and selectors.order_moved_since(
+            game=game, user=request.user, version=version
+        )
+        messages.success(request, (ORDER_MOVED if moved else ORDER_DONE)[what])
     return _after_post(request, game_id)
 
 
@@ -324,7 +330,18 @@ ORDER_DONE = {
     "order": gettext_lazy("Your standing order is in: it answers for you until this auction ends."),
     "defaults": gettext_lazy("Your standing orders for the coming auctions are saved."),
     "cancel": gettext_lazy("Your standing order for this card is cancelled."),
+    "cancel_none": gettext_lazy(
+        "You have no standing order for this card, so there was nothing to cancel."
+    ),
     "defaults_clear": gettext_lazy("Your standing orders for the coming auctions are cleared."),
+}
+
+# Left on one's own turn, an order (or the defaults) answers at once.
+ORDER_MOVED = {
+    "order": gettext_lazy("Your standing order is in and has already made your move."),
+    "defaults": gettext_lazy(
+        "Your standing orders for the coming auctions are saved and have already made your move."
+    ),
 }
 
 

@@ -46,6 +46,11 @@ class State(NamedTuple):
     moves: int
     events: tuple[tuple[Any, ...], ...]
 
+    @property
+    def auction_number(self) -> int:
+        """Which auction the game is at: the number of cards revealed so far."""
+        return sum(1 for event in self.events if event[0] == "reveal")
+
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready dict; ``State.from_json`` restores an equal state."""
         data = self._asdict()

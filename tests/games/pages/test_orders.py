@@ -192,3 +192,53 @@ def test_the_defaults_say_what_they_cover_and_that_on_ones_turn_they_act_at_once
     assert covers in board and at_once in board
     orders_post(client, game, {"what": "defaults", "luxury_below": "6", "misfortune_max": ""})
     assert "Dora (standing order) passes." in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def _message(client, response) -> str:
+    """The board a plain form is redirected to, with the message it shows."""
+    assert response.status_code == 302
+    return client.get(response["Location"]).content.decode()
+
+
+def test_without_javascript_the_message_says_when_the_order_made_the_move(client, game, dora):
+    """Left on one's own turn, the order answers at once: the message says the move is
+    made (it said only that the order answers while one is away)."""
+    client.force_login(dora)  # her turn
+    data = {"what": "order", "card": "lux5", "kind": "pass"}
+    html = _message(client, orders_post(client, game, data))
+    assert "Your standing order is in and has already made your move." in html
+    assert "Dora (standing order) passes." in html
+
+
+def test_without_javascript_the_message_says_when_the_defaults_made_the_move(client, game, dora):
+    client.force_login(dora)
+    data = {"what": "defaults", "luxury_below": "6", "misfortune_max": ""}
+    html = _message(client, orders_post(client, game, data))
+    assert "saved and have already made your move." in html
+
+
+def test_an_order_left_off_ones_turn_says_it_waits(client, game, alice):
+    client.force_login(alice)  # not her turn: nothing moves yet
+    data = {"what": "order", "card": "lux5", "kind": "pass"}
+    html = _message(client, orders_post(client, game, data))
+    assert "it answers for you until this auction ends." in html
+    assert "already made your move" not in html
+    data = {"what": "defaults", "luxury_below": "6", "misfortune_max": ""}
+    html = _message(client, orders_post(client, game, data))
+    assert "Your standing orders for the coming auctions are saved." in html
+
+
+def test_cancel_says_whether_there_was_an_order_to_cancel(client, game, dora, alice):
+    """An order that passed for its owner is used up: cancelling it afterwards says there
+    was nothing to cancel (it said "cancelled", as if it had stopped the pass)."""
+    client.force_login(alice)
+    orders_post(client, game, {"what": "order", "card": "lux5", "kind": "pass"})
+    html = _message(client, orders_post(client, game, {"what": "cancel"}))
+    assert "Your standing order for this card is cancelled." in html
+    html = _message(client, orders_post(client, game, {"what": "cancel"}))
+    assert "nothing to cancel" in html and "is cancelled" not in html
+    client.force_login(dora)
+    orders_post(client, game, {"what": "order", "card": "lux5", "kind": "pass"})
+    html = _message(client, orders_post(client, game, {"what": "cancel"}))
+    assert "nothing to cancel" in html
+    assert Move.objects.filter(game=game, actor=Move.Actor.ORDER).count() == 1
