@@ -332,6 +332,8 @@ def my_game_row(game: Any) -> SafeString:
                     ' <span class="badge badge--done">{}</span>',
                     gettext("%(name)s declined") % {"name": declined.public_name},
                 )
+    elif game.status == "active" and game.your_seat.resigned:
+        badge = format_html('<span class="badge badge--done">{}</span>', gettext("You resigned"))
     elif game.status == "active":
         badge = format_html('<span class="badge">{}</span>', gettext("In play"))
     elif game.status == "finished":
@@ -346,5 +348,12 @@ def my_game_row(game: Any) -> SafeString:
         reverse("games:detail", args=[game.pk]),
         gettext("Table %(table)s") % {"table": game.pk},
         badge,
-        ", ".join(seat.display_name for seat in game.seats.all()),
+        ", ".join(_seat_name(seat) for seat in game.seats.all()),
     )
+
+
+def _seat_name(seat: Any) -> str:
+    """A seat's name in a lobby row: a player who resigned is marked (a bot plays on)."""
+    if seat.resigned:
+        return gettext("%(name)s (resigned)") % {"name": seat.display_name}
+    return seat.display_name

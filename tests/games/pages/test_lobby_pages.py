@@ -72,3 +72,22 @@ def test_the_lobby_redraws_its_lists_only_when_a_table_changed(client, alice, bo
     again = client.get(url, HTTP_HX_REQUEST="true")
     assert again.status_code == 200
     assert f'href="/games/{table.pk}/"' in again.content.decode()
+
+
+def test_your_games_mark_who_resigned(client, dora, alice, bob):
+    """A player who resigned is marked in the lobby's rows (a bot plays their seat), and
+    the one who resigned reads so in their own row (it said "In play" like any game)."""
+    from games.services import game_resign
+    from tests.games.factories import people_game
+
+    game = people_game(
+        dora, alice, bob, deck=scenario_deck("lux5 lux6 debt lux7"), first_player=2
+    )  # bob to move: dora reads "In play"
+    game_resign(game=game, user=alice)
+    client.force_login(dora)
+    html = client.get("/").content.decode()
+    assert f"{alice.public_name} (resigned)" in html and "In play" in html
+    assert f"{bob.public_name} (resigned)" not in html
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    assert "You resigned" in html and "In play" not in html
