@@ -7,6 +7,8 @@ does not expire: an old e-mail's link still unsubscribes.
 
 from __future__ import annotations
 
+from importlib import resources
+
 from django.core import signing
 from django.utils.translation import gettext
 
@@ -94,15 +96,27 @@ def language_set(*, user: User, value: str) -> User:
 
 
 def time_zones() -> list[str]:
-    """The IANA time zones a player may choose, sorted."""
-    from zoneinfo import available_timezones
+    """The time zones a player may choose, sorted: UTC and the zones of the time zone
+    database's zone.tab, each under its current name (no old aliases such as
+    US/Eastern, Asia/Calcutta or Etc/GMT+5, which doubled the list and confused)."""
+    table = resources.files("tzdata.zoneinfo").joinpath("zone.tab")
+    lines = table.read_text(encoding="utf-8").splitlines()
+    zones = {line.split("\t")[2] for line in lines if line and not line.startswith("#")}
+    return sorted(zones | {"UTC"})
 
-    return sorted(zone for zone in available_timezones() if "/" in zone or zone == "UTC")
+
+def time_zone_choices(user: User) -> list[str]:
+    """``time_zones`` for ``user``'s form: a zone chosen before the list lost its old
+    aliases stays on it, chosen, until they choose another."""
+    zones = time_zones()
+    if user.time_zone and user.time_zone not in zones:
+        zones = sorted([*zones, user.time_zone])
+    return zones
 
 
 def time_zone_set(*, user: User, value: str) -> User:
     """The time zone ``user`` reads times in; "" for the browser's own."""
-    if value and value not in time_zones():
+    if value and value not in time_zone_choices(user):
         raise ValueError(gettext("Choose a time zone from the list."))
     User.objects.filter(pk=user.pk).update(time_zone=value)
     user.time_zone = value

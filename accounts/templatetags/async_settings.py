@@ -6,7 +6,7 @@ from django.conf import settings
 from django.utils import timezone
 
 from accounts.models import PushSubscription, User
-from accounts.preferences import time_zones
+from accounts.preferences import time_zone_choices
 from accounts.push import push_public_key
 
 register = template.Library()
@@ -20,7 +20,7 @@ def async_settings(context: template.Context) -> dict:
         "user": user,
         "csrf_token": context.get("csrf_token"),
         "choices": User.TurnEmails.choices,
-        "time_zones": time_zones(),
+        "time_zones": time_zone_choices(user),
         "kinds": [
             (kind, label, kind not in user.emails_off) for kind, label in User.EMAIL_KINDS.items()
         ],

@@ -222,3 +222,24 @@ def test_without_javascript_the_board_writes_times_in_the_chosen_zone(client, do
     dora.refresh_from_db()
     client.force_login(dora)
     assert " UTC+5:30</time>" in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_time_zone_list_has_current_names_only(client, dora):
+    """One name per zone, today's: old aliases (US/Eastern, Asia/Calcutta, Etc/GMT+5)
+    doubled the list.  A zone chosen before they left stays chosen until changed."""
+    client.force_login(dora)
+    html = client.get("/accounts/profile/").content.decode()
+    for zone in ("UTC", "Asia/Kolkata", "Europe/Kyiv", "America/New_York"):
+        assert f'<option value="{zone}"' in html
+    for alias in ("US/Eastern", "Asia/Calcutta", "Europe/Kiev", "Etc/GMT+5"):
+        assert f'<option value="{alias}"' not in html
+    refused = client.post("/accounts/profile/time-zone/", {"time_zone": "US/Eastern"}, follow=True)
+    assert "Choose a time zone from the list." in refused.content.decode()
+    dora.refresh_from_db()
+    assert dora.time_zone == ""
+    type(dora).objects.filter(pk=dora.pk).update(time_zone="US/Eastern")  # chosen long ago
+    html = client.get("/accounts/profile/").content.decode()
+    assert '<option value="US/Eastern" selected>' in html
+    client.post("/accounts/profile/time-zone/", {"time_zone": "US/Eastern"})
+    dora.refresh_from_db()
+    assert dora.time_zone == "US/Eastern"
