@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.engine import LUXURY_VALUE
 from games.presenter import card_name, money_text, turn_due_text, utc_offset_text
-from games.selectors import seat_declined_by
+from games.selectors import seat_declined_by, seat_names
 
 register = template.Library()
 
@@ -348,12 +348,6 @@ def my_game_row(game: Any) -> SafeString:
         reverse("games:detail", args=[game.pk]),
         gettext("Table %(table)s") % {"table": game.pk},
         badge,
-        ", ".join(_seat_name(seat) for seat in game.seats.all()),
+        ", ".join(seat_names(list(game.seats.all()))),  # "Alex (resigned)"
     )
 
-
-def _seat_name(seat: Any) -> str:
-    """A seat's name in a lobby row: a player who resigned is marked (a bot plays on)."""
-    if seat.resigned:
-        return gettext("%(name)s (resigned)") % {"name": seat.display_name}
-    return seat.display_name
