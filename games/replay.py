@@ -58,6 +58,8 @@ def replay_load(game: Game) -> Replay:
     Raises ``NotReplayable`` for a game that is not finished, and ``ValueError`` when
     the moves do not lead to the stored state (a corrupt log).
     """
+    if game.status == Game.Status.ABANDONED:
+        raise NotReplayable(_("This table was closed before its game ended: there is no replay."))
     if game.status != Game.Status.FINISHED or game.state is None:
         raise NotReplayable(_("This game is not over yet: its replay opens when it ends."))
     seats = list(Seat.objects.filter(game=game).select_related("user").order_by("position"))

@@ -150,6 +150,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         problem=problem,
         line=lines[n],
         lines=lines,
+        later=replay.total - n,  # moves after the one shown, behind a summary
         links=_step_links(game.pk, n, replay.total),
         names=replay.names,
         seats=replay.seats,

@@ -31,7 +31,7 @@ def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, ca
     page = new_page()
     page.goto(f"{url}?move=0")
     position = page.locator("#replay-position")
-    expect(position).to_have_text(f"Set-up of {total}")
+    expect(position).to_have_text(f"Set-up, before move 1 of {total}")
 
     press(page, "ArrowRight")
     expect(position).to_have_text(f"Move 1 of {total}")
@@ -56,8 +56,11 @@ def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, ca
     expect(page.locator(".replay__list .is-current")).to_contain_text("7")
     screenshot(page, "profiles-replay-move-7")
 
-    # A link to a given move, from the move list.
-    page.locator(".replay__list a").nth(12).click()
+    # A link to a given move, from the move list: the later moves wait behind a summary.
+    later = page.locator(".replay__later a")
+    expect(later.first).to_be_hidden()
+    page.locator(".replay__later summary").click()
+    later.nth(4).click()  # moves 8, 9, 10, 11, 12
     expect(position).to_have_text(f"Move 12 of {total}")
     assert re.search(r"\?move=12$", page.url)
 
@@ -69,7 +72,7 @@ def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, ca
     screenshot(page, "profiles-replay-end")
 
     page.get_by_role("link", name="« First").click()
-    expect(position).to_have_text(f"Set-up of {total}")
+    expect(position).to_have_text(f"Set-up, before move 1 of {total}")
 
 
 def test_a_replay_on_a_phone_steps_under_the_thumb(live_server, new_page, screenshot, alice, bob):

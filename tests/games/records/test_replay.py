@@ -9,6 +9,7 @@ import random
 import re
 
 import pytest
+from django.utils.html import escape
 
 from games.engine import OVER, State, apply_action, new_game, player_view
 from games.models import Game, Move
@@ -116,7 +117,7 @@ def test_stepping_with_plain_links(client, alice, bob, carol):
     assert steps["prev"] == f"{url}?move={game.version - 1}"
 
     first = client.get(f"{url}?move=0").content.decode()
-    assert "Set-up of" in first
+    assert "Set-up, before move 1 of" in first
     steps = {v: k for k, v in _links(first).items()}
     assert set(steps) == {"next", "last"} and steps["next"] == f"{url}?move=1"
     assert "Final scores" not in first
@@ -349,3 +350,32 @@ def test_the_replay_shows_a_missed_deadline_only_from_when_it_was_missed(client,
     before = client.get(f"/games/{game.pk}/replay/?move={late}").content.decode()
     after = client.get(f"/games/{game.pk}/replay/?move={late + 1}").content.decode()
     assert "Missed 1 deadline" not in before and "Missed 1 deadline" in after
+
+
+def test_the_move_list_keeps_the_moves_to_come_behind_a_summary(client, alice, bob, carol):
+    """Stepping through, the list shows the moves up to the one on the board; the later
+    ones (the cards still to come, sealed choices) wait behind a summary, closed, so a
+    glance down the list does not tell how the game goes on."""
+    game = played_game([alice, bob, carol], seed=7)
+    lines = [escape(line["text"]) for line in move_lines(replay_load(game))]
+    html = client.get(f"/games/{game.pk}/replay/?move=3").content.decode()
+    shown, later = html.split('<details class="replay__later">')
+    assert lines[3] in shown and lines[4] not in shown.split("All moves")[-1]
+    assert f"Show the {game.version - 3} moves still to come" in later
+    assert "<details" in html and "<details open" not in html
+    assert 'start="4"' in later and f"?move={game.version}" in later
+    last = client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert 'class="replay__later"' not in last and lines[-1] in last
+
+
+def test_an_abandoned_table_says_it_has_no_replay(client, alice, bob):
+    """Its host closed it before it started: its player reads why there is no replay
+    (it said the game was not over yet, as if it would be)."""
+    from games.services import game_create, game_leave
+
+    game = game_create(creator=alice, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    game_leave(game=game, user=alice)
+    client.force_login(alice)
+    response = client.get(f"/games/{game.pk}/replay/")
+    assert response.status_code == 404
+    assert "closed before its game ended" in response.content.decode()
