@@ -137,7 +137,14 @@ def test_profile_with_its_chart(
     phone = log_in(new_page(viewport=PHONE), alice)
     phone.goto(f"{live_server.url}/players/alice/")
     expect(phone.locator("svg.chart__svg")).to_be_visible()
+    # Who one played with stays on a phone: each stacked row gives it a line of its own.
+    expect(phone.locator("td.col-wide").first).to_be_visible()
+    expect(phone.locator("td.col-wide").first).to_contain_text(re.compile("Bob|Carol"))
     screenshot(phone, "profiles-profile-phone")
+    phone.goto(f"{live_server.url}/games/history/")
+    expect(phone.locator("td.col-wide").first).to_be_visible()
+    screenshot(phone, "profiles-history-phone")
+    phone.goto(f"{live_server.url}/players/alice/")
     phone.locator("svg.chart__svg").screenshot(
         path=str(ARTIFACTS / "profiles-chart-phone.png"), caret="initial"
     )
