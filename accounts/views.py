@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.deletion import account_delete
 from accounts.export import account_data
@@ -156,6 +156,14 @@ CONFIRMATION_NOT_SENT = gettext_lazy(
     "its link still works. Check the inbox (and the spam folder), or ask again in a few "
     "minutes."
 )
+
+
+@require_safe
+def password_reset_link_broken(request: HttpRequest) -> HttpResponse:
+    """A reset link cut short or mangled so that allauth's route does not match it (no
+    "-" between its two parts, as a mail program that breaks a long line may leave
+    it): the page allauth shows for a used or wrong link, not a bare "not found"."""
+    return render(request, "account/password_reset_from_key.html", {"token_fail": True}, status=404)
 
 
 class EmailView(AllauthEmailView):

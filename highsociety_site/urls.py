@@ -31,6 +31,12 @@ urlpatterns = [
         name="account_confirm_email",
     ),
     path("accounts/", include("allauth.urls")),
+    # After allauth's routes: a reset link they do not match (cut short, mangled).
+    re_path(
+        r"^accounts/password/reset/key/",
+        accounts_views.password_reset_link_broken,
+        name="account_reset_password_link_broken",
+    ),
     # The admin has no log-in form of its own: the site's (rate limits, lockout).
     path("admin/login/", views.admin_login, name="admin_login"),
     path("admin/", admin.site.urls),

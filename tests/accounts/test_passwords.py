@@ -130,3 +130,14 @@ def test_a_password_reset_revokes_the_api_tokens(client, alice):
     alice.refresh_from_db()
     assert alice.check_password(NEW_PASSWORD)
     assert not alice.api_tokens.exists() and not _api_token_works(secret)
+
+
+@pytest.mark.parametrize("key", ["zzz", "%25ZZ-", "2s", "a/b"])
+def test_a_mangled_reset_link_gets_the_bad_link_page(client, key):
+    """A link cut short (no "-" between its parts) missed allauth's route: a bare 404.
+    It gets the page a used or wrong link gets, with the way to ask for a new one."""
+    response = client.get(f"/accounts/password/reset/key/{key}/")
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert 'name="password1"' not in html
+    assert reverse("account_reset_password") in html and "<header" in html

@@ -1106,6 +1106,21 @@ add(
     200,
     data={"password1": "a new pass phrase 1", "password2": "a new pass phrase 1"},
 )
+# A link cut short (no "-" in its key): the bad-link page, for everybody.
+add(
+    "account_reset_password_link_broken",
+    "account-reset-password-link-broken",
+    "/accounts/password/reset/key/cut/",
+    "GET",
+    404,
+)
+add(
+    "account_reset_password_link_broken",
+    "account-reset-password-link-broken",
+    "/accounts/password/reset/key/cut/",
+    "POST",
+    405,
+)
 add(
     "account_reset_password_from_key_done",
     "account-reset-password-from-key-done",
