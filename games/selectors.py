@@ -824,7 +824,7 @@ HISTORY_SHOW = {
     # Which games to show ("[show] finished [games]"): plural in French, unlike a game's
     # own state or result.
     "finished": pgettext_lazy("games shown", "Finished"),
-    "active": gettext_lazy("Being played"),
+    "active": gettext_lazy("Waiting or being played"),  # open tables as well
     "won": pgettext_lazy("games shown", "Won"),
     "lost": pgettext_lazy("games shown", "Lost"),
 }
@@ -884,10 +884,11 @@ def history_rows(page: Page, user: User) -> list[dict[str, Any]]:
                 "to_answer": game.status == Game.Status.OPEN
                 and my_seat is not None
                 and my_seat.invited,
+                # The others: people and bots, not a seat still empty ("Open seat").
                 "players": [
                     _seat_label(seat, name)
                     for seat, name in _named(seats)
-                    if seat.user_id != user.pk
+                    if seat.user_id != user.pk and (seat.user_id or seat.ai_level)
                 ],
             }
         )

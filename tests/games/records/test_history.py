@@ -166,3 +166,10 @@ def test_an_invitation_not_answered_says_it_waits_for_me(client, alice, bob):
     html = client.get("/games/history/").content.decode()
     row = html[html.index(f'<a href="/games/{table.pk}/">') :].split("</tr>")[0]
     assert "Waiting for players" in row and "Invitation to answer" not in row
+    # Who one plays with: people and bots, not the seats still empty.
+    assert "Open seat" not in row and "Bob" in row
+
+
+def test_the_filter_for_games_not_over_says_it_holds_waiting_tables(alice_client, tables):
+    html = alice_client.get("/games/history/").content.decode()
+    assert "Waiting or being played" in html
