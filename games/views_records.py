@@ -43,16 +43,39 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
 
 @require_safe
 def leaderboard(request: HttpRequest) -> HttpResponse:
-    """Rated players with enough rated games, best first; the bots' ratings beside."""
-    page, minimum = selectors.leaderboard(page=request.GET.get("page") or 1)
-    context = {"page": page, "min_games": minimum, "bots": selectors.bot_ratings()}
-    return render(request, "leaderboard.html", context)
+    """Rated players with enough rated games, best first; the bots' ratings beside.  A
+    page number that is not one is answered 400 with a sentence, as in the history; a
+    page past the last shows the last (the board shrank since the link was made)."""
+    form = PageForm(request.GET)
+    valid = form.is_valid()
+    page, minimum = selectors.leaderboard(page=form.cleaned_data["page"] or 1 if valid else 1)
+    context = {
+        "page": page if valid else None,
+        "problem": None if valid else form.errors["page"][0],
+        "min_games": minimum,
+        "bots": selectors.bot_ratings(),
+    }
+    return render(request, "leaderboard.html", context, status=200 if valid else 400)
 
 
 # --------------------------------------------------------------------------- history
 
 
-class HistoryFilterForm(forms.Form):
+class PageForm(forms.Form):
+    """``?page=``: a whole number from 1 (none: the first page)."""
+
+    page = forms.IntegerField(
+        required=False,
+        min_value=1,
+        widget=forms.HiddenInput,
+        error_messages={
+            "invalid": _("The page must be a whole number."),
+            "min_value": _("Pages are numbered from 1."),
+        },
+    )
+
+
+class HistoryFilterForm(PageForm):
     show = forms.ChoiceField(
         label=_("Show"),
         choices=list(game_selectors.HISTORY_SHOW.items()),
@@ -68,15 +91,6 @@ class HistoryFilterForm(forms.Form):
         max_length=150,
         required=False,
         error_messages={"max_length": _("A username has at most 150 characters.")},
-    )
-    page = forms.IntegerField(
-        required=False,
-        min_value=1,
-        widget=forms.HiddenInput,
-        error_messages={
-            "invalid": _("The page must be a whole number."),
-            "min_value": _("Pages are numbered from 1."),
-        },
     )
 
     def __init__(self, *args, viewer: Any = None, **kwargs) -> None:

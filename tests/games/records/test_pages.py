@@ -141,9 +141,20 @@ def test_leaderboard_is_paginated(client, settings, db):
     assert len(re.findall(r'<a href="/players/', first)) == 25
     assert len(re.findall(r'<a href="/players/', second)) == 5
     assert "Page 2 of 2" in second
-    # A page that is not one shows a page anyway (the first or the last), never an error.
-    assert client.get("/leaderboard/?page=abc").status_code == 200
-    assert client.get("/leaderboard/?page=999").status_code == 200
+    # A page past the last shows the last (the board shrank since the link was made); a
+    # page number that is not one is answered 400 with a sentence, as in the history (it
+    # showed the first or the last page without a word).
+    assert "Page 2 of 2" in client.get("/leaderboard/?page=999").content.decode()
+    for bad, sentence in [
+        ("abc", "The page must be a whole number."),
+        ("0", "Pages are numbered from 1."),
+        ("-1", "Pages are numbered from 1."),
+        ("%00", "The page must be a whole number."),
+    ]:
+        response = client.get(f"/leaderboard/?page={bad}")
+        assert response.status_code == 400
+        html = response.content.decode()
+        assert sentence in html and '<a href="/players/' not in html.split("<h2")[0]
 
 
 # --------------------------------------------------------------------------- end screen
