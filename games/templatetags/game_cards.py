@@ -18,11 +18,12 @@ from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format, get_format
-from django.utils.html import format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
+from accounts.deletion import DELETED_PREFIX
 from games.engine import LUXURY_VALUE
 from games.presenter import card_name, money_text, turn_due_text, utc_offset_text
 from games.selectors import seat_declined_by, seat_names
@@ -154,6 +155,19 @@ def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
         glyph,
         short,
         format_html('<span class="hs-card__sub" aria-hidden="true">{}</span>', sub) if sub else "",
+    )
+
+
+@register.simple_tag
+def player_link(username: str | None, name: str, css: str = "") -> SafeString:
+    """``{% player_link username name "class" %}``: a person's name, linking to their
+    profile; a bot's name (no username) and a deleted account's (its profile is gone)
+    plain, since a link would lead nowhere."""
+    attrs = format_html(' class="{}"', css) if css else ""
+    if not username or username.startswith(DELETED_PREFIX):
+        return format_html("<span{}>{}</span>", attrs, name) if css else conditional_escape(name)
+    return format_html(
+        '<a{} href="{}">{}</a>', attrs, reverse("player_profile", args=[username]), name
     )
 
 
@@ -350,4 +364,3 @@ def my_game_row(game: Any) -> SafeString:
         badge,
         ", ".join(seat_names(list(game.seats.all()))),  # "Alex (resigned)"
     )
-

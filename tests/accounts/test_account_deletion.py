@@ -276,3 +276,23 @@ def test_no_last_e_mail_to_an_address_never_confirmed(client, db):
     assert response.status_code == 302
     assert User.objects.get(pk=stranger.pk).deleted_at is not None
     assert mail.outbox == []
+
+
+def test_a_deleted_player_is_named_without_a_link(client, alice, bob, carol, run_commits):
+    """Their profile is gone (410): the board, the replay, the history and the others'
+    profiles name them without a link to it (it led to a dead end)."""
+    game = play_out(people_game(alice, bob, carol), random.Random(3), run_commits)
+    signed_in(client, alice)
+    client.post(DELETE, {"confirm": "on"})
+    alice.refresh_from_db()
+    client.force_login(bob)
+    for url in (
+        reverse("games:detail", args=[game.pk]),
+        f"/games/{game.pk}/replay/",
+        "/games/history/",
+        reverse("player_profile", args=["bob"]),
+    ):
+        html = client.get(url).content.decode()
+        assert "Deleted player" in html, url
+        assert "/players/~deleted" not in html and alice.username not in html, url
+        assert 'href="/players/carol/"' in html, url  # the others keep theirs
