@@ -97,6 +97,14 @@ def money_text(value: int) -> str:
     return number_format(value, force_grouping=True)
 
 
+def status_text(value: float) -> str:
+    """A status as the active language writes it, with a real minus sign: -10 ->
+    '−10', 7.5 -> '7.5' or '7,5' (the cards, the rating changes and the e-mails write
+    '−'; a hyphen beside them looked like another sign)."""
+    text = number_format(value)
+    return "\u2212" + text[1:] if text.startswith("-") else text
+
+
 def card_name(card: str) -> str:
     """A card's name in the active language ('Luxury 7', 'Luxus 7', 'Luxe 7')."""
     if card in LUXURY_VALUE and card.startswith("lux"):
@@ -577,22 +585,22 @@ def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
             values = step.operand
             lines.append(
                 _("Luxuries %(values)s = %(status)s")
-                % {"values": " + ".join(map(str, values)), "status": step.status}
+                % {"values": " + ".join(map(str, values)), "status": status_text(step.status)}
                 if len(values) > 1
-                else _("Luxuries %(status)s") % {"status": step.status}
+                else _("Luxuries %(status)s") % {"status": status_text(step.status)}
             )
         elif step.kind == "debt":
             lines.append(
                 _("Debt −%(operand)s → %(status)s")
-                % {"operand": step.operand, "status": step.status}
+                % {"operand": step.operand, "status": status_text(step.status)}
             )
         elif step.kind == "prestige":
             lines.append(
                 _("Prestige ×%(operand)s → %(status)s")
-                % {"operand": step.operand, "status": step.status}
+                % {"operand": step.operand, "status": status_text(step.status)}
             )
         elif step.kind == "scandal":
-            lines.append(_("Scandal ½ → %(status)s") % {"status": step.status})
+            lines.append(_("Scandal ½ → %(status)s") % {"status": status_text(step.status)})
     return lines
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from datetime import UTC
 from functools import cache
+from numbers import Number
 from typing import Any
 
 from django import template
@@ -25,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.deletion import DELETED_PREFIX
 from games.engine import LUXURY_VALUE
-from games.presenter import card_name, money_text, turn_due_text, utc_offset_text
+from games.presenter import card_name, money_text, status_text, turn_due_text, utc_offset_text
 from games.selectors import seat_declined_by, seat_names
 
 register = template.Library()
@@ -156,6 +157,16 @@ def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
         short,
         format_html('<span class="hs-card__sub" aria-hidden="true">{}</span>', sub) if sub else "",
     )
+
+
+@register.filter
+def status_number(value: Any) -> str:
+    """``{{ r.status|status_number }}``: −10 with a minus sign (presenter.status_text);
+    text already formatted (``floatformat``) gets its sign changed alone."""
+    if isinstance(value, Number):
+        return status_text(value)
+    text = str(value)
+    return "\u2212" + text[1:] if text.startswith("-") else text
 
 
 @register.simple_tag

@@ -295,3 +295,22 @@ def test_headings_read_their_notes_as_a_separate_phrase(client, table, alice):
         heading = html.split(f'id="{title}"', 1)[1].split("</h2>", 1)[0].split(">", 1)[1]
         text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", heading)).strip()
         assert text.startswith(words), text
+
+
+def test_a_negative_status_is_written_with_a_minus_sign():
+    """Statuses wrote "-3" with a hyphen beside the cards' "Debt −5" and the ratings'
+    "−24": one minus sign everywhere, in the language's own number format."""
+    from django.template import Context, Template
+    from django.utils import translation
+
+    from games.engine import status_steps
+    from games.presenter import status_text, steps_text
+
+    assert steps_text(status_steps(("lux2", "debt"))) == ["Luxuries 2", "Debt −5 → −3"]
+    assert status_text(-10) == "−10" and status_text(12) == "12"
+    with translation.override("de"):
+        assert status_text(-7.5) == "−7,5"
+    draw = Template(
+        "{% load game_cards %}{{ a|status_number }} {{ b|floatformat:1|status_number }}"
+    )
+    assert draw.render(Context({"a": -4, "b": -3.5})) == "−4 −3.5"
