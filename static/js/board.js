@@ -47,10 +47,34 @@
     }
   }
 
-  // The room kept free at the bottom of the screen for the sticky Bid/Pass bar: what
-  // is scrolled "into view" ends above it.
-  function scrollPaddingBottom() {
-    return parseFloat(getComputedStyle(document.documentElement).scrollPaddingBottom) || 0;
+  // When the turn begins: the hand with its buttons in sight, scrolled as little as
+  // can be, with the headline above it when both fit on the screen (a whole tray,
+  // standing orders included, scrolled to the bottom of the screen put the headline
+  // and the players out of sight); a hand taller than the screen from its top (the
+  // buttons then stay at the bottom of the screen, sticky, below the first cards).
+  function turnIntoView(bar) {
+    var tray = document.querySelector("#board .tray");
+    if (!tray) {
+      bringIntoView(bar);
+      return;
+    }
+    // Where the hand and its buttons end in their own place (the bar itself may be
+    // stuck to the bottom of the screen): the top of what follows the bar.
+    var after = bar.nextElementSibling;
+    var end = after ? after.getBoundingClientRect().top : tray.getBoundingClientRect().bottom;
+    var banner = document.querySelector("#board .banner");
+    var room = window.innerHeight;
+    var top = tray.getBoundingClientRect().top;
+    if (banner && end - banner.getBoundingClientRect().top <= room) {
+      top = banner.getBoundingClientRect().top;
+    }
+    if (end - top > room) {
+      tray.scrollIntoView({ block: "start" });
+    } else if (top < 0) {
+      window.scrollBy(0, top - 8);
+    } else if (end > room) {
+      window.scrollBy(0, Math.min(top, end - room + 8));
+    }
   }
 
   // A money card reached with the keyboard shows whole above the sticky Bid/Pass bar
@@ -268,19 +292,7 @@
     var myTurn = current.classList.contains("board--my-turn");
     var bar = actionBar();
     if (myTurn && wasMyTurn !== true && bar) {
-      // The whole hand with its buttons when it fits on the screen, else the hand from
-      // its top: the buttons then stay at the bottom of the screen (sticky), below the
-      // first cards rather than over them.
-      var tray = document.querySelector("#board .tray");
-      var room = window.innerHeight - scrollPaddingBottom();
-      var fits = tray && tray.getBoundingClientRect().height <= room;
-      if (fits) {
-        bringIntoView(tray);
-      } else if (tray) {
-        tray.scrollIntoView({ block: "start" });
-      } else {
-        bringIntoView(bar);
-      }
+      turnIntoView(bar);
     }
     if (afterOwnMove) {
       // A card again when the turn is still yours; else the hand itself, where the

@@ -97,6 +97,19 @@ def test_bid_and_pass_are_in_view_on_your_turn(
     expect(page).to_have_title(re.compile(r"^\(1\) Your turn — Table \d+ · High Society$"))
 
 
+def test_on_a_taller_screen_the_headline_stays_in_view_above_the_hand(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """When the headline, the hand and its buttons fit on the screen, the turn scrolls
+    no further than the buttons need: it put the whole tray, standing orders and all, at
+    the bottom of the screen, and the headline and the players out of sight."""
+    page, _game = _your_turn(
+        live_server, new_page, log_in, alice, bob, carol, {"width": 1280, "height": 900}
+    )
+    assert _in_view(page, ".banner") and _in_view(page, "#bid-button")
+    assert _in_view(page, ".hand__legend")
+
+
 def test_focus_returns_to_the_hand_when_a_refresh_lands_before_the_move_settles(
     live_server, new_page, log_in, alice, bob, carol
 ):
