@@ -5,11 +5,13 @@ import re
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
+from django.conf import settings
 from django.db.models import Q
 from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
+from accounts.adapter import USERNAME_MAX_LENGTH
 from accounts.models import User
 from accounts.names import name_key
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH
@@ -42,6 +44,16 @@ class SignupForm(AllauthSignupForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         _name_box(self.fields["username"])
+        # Said before the first try, not only in the refusal of one.
+        self.fields["username"].help_text = format_lazy(
+            _(
+                "From {minimum} to {maximum} characters: letters of any alphabet, digits and"
+                " . + - _ (no spaces). The other players see it until you choose a display"
+                " name on your profile."
+            ),
+            minimum=settings.ACCOUNT_USERNAME_MIN_LENGTH,
+            maximum=USERNAME_MAX_LENGTH,
+        )
 
 
 def _name_box(field: forms.Field) -> None:

@@ -179,3 +179,13 @@ def test_sign_up_refuses_a_name_in_another_script_that_reads_like_a_player(clien
     response = _sign_up(client, username="сор", email="mallory@example.com")  # all Cyrillic
     assert response.status_code == 200 and "look alike" in response.content.decode().lower()
     assert _sign_up(client, username="кот", email="cat@example.com").status_code == 302  # a word
+
+
+def test_the_username_rules_are_said_before_the_first_try(client):
+    """The limits and the characters allowed showed only in the refusal of a first try."""
+    html = client.get(reverse("account_signup")).content.decode()
+    hint = "From 3 to 30 characters: letters of any alphabet, digits and . + - _ (no spaces)."
+    assert hint in html
+    box = re.search(r'<input[^>]*name="username"[^>]*>', html).group(0)
+    described = re.search(r'aria-describedby="([^"]+)"', box).group(1)
+    assert f'id="{described.split()[0]}"' in html
