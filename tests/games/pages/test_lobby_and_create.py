@@ -88,6 +88,8 @@ def test_create_form_has_every_option(client, alice):
         'name="memory_aid"',
     ):
         assert needle in html, needle
+    # What each bot level is, beside their names (a newcomer could not tell which to pick).
+    assert "medium weighs each bid, a good first opponent" in html
 
 
 def _form(**changes):
