@@ -365,13 +365,31 @@ def my_game_row(game: Any) -> SafeString:
         badge = format_html('<span class="badge badge--done">{}</span>', gettext("Finished"))
     else:
         badge = format_html('<span class="badge badge--done">{}</span>', game.get_status_display())
+    # A table not started yet says what it will be, as the open tables do (one answers
+    # an invitation knowing the pace it asks for).
+    meta = table_meta(game) if game.status == "open" else ""
     return format_html(
         '<li class="game-row{}"><a class="game-row__link" href="{}">'
-        '<span class="game-row__title">{}</span> {} '
+        '<span class="game-row__title">{}</span> {} {}'
         '<span class="game-row__seats">{}</span></a></li>',
         " game-row--turn" if game.your_turn else "",
         reverse("games:detail", args=[game.pk]),
         gettext("Table %(table)s") % {"table": game.pk},
         badge,
+        meta,
         ", ".join(seat_names(list(game.seats.all()))),  # "Alex (resigned)"
     )
+
+
+@register.simple_tag
+def table_meta(game: Any) -> SafeString:
+    """``{% table_meta game %}``: what a table will be, for the lobby's rows: "4 players ·
+    Yacht Club · 1 day per move · memory aid"."""
+    parts = [gettext("%(count)s players") % {"count": game.players}]
+    parts += [card_name(code) for code in game.advanced]
+    if game.move_deadline_hours:
+        deadline = deadline_words(game.move_deadline_hours)
+        parts.append(gettext("%(deadline)s per move") % {"deadline": deadline})
+    if game.memory_aid:
+        parts.append(gettext("memory aid"))
+    return format_html('<span class="game-row__meta">{}</span> ', " · ".join(parts))

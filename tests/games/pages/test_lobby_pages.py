@@ -91,3 +91,19 @@ def test_your_games_mark_who_resigned(client, dora, alice, bob):
     client.force_login(alice)
     html = client.get("/").content.decode()
     assert "You resigned" in html and "In play" not in html
+
+
+def test_an_invitation_in_your_games_says_what_the_table_will_be(client, alice, bob):
+    """Players, special cards and pace, as the open tables say them: one answers an
+    invitation knowing what it asks for (the row named the seats alone)."""
+    game_create(
+        creator=alice,
+        players=4,
+        seats=[{"user": "bob"}, {"open": True}, {"ai": "easy"}],
+        advanced=["yacht"],
+        move_deadline_hours=24,
+    )
+    client.force_login(bob)
+    html = client.get("/").content.decode()
+    row = html.split("Invitation from")[1].split("</li>")[0]
+    assert "4 players · Yacht Club · 1 day per move" in row
