@@ -788,9 +788,12 @@ class HeadToHeadSerializer(serializers.Serializer):
     opponent_name = _out(serializers.CharField, "The opponent's name as shown.")
     bot_level = _out(serializers.CharField, "The bot level, or null for a person.", allow_null=True)
     games = _out(serializers.IntegerField, "Finished games together.")
-    wins = _out(serializers.IntegerField, "Games the player finished ahead.")
+    wins = _out(
+        serializers.IntegerField,
+        "Games the player finished ahead (a player who resigned finished behind everybody).",
+    )
     losses = _out(serializers.IntegerField, "Games the opponent finished ahead.")
-    draws = _out(serializers.IntegerField, "Games with the same place.")
+    draws = _out(serializers.IntegerField, "Games with the same place (both resigned, or tied).")
 
 
 class UserProfileSerializer(serializers.Serializer):

@@ -51,6 +51,8 @@ def test_profile_shows_the_hand_checked_stats(client, five_games, alice):  # noq
     assert "in the first games even a lost one can raise it" in html  # why +14 after a loss
     assert html.count('class="chart__dot') == 4  # before the first game + 3 rated games
     assert 'href="/players/bob/"' in html and "Bot (easy)" in html
+    # Her resignation counts as finishing last there: the note says so.
+    assert "a player who resigned finished behind everybody" in html
     assert html.count("/replay/") >= 5
     assert "unrated" in html
 
