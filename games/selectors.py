@@ -365,8 +365,12 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     position = me.position if me is not None else None
     legal = None
     if state is not None:
-        # Only a seated player who accepted sees their own seat's secrets.
-        position = me.position if me is not None and me.accepted else None
+        # Only a seated player who accepted sees their own seat's secrets; one who
+        # resigned no longer does while the game runs (the bot playing the seat makes
+        # its sealed choices): they watch as any visitor does.
+        seated = me is not None and me.accepted
+        resigned = me is not None and me.resigned and game.status == Game.Status.ACTIVE
+        position = me.position if seated and not resigned else None
     view = player_view(state, position, memory_aid=game.memory_aid) if state is not None else None
     if view is not None and game.status == Game.Status.ACTIVE and position is not None:
         legal = None if me.is_bot else view.legal
@@ -416,9 +420,9 @@ def orders_refusal(*, status: str, seated: bool, resigned: bool) -> GameError | 
 
 
 def orders_refusal_for(view: TableView) -> GameError | None:
-    """``orders_refusal`` for the viewer of a table."""
-    position = view.your_seat
-    seat = view.seats_info[position] if position is not None else None
+    """``orders_refusal`` for the viewer of a table (their seat as the seat list has it:
+    one who resigned has no ``your_seat`` while the game runs)."""
+    seat = view.you
     return orders_refusal(
         status=view.status,
         seated=seat is not None and seat.accepted,

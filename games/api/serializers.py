@@ -617,7 +617,9 @@ class GameViewSerializer(serializers.Serializer):
         serializers.IntegerField,
         "Your seat, or null (a spectator). Also set for an invitation not yet answered "
         "(the seat held for you): `seats_info[your_seat].accepted` says whether you sit "
-        "there; moves, chat and orders need an accepted seat.",
+        "there; moves, chat and orders need an accepted seat. Null after you resigned, "
+        "until the game ends: the bot that plays your seat makes its own secret choices, "
+        "so you see the game as a spectator does.",
         allow_null=True,
     )
     rematch_of = _out(
