@@ -4,8 +4,11 @@ An e-mail confirmation link (``/accounts/confirm-email/<key>/``) and a password 
 link (``/accounts/password/reset/key/<uid>-<key>/``) hold their key in the path, and
 the server's access log (gunicorn's or uvicorn's) and Django's own request warnings
 write the path whole: anyone reading the logs could confirm the address or set the
-password while the link is valid.  ``SecretPathFilter`` writes such a key as "…" in
-every line of those loggers; ``install`` puts it on them (ops.apps, at start-up).
+password while the link is valid.  The board's preview of a standing order
+(``/games/<id>/order-preview/?maximum=…``) carries in its query the most the player's
+order may bid, which no other player may learn.  ``SecretPathFilter`` writes such a key
+or query as "…" in every line of those loggers; ``install`` puts it on them (ops.apps,
+at start-up).
 """
 
 from __future__ import annotations
@@ -14,11 +17,14 @@ import logging
 import re
 
 SECRET_PATH = re.compile(r"(/accounts/(?:confirm-email|password/reset/key)/)[^/\s\"?#]+")
+SECRET_QUERY = re.compile(r"(/order-preview/\?)[^\s\"#]+")
 LOGGERS = ("uvicorn.access", "gunicorn.access", "django.request", "django.server")
 
 
 def redact(value):
-    return SECRET_PATH.sub(r"\1…", value) if isinstance(value, str) else value
+    if not isinstance(value, str):
+        return value
+    return SECRET_QUERY.sub(r"\1…", SECRET_PATH.sub(r"\1…", value))
 
 
 class SecretPathFilter(logging.Filter):
@@ -27,7 +33,10 @@ class SecretPathFilter(logging.Filter):
         if isinstance(record.args, tuple):
             record.args = tuple(redact(value) for value in record.args)
         elif isinstance(record.args, dict):  # gunicorn's access log: its atoms by name
-            record.args = {name: redact(value) for name, value in record.args.items()}
+            args = {name: redact(value) for name, value in record.args.items()}
+            if "/order-preview/" in str(args.get("U", "")) and args.get("q"):
+                args["q"] = "…"  # the query alone, as its own atom
+            record.args = args
         return True
 
 

@@ -57,3 +57,18 @@ def test_a_confirmation_link_visited_leaves_no_key_in_djangos_log(client, caplog
         client.get(f"/accounts/confirm-email/{KEY}/nothing-here/")
     assert "Not Found: /accounts/confirm-email/…/nothing-here/" in caplog.text
     assert KEY not in caplog.text
+
+
+def test_a_standing_orders_preview_leaves_its_maximum_out_of_the_log():
+    """The board asks for a preview as the amount is typed: its query holds the most the
+    order may bid, hidden from the other players, and it stood in the access log."""
+    path = "/games/7/order-preview/?maximum=14000&cards=3000&only_ticked=1"
+    line = _line("uvicorn.access", '%s - "%s %s HTTP/%s" %d', ("a", "GET", path, "1.1", 200))
+    assert line == 'a - "GET /games/7/order-preview/?… HTTP/1.1" 200'
+    line = _line(
+        "gunicorn.access",
+        '"%(r)s" %(U)s %(q)s',
+        {"r": f"GET {path} HTTP/1.1", "U": "/games/7/order-preview/", "q": path.split("?")[1]},
+    )
+    assert "14000" not in line and line.startswith('"GET /games/7/order-preview/?… HTTP/1.1"')
+    assert _line("uvicorn.access", "%s", ("/games/7/bid-preview/?cards=3000",)).endswith("3000")
