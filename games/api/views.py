@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Subquery, prefetch_related_objects
+from django.db.models import Exists, OuterRef, Q, Subquery, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -189,7 +189,8 @@ class GamesView(APIView):
         summary="List games",
         description=(
             "Tables and games, newest first, paginated. Filter with `status` "
-            "(open: waiting for players; active; finished) and `mine=true` (your games)."
+            "(open: waiting for players; active; finished) and `mine=true` (your games). A "
+            "staff scenario table waiting for players is listed to those seated at it only."
         ),
         tags=["games"],
         parameters=[GameListQuerySerializer],
@@ -199,12 +200,14 @@ class GamesView(APIView):
         query = GameListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         games = Game.objects.exclude(status=Game.Status.ABANDONED)
+        # A staff scenario table waiting for players (its deck is known to staff) is
+        # listed to those seated at it only, as in the lobby: its link is shared by hand.
+        seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=request.user))
+        games = games.exclude(Q(status=Game.Status.OPEN, scenario_deck__isnull=False) & ~Q(seated))
         if "status" in query.validated_data:
             games = games.filter(status=query.validated_data["status"])
         if query.validated_data["mine"]:
-            games = games.filter(
-                Exists(Seat.objects.filter(game=OuterRef("pk"), user=request.user))
-            )
+            games = games.filter(seated)
         games = games_with_turn_fields(games.select_related("created_by")).order_by(
             "-created_at", "-id"
         )

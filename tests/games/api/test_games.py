@@ -314,3 +314,18 @@ def test_nested_field_errors_are_named_by_their_path(clients):
     assert error["detail"].startswith("seats[1].ai: ")
     whole = _error(clients["alice"].post(GAMES, [1, 2], format="json"), 400, "invalid")
     assert set(whole["errors"]) == {"non_field_errors"} and not whole["detail"].startswith(":")
+
+
+def test_a_scenario_table_waiting_is_listed_to_those_seated_only(clients):
+    """Staff fix its deck: as in the lobby, it is not listed to strangers (the list
+    showed it to anyone, who could join and play a deck staff may know)."""
+    scenario = create(
+        clients["dora"],
+        players=3,
+        seats=[{"open": True}, {"user": "bob"}],
+        deck=scenario_deck("lux5"),
+    )
+    listed = {who: clients[who].get(f"{GAMES}?status=open").json() for who in ("alice", "bob")}
+    assert scenario["id"] not in [game["id"] for game in listed["alice"]["results"]]
+    assert scenario["id"] in [game["id"] for game in listed["bob"]["results"]]
+    assert scenario["id"] in [g["id"] for g in clients["dora"].get(GAMES).json()["results"]]
