@@ -52,7 +52,7 @@ class TableSeat:
     accepted: bool
     resigned: bool
     is_you: bool
-    vacation_until: datetime | None  # public: the others know why a player is slow
+    vacation_until: datetime | None  # for the players at the table: why one is slow
     timeouts: int
     # Who declined an invitation to this open seat: for the host of a waiting table only.
     declined_by: str | None = None

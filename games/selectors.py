@@ -340,11 +340,11 @@ def _resigned_by(seat: Seat, moves: int | None) -> bool:
     return moves is None or seat.resigned_after is None or moves >= seat.resigned_after
 
 
-def _vacation_until(seat: Seat, *, running: bool) -> datetime | None:
+def _vacation_until(seat: Seat) -> datetime | None:
     """When the seat's player comes back from vacation, if they are away and it says
-    why the table waits: at a table waiting or playing, not once it ended, and not for
-    a seat a bot plays since they resigned."""
-    if not running or seat.resigned:
+    why the table waits (asked of a table waiting or playing, not once it ended), not
+    for a seat a bot plays since they resigned."""
+    if seat.resigned:
         return None
     user = seat.user if seat.user_id is not None else None
     until = getattr(user, "vacation_until", None)
@@ -375,7 +375,9 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     if view is not None and game.status == Game.Status.ACTIVE and position is not None:
         legal = None if me.is_bot else view.legal
     finished = game.status == Game.Status.FINISHED
-    running = game.status in (Game.Status.OPEN, Game.Status.ACTIVE)
+    # Who is away on vacation, and until when, is for the players at the table (it
+    # says why it waits), not for every visitor.
+    vacations = game.status in (Game.Status.OPEN, Game.Status.ACTIVE) and me is not None
     host = hosts_waiting(game, user)
     rematch = (
         Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
@@ -388,7 +390,7 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         status=game.status,
         options=_options(game),
         seats_info=tuple(
-            _table_seat(seat, name, is_you=seat is me, host=host, running=running)
+            _table_seat(seat, name, is_you=seat is me, host=host, vacations=vacations)
             for seat, name in _named(seats)
         ),
         your_seat=position,
@@ -736,7 +738,7 @@ def seat_declined_by(seat: Seat, *, host: bool) -> Any:
 
 
 def _table_seat(
-    seat: Seat, name: str, *, is_you: bool, host: bool = False, running: bool = False
+    seat: Seat, name: str, *, is_you: bool, host: bool = False, vacations: bool = False
 ) -> TableSeat:
     declined = seat_declined_by(seat, host=host)
     return TableSeat(
@@ -752,7 +754,7 @@ def _table_seat(
         accepted=seat.accepted,
         resigned=seat.resigned,
         is_you=is_you,
-        vacation_until=_vacation_until(seat, running=running),
+        vacation_until=_vacation_until(seat) if vacations else None,
         timeouts=seat.timeouts,
         declined_by=declined.username if declined is not None else None,
         declined_by_name=declined.public_name if declined is not None else None,

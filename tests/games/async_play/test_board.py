@@ -49,6 +49,9 @@ def test_the_board_shows_vacations_and_missed_deadlines(client, game, dora, bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "On vacation until" in html and "Missed 1 deadline<" in html
     assert "Hand this seat to a bot" not in html  # one timeout is not enough
+    # For the players at the table, not for any visitor (it showed his dates to anyone).
+    client.logout()
+    assert "On vacation until" not in client.get(f"/games/{game.pk}/").content.decode()
 
 
 def test_a_vacation_is_shown_only_while_it_keeps_the_table_waiting(client, game, dora, bob):

@@ -251,8 +251,10 @@ def test_a_vacation_pauses_the_deadline_and_is_shown(table, dora, bob):
     assert dora.vacation_until > timezone.now() + timedelta(days=2, hours=23)
     assert game.deadline_at == dora.vacation_until + timedelta(hours=24)
     assert game.deadline_at > before + timedelta(days=3)
-    info = table_view(game=game, user=bob).to_json()["seats_info"][0]
+    info = table_view(game=game, user=dora).to_json()["seats_info"][0]
     assert info["vacation_until"] == dora.vacation_until.isoformat()
+    # Shown to the players at the table only: bob sits elsewhere.
+    assert table_view(game=game, user=bob).to_json()["seats_info"][0]["vacation_until"] is None
     assert dora.vacation_days_left(timezone.now()) == 11
     assert deadlines_sweep(now=before + timedelta(hours=1)) == 0  # no move: on vacation
 

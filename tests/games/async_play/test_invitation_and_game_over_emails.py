@@ -131,8 +131,7 @@ def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
         if "Bob (resigned)" in line
     )
     assert (
-        f"You had resigned: a bot played your seat to the end (place {place} of 3)."
-        in to_bob.body
+        f"You had resigned: a bot played your seat to the end (place {place} of 3)." in to_bob.body
     )
     notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)
     assert notice.status == Notification.Status.PENDING  # she may be watching: wait
