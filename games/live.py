@@ -268,10 +268,13 @@ async def board_events(
     moved_on: Callable[[], int | None],
     heartbeat: float,
     lifetime: float,
+    recheck: bool = False,
 ) -> AsyncIterator[str]:
     """The text of one board's stream.  ``moved_on`` (sync) tells the table's version
     when the board is behind it, else None: it is asked once the subscription stands,
-    so that no change can slip between the page and its stream."""
+    so that no change can slip between the page and its stream.  ``recheck``: it is
+    asked again at each news (one query), which is passed on only when it says the
+    board is behind: a spectator's board does not change with the players' chat."""
     async with hub.subscription(game_id) as inbox:
         version = await sync_to_async(_check_then_release)(moved_on)
         await sync_to_async(notifications.seat_seen_id)(game_id=game_id, user_id=user_id)
@@ -297,4 +300,8 @@ async def board_events(
                 continue
             if news is None:
                 break  # the channel was lost: the browser reconnects, or polls
+            if recheck:
+                news = await sync_to_async(_check_then_release)(moved_on)
+                if news is None:
+                    continue
             yield _event("changed", news)

@@ -163,9 +163,12 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
         game_or_404(request, game_id)  # 404 unless the caller sat there
     notifications.seat_seen_from_request(request, game_id=game_id)  # no turn e-mail meanwhile
     seen_t = request.GET.get("t")
-    if request.GET.get("version") == str(version) and seen_t in (
-        None,
-        _stamp(_changed_at(updated_at, chat_at)),
+
+    def reads_chat() -> bool:
+        return selectors.chat_open_to(Game(pk=game_id, status=status), request.user)
+
+    if request.GET.get("version") == str(version) and (
+        seen_t is None or _board_current(seen_t, updated_at, chat_at, reads_chat)
     ):
         return HttpResponse(status=204)
     return _board_response(request, game_or_404(request, game_id))
@@ -202,6 +205,9 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
         response["Retry-After"] = "5"
         return response
     seen_version, seen_t = request.GET.get("version"), request.GET.get("t")
+    reads = await sync_to_async(selectors.chat_open_to)(Game(pk=game_id, status=status), user)
+
+    seen = {"version": seen_version, "t": seen_t}  # what the board shows, as it follows
 
     def moved_on() -> int | None:
         row = (
@@ -210,8 +216,12 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
         if row is None:
             return None
         version, updated_at, chat_at = row
-        if seen_version == str(version) and seen_t == _stamp(_changed_at(updated_at, chat_at)):
+        # The board's stamp counts the chat for those who read it (table_options).
+        chat = chat_at if reads else None
+        now = {"version": str(version), "t": _stamp(_changed_at(updated_at, chat))}
+        if now == seen:
             return None
+        seen.update(now)
         return version
 
     response = StreamingHttpResponse(
@@ -221,6 +231,7 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
             moved_on=moved_on,
             heartbeat=settings.LIVE_HEARTBEAT_SECONDS,
             lifetime=settings.LIVE_STREAM_SECONDS,
+            recheck=not reads,  # the players' chat is news for the players only
         ),
         content_type="text/event-stream",
     )
@@ -591,8 +602,13 @@ def _board_response(
     user = _user(request)
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
+    chat = selectors.table_chat(game=game, user=user)  # None: not theirs to read
     context = board_context(
-        view, options=table_options(game), error=error, selected=selected, preview=preview
+        view,
+        options=table_options(game, chat=chat is not None),
+        error=error,
+        selected=selected,
+        preview=preview,
     )
     if seat_refusal is not None:
         if any(
@@ -606,7 +622,6 @@ def _board_response(
     if entries is not None:
         context["log_entries"] = list(reversed(entries))
         context["deadline_moved"] = _deadline_moved(view, entries)
-    chat = selectors.table_chat(game=game, user=user)
     if chat is not None:
         context.update(chat=chat.lines, chat_muted=chat.muted)
     orders = selectors.orders_view(game=game, view=view)
@@ -646,9 +661,11 @@ def with_ending(context: dict[str, Any], game: Game) -> None:
         row["rating_change"] = ending["rating_changes"].get(row["seat"])
 
 
-def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:
+def table_options(game: Game, *, live: bool = True, chat: bool = False) -> dict[str, Any]:
     """The table's public settings (never its state).  ``live``: the board polls, so it
-    carries the stamp of the row's last change (a replay does not poll: no stamp)."""
+    carries the stamp of the row's last change (a replay does not poll: no stamp);
+    ``chat``: the reader reads the table's chat, whose messages count as changes (for
+    anyone else they do not: the stamp would tell them when the players chatted)."""
     return {
         "players": game.players,
         "advanced": list(game.advanced or ()),
@@ -656,13 +673,27 @@ def table_options(game: Game, *, live: bool = True) -> dict[str, Any]:
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
         "scenario": game.scenario_deck is not None or game.scenario_first_player is not None,
-        "stamp": _stamp(_changed_at(game.updated_at, game.chat_at)) if live else "",
+        "stamp": _stamp(_changed_at(game.updated_at, game.chat_at if chat else None))
+        if live
+        else "",
     }
 
 
 def _changed_at(updated_at: datetime | None, chat_at: datetime | None) -> datetime | None:
     """When the board last changed: the table itself, or its chat."""
     return max((m for m in (updated_at, chat_at) if m is not None), default=None)
+
+
+def _board_current(
+    seen_t: str | None, updated_at: datetime | None, chat_at: datetime | None, reads_chat
+) -> bool:
+    """Whether a board stamped ``seen_t`` shows the table as it is.  A visitor's board
+    is stamped without the chat (``table_options``), so the chat's stamp matters only to
+    a player: ``reads_chat()`` is asked (a query) only when the two stamps tell apart a
+    player's board from before a message and a visitor's current one."""
+    if seen_t == _stamp(_changed_at(updated_at, chat_at)):
+        return True
+    return seen_t == _stamp(updated_at) and not reads_chat()
 
 
 def _ended_for_player(view: TableView) -> bool:

@@ -84,3 +84,37 @@ def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bo
     assert "A bot plays that seat from now on." in done.content.decode()
     seat = Seat.objects.get(game=game, user=bob)
     assert seat.is_bot and seat.resigned
+
+
+def test_the_chat_changes_no_visitors_stamp_nor_poll(client, game, dora, bob, outsider):
+    """The chat is the players': its messages refresh their boards, but a visitor's
+    board carries a stamp without them, and their poll stays unchanged (the stamp gave
+    away, to the millisecond, when the players chatted)."""
+    import re
+    from datetime import timedelta
+
+    from games.chat import chat_post
+    from games.models import Game
+
+    def stamp(html: str) -> str:
+        return re.search(r"/board/\?version=\d+&amp;t=(\d+)", html).group(1)
+
+    Game.objects.filter(pk=game.pk).update(updated_at=timezone.now() - timedelta(minutes=5))
+    pages = {}
+    for who in (bob, outsider, None):
+        client.logout()
+        if who is not None:
+            client.force_login(who)
+        pages[who] = stamp(client.get(f"/games/{game.pk}/").content.decode())
+    chat_post(game=game, user=dora, text="hello")
+    game.refresh_from_db()
+    for who, seen in pages.items():
+        client.logout()
+        if who is not None:
+            client.force_login(who)
+        polled = client.get(f"/games/{game.pk}/board/?version={game.version}&t={seen}", **HX)
+        now = stamp(client.get(f"/games/{game.pk}/").content.decode())
+        if who is bob:  # a player: the message refreshes his board
+            assert polled.status_code == 200 and now != seen
+        else:
+            assert polled.status_code == 204 and now == seen, who

@@ -309,3 +309,31 @@ def test_without_its_channel_a_stream_is_refused_for_now(table, bob, settings):
 
     response = run(scenario)
     assert response.status_code == 503 and response["Retry-After"] == "5"
+
+
+def test_a_spectators_stream_says_nothing_of_the_chat(table, alice, bob, dave):
+    """The chat is the players': a message changes their boards (bob hears it), not a
+    spectator's, whose stream would tell when the players chatted; a move reaches both."""
+    from games.chat import chat_post
+
+    async def scenario():
+        spectator = Reader(await stream_opened(dave, table))
+        player = Reader(await stream_opened(bob, table))
+        try:
+            assert "event: hello" in await spectator.next()
+            assert "event: hello" in await player.next()
+            await sync_to_async(chat_post)(game=table, user=alice, text="hello")
+            assert await player.next() == "event: changed\ndata: 0\n\n"
+            got = None
+            try:
+                got = await spectator.next(wait=1.5)
+            except TimeoutError:
+                pass
+            assert got is None, got
+            await sync_to_async(act)(table, alice, type="pass")
+            assert await spectator.next() == "event: changed\ndata: 1\n\n"
+        finally:
+            await spectator.close()
+            await player.close()
+
+    run(scenario)
