@@ -28,12 +28,16 @@ def leaderboard_min_games() -> int:
 
 
 def user_by_username(username: str) -> User | None:
-    """An active user by username: the exact spelling first, else case-insensitively."""
+    """An active user by username: the exact spelling first, else case-insensitively,
+    else as the name reads (``name_key``: "ZOË" or "zoe" for "zoë", which SQLite's
+    case-insensitive match misses; no two accounts' names read alike)."""
     if not username or len(username) > 150 or "\x00" in username:
         return None
     users = get_user_model().objects.filter(is_active=True)
-    return users.filter(username=username).first() or (
-        users.filter(username__iexact=username).order_by("pk").first()
+    return (
+        users.filter(username=username).first()
+        or users.filter(username__iexact=username).order_by("pk").first()
+        or users.filter(username_key=name_key(username)).order_by("pk").first()
     )
 
 

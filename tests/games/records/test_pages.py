@@ -73,6 +73,14 @@ def test_profile_lookup_ignores_case_and_unknown_names_are_404(client, alice):
     assert "&lt;script&gt;" in client.get("/players/%3Cscript%3E/").content.decode()
 
 
+def test_profile_lookup_reads_names_as_the_site_does(client, db):
+    """Upper-case letters beyond ASCII, and a name without its accent, find the player
+    (SQLite's case-insensitive match knows ASCII only: "ZOË" was nobody there)."""
+    UserFactory(username="zoë", display_name="Zoë")
+    for name in ("zo%C3%AB", "ZO%C3%8B", "zoe", "Zoe"):
+        assert client.get(f"/players/{name}/").status_code == 200, name
+
+
 def test_my_own_profile_links_to_my_history(client, alice):
     client.login(username="alice", password=PASSWORD)
     html = client.get("/players/alice/").content.decode()
