@@ -473,6 +473,8 @@ def headline(view: TableView) -> Headline:
     )
 
     def done(text: str, tone: str, tray: str | None = None) -> Headline:
+        if text.endswith(".."):  # a name that ends the sentence ends with its own stop
+            text = text[:-1]
         return Headline(text, tone, tray, title, help_text, high_text)
 
     if phase == "over":

@@ -46,6 +46,14 @@ def test_other_player_waits_and_has_no_move_form(client, table, bob):
     assert 'name="type" value="bid"' not in html
 
 
+def test_a_name_ending_with_a_stop_ends_the_headline_once(client, table, alice, bob):
+    """"Waiting for Alice A.." read twice stopped."""
+    type(alice).objects.filter(pk=alice.pk).update(display_name="Alice A.")
+    client.force_login(bob)
+    html = client.get(url(table)).content.decode()
+    assert "Waiting for Alice A." in html and "Alice A.." not in html
+
+
 @pytest.mark.parametrize("who", ["anonymous", "dave"])
 def test_spectators_see_the_public_board_only(client, table, who, request):
     if who != "anonymous":
