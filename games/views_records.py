@@ -168,6 +168,7 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         links=_step_links(game.pk, n, replay.total),
         names=replay.names,
         seats=replay.seats,
+        seated=list(zip(replay.seats, replay.names, strict=True)),  # "Bot (medium) #2"
         in_replay=True,
     )
     if n == replay.total:  # the final scores, with what the game did to the ratings

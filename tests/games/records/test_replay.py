@@ -379,3 +379,12 @@ def test_an_abandoned_table_says_it_has_no_replay(client, alice, bob):
     response = client.get(f"/games/{game.pk}/replay/")
     assert response.status_code == 404
     assert "closed before its game ended" in response.content.decode()
+
+
+def test_at_the_table_names_two_bots_of_one_level_apart(client, alice):
+    """The board and the log say "Bot (medium) #2"; the list of who sat where said
+    "Bot (medium)" twice."""
+    game = played_game([alice, "medium", "medium"], seed=11)
+    html = client.get(f"/games/{game.pk}/replay/").content.decode()
+    seated = html.split('id="seated-title"')[1]
+    assert "Bot (medium) #2" in seated and "Bot (medium) #3" in seated
