@@ -217,13 +217,17 @@
     });
   }
 
+  // As the server writes them (highsociety_site/formats): day before month, a 24-hour
+  // clock, the deadline with its year; English as in Britain, not the browser's
+  // American default ("Nov 30, 06:03 AM" replaced "30 Nov 2026, 06:03").
   var FORMATS = {
-    time: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit" },
+    time: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
     deadline: {
-      weekday: "short", day: "numeric", month: "short", hour: "2-digit", minute: "2-digit",
-      timeZoneName: "short",
+      weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit",
+      minute: "2-digit", hourCycle: "h23", timeZoneName: "short",
     },
   };
+  var LOCALES = { en: "en-GB" };
 
   function localTimes() {
     // Times are sent in UTC; the browser shows them in its own time zone.
@@ -238,7 +242,8 @@
         format.timeZone = document.body.dataset.timeZone;  // the player's choice
       }
       // In the page's language (<html lang>), as the rest of the page.
-      var text = when.toLocaleString(document.documentElement.lang || undefined, format);
+      var lang = document.documentElement.lang;
+      var text = when.toLocaleString(LOCALES[lang] || lang || undefined, format);
       stamps[i].textContent = stamps[i].dataset.local === "deadline" ? "(" + text + ")" : text;
       stamps[i].title = when.toUTCString();
     }

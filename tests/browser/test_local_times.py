@@ -1,0 +1,34 @@
+"""Times the board rewrites in the reader's zone keep the server's way of writing them:
+day before month, a 24-hour clock, the deadline with its year (the browser's American
+default for English wrote "Sat, Nov 28, 06:03 AM" where the page had said
+"Sat 28 Nov 2026, 06:03")."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def test_the_deadline_reads_as_the_server_writes_it(live_server, new_page, log_in, alice):
+    from games.services import game_create
+
+    type(alice).objects.filter(pk=alice.pk).update(time_zone="Europe/Berlin")
+    game = game_create(
+        creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}], move_deadline_hours=24
+    )
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    deadline = page.locator(".banner__deadline time")
+    deadline.wait_for()
+    for _ in range(50):  # until the script has rewritten it (its title is then set)
+        if deadline.get_attribute("title"):
+            break
+        page.wait_for_timeout(100)
+    text = deadline.inner_text()
+    assert re.fullmatch(
+        r"\((Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+\)", text
+    ), text
+    assert "AM" not in text and "PM" not in text
