@@ -456,16 +456,17 @@ def orders_view(*, game: Game, view: TableView) -> OrdersView | None:
     )
 
 
-def order_for_card_up(*, game: Game, user) -> bool:
-    """Whether ``user`` has a standing order for the auction on (defaults aside): read
-    before a cancel, so the message after it says whether there was one to cancel."""
+def orders_held(*, game: Game, user) -> tuple[bool, bool]:
+    """Whether ``user`` has a standing order for the auction on, and defaults for the
+    coming auctions: read before a cancel or a clear, so the message after it says
+    whether there was anything to cancel."""
     state = game.engine_state() if game.status == Game.Status.ACTIVE else None
     row = StandingOrder.objects.filter(game_id=game.pk, seat__user=user).first()
+    if state is None or row is None:
+        return False, False
     return (
-        state is not None
-        and row is not None
-        and row.auction == state.auction_number
-        and row.order() is not None
+        row.auction == state.auction_number and row.order() is not None,
+        not row.defaults().empty,
     )
 
 

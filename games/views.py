@@ -310,12 +310,14 @@ def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
         return _board_response(request, game, error=form.error_text())
     what = form.cleaned_data["what"]
     version = game.version  # an order left on one's turn may move at once
-    if what == "cancel" and not selectors.order_for_card_up(game=game, user=request.user):
-        what = "cancel_none"  # used up by the move it made, or never left
+    if what in ("cancel", "defaults_clear"):  # the message says when there was nothing
+        order, defaults = selectors.orders_held(game=game, user=request.user)
+        if not (order if what == "cancel" else defaults):  # an order used up by its move
+            what += "_none"
     try:
         if what in ("cancel", "cancel_none"):  # the order for the card up; the defaults stay
             services.game_orders_set(game=game, user=request.user, order=None)
-        elif what in ("defaults", "defaults_clear"):
+        elif what in ("defaults", "defaults_clear", "defaults_clear_none"):
             defaults = form.defaults() if what == "defaults" else None
             services.game_orders_set(game=game, user=request.user, defaults=defaults)
         else:
@@ -345,6 +347,9 @@ ORDER_DONE = {
         "You have no standing order for this card, so there was nothing to cancel."
     ),
     "defaults_clear": gettext_lazy("Your standing orders for the coming auctions are cleared."),
+    "defaults_clear_none": gettext_lazy(
+        "You have no standing orders for the coming auctions, so there was nothing to clear."
+    ),
 }
 
 # Left on one's own turn, an order (or the defaults) answers at once.

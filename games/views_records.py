@@ -198,11 +198,11 @@ def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
         return total, None
     text = raw.strip()
     digits = text.removeprefix("-")
-    if not (digits.isascii() and digits.isdecimal()) or len(text) > 9:  # not "٣": 0-9 only
+    if not (digits.isascii() and digits.isdecimal()):  # not "٣": 0-9 only
         return total, gettext(
             "“%(raw)s” is not a move number: showing the last move (%(total)s)."
         ) % {"raw": raw[:20], "total": total}
-    number = int(text)
+    number = int(text) if len(digits) <= 9 else total + 1 if text == digits else -1  # far out
     if number < 0:
         return 0, gettext(
             "Moves are numbered from 0 (the set-up) to %(total)s: showing the set-up."

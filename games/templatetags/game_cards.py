@@ -377,8 +377,17 @@ def my_game_row(game: Any) -> SafeString:
         gettext("Table %(table)s") % {"table": game.pk},
         badge,
         meta,
-        ", ".join(seat_names(list(game.seats.all()))),  # "Alex (resigned)"
+        ", ".join(_row_names(list(game.seats.all()))),
     )
+
+
+def _row_names(seats: list) -> list[str]:
+    """The seats of a lobby row as the board names them ("Alex (resigned)"), an
+    invitation not answered yet marked as in the open tables ("Bob, invited")."""
+    return [
+        gettext("%(name)s, invited") % {"name": name} if seat.invited else name
+        for seat, name in zip(seats, seat_names(seats), strict=True)
+    ]
 
 
 @register.simple_tag

@@ -684,10 +684,17 @@ def test_board_poll_parameters(table, alice, pairs):
     url=st.sampled_from(["/", "/leaderboard/", "/accounts/profile/", "/accounts/profile/tokens/"]),
 )
 def test_pages_ignore_or_handle_any_query(alice, pairs, url):
+    """Any query shows the page; the leaderboard answers a page number that is not one
+    (``page``'s last value) 400 with a sentence, as the history does."""
     with rolled_back():
         client, before = client_for(alice), world()
-        response, _ = send(client, "GET", url, pairs)
-        assert response.status_code == 200
+        response, text = send(client, "GET", url, pairs)
+        pages = [value for name, value in pairs if name == "page"]
+        if response.status_code == 400:  # the leaderboard's refusal of a page number
+            assert url == "/leaderboard/" and pages and pages[-1] not in ("1", "2"), pairs
+            assert "The page must be a whole number." in text or "Pages are numbered" in text
+        else:
+            assert response.status_code == 200, (url, pairs)
         assert world() == before
 
 

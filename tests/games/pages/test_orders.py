@@ -242,3 +242,12 @@ def test_cancel_says_whether_there_was_an_order_to_cancel(client, game, dora, al
     html = _message(client, orders_post(client, game, {"what": "cancel"}))
     assert "nothing to cancel" in html
     assert Move.objects.filter(game=game, actor=Move.Actor.ORDER).count() == 1
+
+
+def test_clearing_the_defaults_says_whether_there_were_any(client, game, alice):
+    client.force_login(alice)
+    html = _message(client, orders_post(client, game, {"what": "defaults_clear"}))
+    assert "so there was nothing to clear" in html and "are cleared" not in html
+    orders_post(client, game, {"what": "defaults", "luxury_below": "4", "misfortune_max": ""})
+    html = _message(client, orders_post(client, game, {"what": "defaults_clear"}))
+    assert "Your standing orders for the coming auctions are cleared." in html

@@ -154,6 +154,9 @@ def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob
         ("abc", "last", "is not a move number"),
         ("-3", "0", "Moves are numbered from 0"),
         ("100000", "last", "moves: showing the last one"),
+        # Far too big is a number all the same (it read "is not a move number").
+        ("9" * 19, "last", "moves: showing the last one"),
+        ("-" + "9" * 5000, "0", "Moves are numbered from 0"),
         ("1.5", "last", "is not a move number"),
         ("\u0663", "last", "is not a move number"),  # an Arabic-Indic 3: digits are 0-9
     ],
