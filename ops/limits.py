@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import logging
 import time
+from dataclasses import dataclass
 
 from django.conf import settings
 from django.core.cache import caches
@@ -48,17 +49,41 @@ def _incr(key: str, ttl: int) -> int:
         return 1
 
 
-def counters_check(scopes: list[tuple[str, str]], *, now: float | None = None) -> float | None:
-    """Count one request in each ``(name, rate)``; the seconds to wait if any is over its
-    rate, else None.  Raises the cache's error when the cache is down (the caller
-    decides whether to let the request through)."""
+@dataclass(frozen=True)
+class Counted:
+    """One scope's count after a request: its limit, how many more requests its window
+    allows (never below 0), the seconds until the window ends, and whether this request
+    went over the limit."""
+
+    limit: int
+    remaining: int
+    reset: float
+    over: bool
+
+
+def counters_count(scopes: list[tuple[str, str]], *, now: float | None = None) -> list[Counted]:
+    """Count one request in each ``(name, rate)``, in fixed windows.  Raises the cache's
+    error when the cache is down (the caller decides whether to let the request
+    through)."""
     now = time.time() if now is None else now
-    waits = []
+    counted = []
     for name, rate in scopes:
         limit, period = rate_parse(rate)
         window = int(now // period)
-        if _incr(f"throttle:{name}:{window}", period + 1) > limit:
-            waits.append((window + 1) * period - now)
+        count = _incr(f"throttle:{name}:{window}", period + 1)
+        reset = (window + 1) * period - now
+        counted.append(Counted(limit, max(limit - count, 0), reset, count > limit))
+    return counted
+
+
+def counters_check(scopes: list[tuple[str, str]], *, now: float | None = None) -> float | None:
+    """``counters_count``: the seconds to wait if any scope is over its rate, else None."""
+    return over_wait(counters_count(scopes, now=now))
+
+
+def over_wait(counted: list[Counted]) -> float | None:
+    """The seconds to wait when a count went over its limit (the longest), else None."""
+    waits = [each.reset for each in counted if each.over]
     return max(waits) if waits else None
 
 

@@ -176,11 +176,30 @@ _RETRY_AFTER = {
     "schema": {"type": "integer", "minimum": 1},
 }
 _LOCATION_ANSWERS = {"games_create": ("201",), "games_rematch": ("201", "200")}
+# Where the client stands against the request limits (games.api.throttling): on every
+# answer to a request they counted, that is all but those refused before counting (no
+# or a bad token, no JSON accepted) and those of an unavailable cache.
+_RATE_LIMIT = {
+    "RateLimit-Limit": {
+        "description": "Requests allowed in the current window of the tightest limit.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+    "RateLimit-Remaining": {
+        "description": "Requests left in that window (0: the next is refused with 429).",
+        "schema": {"type": "integer", "minimum": 0},
+    },
+    "RateLimit-Reset": {
+        "description": "Seconds until that window ends and the count starts again.",
+        "schema": {"type": "integer", "minimum": 1},
+    },
+}
+_UNCOUNTED = ("401", "406", "503")
 
 
 def response_headers(result, generator, request, public):
     """A postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): every
-    429 and 503 answer says ``Retry-After``; creating a table and opening a rematch say
+    429 and 503 answer says ``Retry-After``; every counted answer the ``RateLimit-*``
+    headers; creating a table and opening a rematch say
     ``Location``; a number in a path (a game's id, a seat) is never negative, as the
     paths take only digits (``/games/-1/`` is no endpoint at all)."""
     for operations in result.get("paths", {}).values():
@@ -194,6 +213,9 @@ def response_headers(result, generator, request, public):
             for code in ("429", "503"):
                 if code in responses:
                     responses[code].setdefault("headers", {})["Retry-After"] = _RETRY_AFTER
+            for code, response in responses.items():
+                if code not in _UNCOUNTED:
+                    response.setdefault("headers", {}).update(_RATE_LIMIT)
             for code in _LOCATION_ANSWERS.get(operation.get("operationId"), ()):
                 if code in responses:
                     responses[code].setdefault("headers", {})["Location"] = _LOCATION

@@ -3,6 +3,11 @@ from the environment), counted in fixed windows in the default cache
 (``ops.limits.counters_check``): a request over the limit is refused with 429 and
 ``Retry-After``, the seconds left in the period.  Rates are read on every request, so a
 changed setting (a test lowering a rate) applies at once.
+
+Every answer to a counted request says where the client stands, in the headers of the
+IETF's draft (``RateLimit-Limit``, ``RateLimit-Remaining``, ``RateLimit-Reset``: the
+scope with the fewest requests left; ``games.api.base_view.ApiView`` writes them), so a client can slow
+down before it is refused.
 """
 
 from __future__ import annotations
@@ -12,7 +17,7 @@ import logging
 from rest_framework.settings import api_settings
 from rest_framework.throttling import BaseThrottle
 
-from ops.limits import counters_check
+from ops.limits import counters_count, over_wait
 from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -38,7 +43,10 @@ class RequestLimit(BaseThrottle):
             if rates.get(scope)
         ]
         try:
-            self._wait = counters_check(scopes)
+            counted = counters_count(scopes)
+            self._wait = over_wait(counted)
+            if counted:  # the scope with the fewest requests left, for the headers
+                request.rate_limit = min(counted, key=lambda c: (c.remaining, c.reset))
         except CACHE_ERRORS:
             if not self.fail_open:
                 raise  # a 503 (games.api.errors): no unlimited password guessing

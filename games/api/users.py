@@ -15,12 +15,12 @@ from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from accounts.models import PlayerResult
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import TokenLimitReached, token_create
+from games.api.base_view import ApiView
 from games.api.errors import ApiError
 from games.api.schema import error_responses
 from games.api.serializers import (
@@ -37,7 +37,7 @@ from games.selectors import RECENT_GAMES
 LOCKOUT_RETRY_SECONDS = 300
 
 
-class TokenView(APIView):
+class TokenView(ApiView):
     """POST: a new token for a username and password.  DELETE: revoke the token used."""
 
     def get_authenticators(self):
@@ -212,7 +212,7 @@ def user_stats(user) -> dict[str, Any]:
     }
 
 
-class UserDetailView(APIView):
+class UserDetailView(ApiView):
     @extend_schema(
         operation_id="users_retrieve",
         summary="A player's public profile",

@@ -14,9 +14,9 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
-from rest_framework.views import APIView
 
 from games import chat, notifications, services
+from games.api.base_view import ApiView
 from games.api.errors import ApiError, NotYourTurn
 from games.api.pagination import PagePagination
 from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, ORDER_EXAMPLES, error_responses
@@ -183,7 +183,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
 # --------------------------------------------------------------------------- views
 
 
-class GamesView(APIView):
+class GamesView(ApiView):
     @extend_schema(
         operation_id="games_list",
         summary="List games",
@@ -247,7 +247,7 @@ class GamesView(APIView):
         )
 
 
-class GameDetailView(APIView):
+class GameDetailView(ApiView):
     @extend_schema(
         operation_id="games_retrieve",
         summary="Your view of a game",
@@ -268,7 +268,7 @@ class GameDetailView(APIView):
         return _view_response(game, request.user)
 
 
-class GameJoinView(APIView):
+class GameJoinView(ApiView):
     @extend_schema(
         operation_id="games_join",
         summary="Take a seat",
@@ -290,7 +290,7 @@ SEAT_POSITION = OpenApiParameter(
 )
 
 
-class GameLeaveView(APIView):
+class GameLeaveView(ApiView):
     @extend_schema(
         operation_id="games_leave",
         summary="Leave a table before it starts, or decline your invitation",
@@ -308,7 +308,7 @@ class GameLeaveView(APIView):
         return _seat_call(request, game_id, services.game_leave)
 
 
-class GameResignView(APIView):
+class GameResignView(ApiView):
     @extend_schema(
         operation_id="games_resign",
         summary="Resign from a running game",
@@ -327,7 +327,7 @@ class GameResignView(APIView):
         return _seat_call(request, game_id, services.game_resign)
 
 
-class GameRematchView(APIView):
+class GameRematchView(ApiView):
     @extend_schema(
         operation_id="games_rematch",
         summary="Open the rematch of a finished game",
@@ -359,7 +359,7 @@ class GameRematchView(APIView):
         return _view_response(rematch, request.user, code, headers={"Location": location})
 
 
-class GameSeatView(APIView):
+class GameSeatView(ApiView):
     @extend_schema(
         operation_id="games_seat_update",
         summary="Change a seat of your waiting table",
@@ -400,7 +400,7 @@ class GameSeatView(APIView):
         return _view_response(game, request.user)
 
 
-class GameMovesView(APIView):
+class GameMovesView(ApiView):
     @extend_schema(
         operation_id="games_moves_list",
         summary="The public move log",
@@ -519,7 +519,7 @@ def _not_your_seat_explain(game: Game, user, action: dict[str, Any], error: NotY
     raise error
 
 
-class GameChatView(APIView):
+class GameChatView(ApiView):
     """The table's chat: for the players seated at it (accepted), not for spectators."""
 
     def _chat(self, game: Game, user, after: int | None = None) -> dict[str, Any]:
@@ -577,7 +577,7 @@ class GameChatView(APIView):
         )
 
 
-class GameOrdersView(APIView):
+class GameOrdersView(ApiView):
     """Your own standing orders at this table: hidden information, for you alone."""
 
     def _orders(self, request: Request, game_id: int) -> Response:

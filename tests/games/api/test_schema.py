@@ -104,6 +104,10 @@ def test_every_operation_is_documented_with_its_errors(document):
         # The headers a client reads: when to try again, where a new table is.
         for code in ("429", "503"):
             assert "Retry-After" in responses[code]["headers"], (path, method, code)
+        # Where the client stands against the limits: on every answer they counted.
+        for code, answer in responses.items():
+            counted = code not in ("401", "406", "503")
+            assert ("RateLimit-Remaining" in answer.get("headers", {})) == counted, (path, code)
     games = document["paths"]["/api/v1/games/"]["post"]["responses"]
     rematch = document["paths"]["/api/v1/games/{game_id}/rematch/"]["post"]["responses"]
     for answer in (games["201"], rematch["201"], rematch["200"]):

@@ -171,6 +171,22 @@ def test_per_user_limit_answers_429_with_retry_after(limits_clock, settings, ali
     assert token_client(bob).get("/api/v1/games/").status_code == 200
 
 
+def test_every_counted_answer_says_where_the_client_stands(limits_clock, settings, alice):
+    """RateLimit-Limit, -Remaining and -Reset (the tightest scope) on every answer the
+    limits counted, so a client can slow down before the 429; none on a 401."""
+    _rates(settings, user="3/min", ip="600/min")
+    client = token_client(alice)
+    answers = [client.get(url) for url in ("/api/v1/games/", "/api/v1/games/999999/") * 2][:3]
+    assert [a.status_code for a in answers] == [200, 404, 200]  # an error answer counts too
+    assert [a["RateLimit-Remaining"] for a in answers] == ["2", "1", "0"]
+    assert {a["RateLimit-Limit"] for a in answers} == {"3"}
+    assert all(0 < int(a["RateLimit-Reset"]) <= 60 for a in answers)
+    refused = client.get("/api/v1/games/")
+    assert refused.status_code == 429 and refused["RateLimit-Remaining"] == "0"
+    assert refused["RateLimit-Reset"] == refused["Retry-After"]
+    assert "RateLimit-Limit" not in APIClient().get("/api/v1/games/")  # 401: not counted
+
+
 def test_per_address_limit_holds_whoever_signs_in(limits_clock, settings, alice, bob):
     _rates(settings, ip="4/min")
     first, second = token_client(alice), token_client(bob)
