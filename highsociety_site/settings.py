@@ -495,6 +495,7 @@ SPECTACULAR_SETTINGS = {
         "ActionTypeEnum": "games.api.serializers.ACTION_TYPES",
         "EventTypeEnum": "games.api.serializers.EVENT_TYPES",
         "OrderTypeEnum": "games.api.serializers.ORDER_TYPES",
+        "ErrorCodeEnum": "games.api.errors.ERROR_CODES",
     },
     "TAGS": [
         {"name": "auth", "description": "Tokens for programs."},

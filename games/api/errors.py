@@ -48,6 +48,55 @@ class NotYourTurn(ApiError):
         super().__init__(detail, status_code=status.HTTP_400_BAD_REQUEST, code="not_your_turn")
 
 
+# Every code an error answer may carry (the schema's enum, docs/api.md's table), and the
+# one an answer of each status falls back to should a code outside the list ever come
+# up (a library's own code, say): a client may switch on the list without surprises.
+ERROR_CODES = (
+    "invalid",
+    "parse_error",
+    "illegal_action",
+    "invalid_order",
+    "not_your_turn",
+    "invalid_credentials",
+    "not_a_token",
+    "not_authenticated",
+    "authentication_failed",
+    "not_your_seat",
+    "permission_denied",
+    "not_found",
+    "method_not_allowed",
+    "not_acceptable",
+    "version_conflict",
+    "auction_over",
+    "not_allowed",
+    "too_large",
+    "unsupported_media_type",
+    "throttled",
+    "server_error",
+    "service_unavailable",
+)
+_STATUS_CODES = {
+    400: "invalid",
+    401: "not_authenticated",
+    403: "permission_denied",
+    404: "not_found",
+    405: "method_not_allowed",
+    406: "not_acceptable",
+    409: "not_allowed",
+    413: "too_large",
+    415: "unsupported_media_type",
+    429: "throttled",
+    503: "service_unavailable",
+}
+
+
+def known_code(code: str | None, status_code: int) -> str:
+    """``code`` when it is one of ``ERROR_CODES``, else the status's own."""
+    if code in ERROR_CODES:
+        return code
+    return _STATUS_CODES.get(status_code, "invalid" if status_code < 500 else "server_error")
+
+
 # Most specific first.
 _GAME_ERRORS: tuple[tuple[type[GameError], int, str], ...] = (
     (IllegalMove, status.HTTP_400_BAD_REQUEST, "illegal_action"),
@@ -151,7 +200,7 @@ def api_exception_handler(exc, context):
         code = code or exc.default_code
     response.data = {
         "detail": str(detail) if detail is not None else response.status_text,
-        "code": code or "error",
+        "code": known_code(code, response.status_code),
         **getattr(exc, "fields", {}),
     }
     return response

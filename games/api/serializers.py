@@ -22,6 +22,7 @@ from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
 from games.ai.orders import Order
+from games.api.errors import ERROR_CODES
 from games.engine import ADVANCED_CARDS
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
 
@@ -132,10 +133,10 @@ class ErrorSerializer(serializers.Serializer):
 
     detail = _out(serializers.CharField, "What went wrong, in a sentence for a person.")
     code = _out(
-        serializers.CharField,
-        "A stable, machine-readable code: invalid, illegal_action, not_your_turn, "
-        "not_your_seat, version_conflict, not_allowed, not_found, not_authenticated, "
-        "authentication_failed, permission_denied, parse_error, throttled, …",
+        serializers.ChoiceField,
+        'A stable, machine-readable code (docs/api.md, "Errors", says when each is '
+        "sent); the list is complete: a client may switch on it.",
+        choices=ERROR_CODES,
     )
     errors = serializers.DictField(
         child=serializers.ListField(child=serializers.CharField()),

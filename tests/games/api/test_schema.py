@@ -245,3 +245,23 @@ def test_schema_and_interactive_docs_are_served(client, db):
     docs = client.get("/api/docs/")
     assert docs.status_code == 200 and b"swagger" in docs.content.lower()
     assert client.get("/api/schema/?format=json").json()["info"]["title"]
+
+
+def test_the_error_codes_are_one_closed_list(document):
+    """The schema lists every code an error may carry, as docs/api.md's table does (it
+    was a plain string: a client could not know which to switch on); a code outside it
+    falls back to its status's own."""
+    import re
+    from pathlib import Path
+
+    from games.api.errors import ERROR_CODES, known_code
+
+    code = document["components"]["schemas"]["Error"]["properties"]["code"]
+    assert code["allOf"] == [{"$ref": "#/components/schemas/ErrorCodeEnum"}]
+    assert set(document["components"]["schemas"]["ErrorCodeEnum"]["enum"]) == set(ERROR_CODES)
+    table = Path(__file__).resolve().parents[3] / "docs" / "api.md"
+    rows = [line for line in table.read_text().splitlines() if re.match(r"\| [45]\d\d \|", line)]
+    documented = {found for row in rows for found in re.findall(r"`([a-z_]+)`", row.split("|")[2])}
+    assert documented == set(ERROR_CODES)
+    assert known_code("csrf_failed", 403) == "permission_denied"
+    assert known_code("weird", 500) == "server_error" and known_code("invalid", 400) == "invalid"
