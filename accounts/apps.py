@@ -13,8 +13,12 @@ class AccountsConfig(AppConfig):
 
         user_logged_in.connect(remember_language, dispatch_uid="accounts.remember_language")
 
-        from allauth.account.signals import email_removed
+        from allauth.account.signals import email_removed, user_signed_up
         from allauth.account.signals import user_logged_in as allauth_logged_in
+
+        # At sign-up too: the address is confirmed before the first log-in, and an
+        # invitation sent meanwhile came in English to a player who signed up in German.
+        user_signed_up.connect(remember_language, dispatch_uid="accounts.signup_language")
 
         from accounts.signals import note_unconfirmed_removal
 

@@ -1,4 +1,4 @@
-"""At log-in (sign-up included): the player's language and chosen time zone into their
+"""At sign-up and at log-in: the player's language and chosen time zone into their
 session, so that every page speaks the one and writes times in the other
 (accounts.middleware); a player who never chose a language keeps the one they are
 reading the site in, so their e-mails come in it too."""

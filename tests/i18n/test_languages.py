@@ -167,6 +167,33 @@ def test_the_first_log_in_keeps_the_language_the_player_was_reading(client, bob,
     assert '<html lang="fr">' in other.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
 
 
+def test_a_new_account_keeps_the_language_it_signed_up_in(client, alice, run_commits):
+    """The address is confirmed before the first log-in: an invitation sent meanwhile
+    came in English to a player who had signed up reading German."""
+    from games.services import game_create
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "de"
+    response = client.post(
+        "/accounts/signup/",
+        {
+            "username": "bernd",
+            "email": "bernd@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+        },
+    )
+    assert response.status_code == 302
+    assert User.objects.get(username="bernd").language == "de"
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.filter(email="bernd@example.com").update(verified=True)  # the link
+    mail.outbox.clear()
+    with run_commits():
+        game_create(creator=alice, players=3, seats=[{"user": "bernd"}, {"ai": "easy"}])
+    assert [m.to for m in mail.outbox] == [["bernd@example.com"]]
+    assert "lädt dich" in mail.outbox[0].subject + mail.outbox[0].body
+
+
 def test_the_signed_in_notice_is_in_the_players_language_not_the_log_in_pages(carol):
     carol.language = "fr"
     carol.save(update_fields=["language"])
