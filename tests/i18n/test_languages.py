@@ -473,3 +473,22 @@ def test_a_misfortune_is_taken_as_the_card_not_as_a_pronoun_of_the_wrong_gender(
     with translation.override(language):
         text = translation.gettext("Your turn: bid to avoid %(card)s, or pass and take it.")
         assert text % {"card": card_name("scandal")} == sentence
+
+
+def test_a_german_deadline_reads_in_german_word_order(dora, run_commits):
+    """"Dein Zug ist fällig in 23 Stunden" kept the English order; the verb goes last."""
+    from tests.games.factories import GameFactory, scenario_deck
+
+    dora.language = "de"
+    dora.save(update_fields=["language"])
+    with run_commits():
+        GameFactory(
+            creator=dora,
+            seats=[{"ai": "medium"}, {"ai": "medium"}],
+            deck=scenario_deck("lux5 lux3"),
+            first_player=0,
+            move_deadline_hours=24,
+        )
+    (message,) = mail.outbox
+    assert re.search(r"Dein Zug ist in \d+ Stunden fällig \(", message.body), message.body
+    assert "ist fällig in" not in message.body
