@@ -85,7 +85,7 @@ def test_the_password_changed_e_mail_reads_in_the_players_register(
     [
         ("en", "Username or e-mail"),
         ("de", "Benutzername oder E-Mail"),
-        ("fr", "Nom d'utilisateur ou e-mail"),
+        ("fr", "Nom d’utilisateur ou e-mail"),
     ],
 )
 def test_the_log_in_field_says_what_it_takes(client, alice, language, label):
@@ -106,7 +106,7 @@ def test_the_log_in_field_says_what_it_takes(client, alice, language, label):
     [
         ("en", "Log in", "Sign up", "Log out"),
         ("de", "Anmelden", "Registrieren", "Abmelden"),
-        ("fr", "Connexion", "S'inscrire", "Déconnexion"),
+        ("fr", "Connexion", "S’inscrire", "Déconnexion"),
     ],
 )
 def test_the_entrance_pages_say_what_the_menu_says(

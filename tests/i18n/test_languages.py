@@ -294,7 +294,7 @@ def test_the_api_answers_in_the_language_asked_for(bob, host, carol):
     answer = api.post(
         f"/api/v1/games/{game.pk}/moves/", body, format="json", HTTP_ACCEPT_LANGUAGE="fr"
     )
-    assert answer.json()["detail"] == "Ce n'est pas à vous de jouer."
+    assert answer.json()["detail"] == "Ce n’est pas à vous de jouer."
     answer = api.post(f"/api/v1/games/{game.pk}/moves/", body, format="json")
     assert answer.json()["detail"] == "It is not your turn."
 
