@@ -170,9 +170,7 @@ class PushSubscription(models.Model):
 
     ENDPOINT_MAX_LENGTH = 1000
 
-    user = models.ForeignKey(
-        User, on_delete=models.CASCADE, related_name="push_subscriptions"
-    )
+    user = models.ForeignKey(User, on_delete=models.CASCADE, related_name="push_subscriptions")
     # One browser is one subscription: signing in as someone else on the same browser
     # moves it to them.
     endpoint = models.CharField(max_length=ENDPOINT_MAX_LENGTH, unique=True)
@@ -274,7 +272,9 @@ _CARD_ORDER = {
 class PlayerStats(models.Model):
     """A person's running totals and current rating (kept up to date at each game end)."""
 
-    user = models.OneToOneField(User, on_delete=models.CASCADE, primary_key=True, related_name="stats")
+    user = models.OneToOneField(
+        User, on_delete=models.CASCADE, primary_key=True, related_name="stats"
+    )
     games_played = models.PositiveIntegerField(default=0)
     games_won = models.PositiveIntegerField(default=0)
     times_cast_out = models.PositiveIntegerField(default=0)

@@ -13,6 +13,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.core.paginator import Page, Paginator
+from django.db.models import QuerySet
 
 from accounts.models import BotRating, HeadToHead, PlayerStats, User
 from accounts.names import name_key
@@ -73,16 +74,21 @@ def head_to_head_for_user(user: User, limit: int = FREQUENT_OPPONENTS) -> list[H
     )
 
 
-def leaderboard(*, page: int | str | None = 1) -> tuple[Page, int]:
+def leaderboard_players() -> QuerySet[PlayerStats]:
     """The rated players with at least ``leaderboard_min_games()`` rated games, best
-    rating first, paginated; and that minimum.  Two queries per page."""
-    minimum = leaderboard_min_games()
-    players = (
-        PlayerStats.objects.filter(rated_games__gte=minimum, user__is_active=True)
+    rating first (the page and the API)."""
+    return (
+        PlayerStats.objects.filter(rated_games__gte=leaderboard_min_games(), user__is_active=True)
         .select_related("user")
         .order_by("-rating", "-rated_games", "user__username")
     )
-    return Paginator(players, LEADERBOARD_PAGE).get_page(page), minimum
+
+
+def leaderboard(*, page: int | str | None = 1) -> tuple[Page, int]:
+    """``leaderboard_players``, a page of them, and the minimum of rated games.  Two
+    queries per page."""
+    players = leaderboard_players()
+    return Paginator(players, LEADERBOARD_PAGE).get_page(page), leaderboard_min_games()
 
 
 def bot_ratings() -> list[BotRating]:

@@ -9,7 +9,11 @@ urlpatterns = [
     path("profile/data.json", views.download_data, name="download_data"),
     path("profile/sign-out-everywhere/", views.sign_out_everywhere, name="sign_out_everywhere"),
     path("profile/people/", views.people_update, name="people_update"),
-    path("profile/notifications/", views_preferences.notifications_update, name="notifications_update"),
+    path(
+        "profile/notifications/",
+        views_preferences.notifications_update,
+        name="notifications_update",
+    ),
     path("profile/push/", views_push.push_on, name="push_on"),
     path("profile/push/off/", views_push.push_off, name="push_off"),
     path("profile/push/settings/", views_push.push_settings_update, name="push_settings_update"),

@@ -496,6 +496,7 @@ SPECTACULAR_SETTINGS = {
         "EventTypeEnum": "games.api.serializers.EVENT_TYPES",
         "OrderTypeEnum": "games.api.serializers.ORDER_TYPES",
         "ErrorCodeEnum": "games.api.errors.ERROR_CODES",
+        "AiEnum": "games.models.AI_LEVELS",
     },
     "TAGS": [
         {"name": "auth", "description": "Tokens for programs."},

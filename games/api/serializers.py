@@ -1128,3 +1128,40 @@ class OrdersSerializer(serializers.Serializer):
         allow_null=True, help_text="Your order for `card` (null: none). Only you see it."
     )
     defaults = DefaultsOutSerializer(help_text="Your orders for every coming auction.")
+
+
+class LeaderboardQuerySerializer(QuerySerializer):
+    page = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=100, required=False)
+
+
+class LeaderboardRowSerializer(serializers.Serializer):
+    rank = _out(serializers.IntegerField, "The place on the leaderboard, from 1.")
+    username = _out(serializers.CharField, "The player's username (GET /api/v1/users/{it}/).")
+    name = _out(serializers.CharField, "The player's name as shown.")
+    rating = _out(
+        serializers.FloatField,
+        "The rating, 1000 + 40 × (mu − 3 sigma) (OpenSkill Plackett-Luce).",
+    )
+    rated_games = _out(serializers.IntegerField, "Rated games played.")
+    games_won = _out(serializers.IntegerField, "Games won, rated or not.")
+    games_played = _out(serializers.IntegerField, "Finished games played, rated or not.")
+
+
+class BotRatingSerializer(serializers.Serializer):
+    level = _out(
+        serializers.ChoiceField, "The bot level: one rating for all its seats.", choices=AI_LEVELS
+    )
+    rating = _out(serializers.FloatField, "The level's rating, as the players'.")
+    rated_games = _out(serializers.IntegerField, "Rated games its seats played.")
+
+
+class LeaderboardSerializer(serializers.Serializer):
+    count = _out(serializers.IntegerField, "Players on the leaderboard, on all pages.")
+    next = _out(serializers.URLField, "The next page's address, or null.", allow_null=True)
+    previous = _out(serializers.URLField, "The previous page's address, or null.", allow_null=True)
+    results = LeaderboardRowSerializer(many=True, help_text="This page's players, best first.")
+    min_games = _out(
+        serializers.IntegerField, "Rated games a player needs to appear on the leaderboard."
+    )
+    bots = BotRatingSerializer(many=True, help_text="Each bot level's rating, best first.")

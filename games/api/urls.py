@@ -5,7 +5,7 @@ from django.urls import path, re_path
 
 from games.api import views
 from games.api.errors import api_not_found
-from games.api.users import TokenView, UserDetailView
+from games.api.users import LeaderboardView, TokenView, UserDetailView
 
 app_name = "api"
 
@@ -26,6 +26,7 @@ urlpatterns = [
     path("games/<int:game_id>/chat/", views.GameChatView.as_view(), name="game-chat"),
     path("games/<int:game_id>/orders/", views.GameOrdersView.as_view(), name="game-orders"),
     path("users/<str:username>/", UserDetailView.as_view(), name="user-detail"),
+    path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),
 ]
 
 if settings.BENCH_FLOOR_VIEW:  # bench/http_bench.py's baseline: never on in production

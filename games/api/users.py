@@ -7,7 +7,6 @@ from typing import Any
 from allauth.account.adapter import get_adapter
 from allauth.account.utils import has_verified_email
 from django.conf import settings
-from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
 from drf_spectacular.utils import OpenApiParameter, extend_schema
@@ -17,13 +16,23 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from accounts.models import PlayerResult
-from accounts.selectors import head_to_head_for_user, stats_for_user
+from accounts.selectors import (
+    bot_ratings,
+    head_to_head_for_user,
+    leaderboard_min_games,
+    leaderboard_players,
+    stats_for_user,
+    user_by_username,
+)
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import TokenLimitReached, token_create
 from games.api.base_view import ApiView
 from games.api.errors import ApiError
+from games.api.pagination import PagePagination
 from games.api.schema import error_responses
 from games.api.serializers import (
+    LeaderboardQuerySerializer,
+    LeaderboardSerializer,
     TokenObtainInputSerializer,
     TokenSerializer,
     UserProfileSerializer,
@@ -229,14 +238,49 @@ class UserDetailView(ApiView):
         responses={200: UserProfileSerializer, **error_responses(401, 404, 429)},
     )
     def get(self, request: Request, username: str) -> Response:
-        user = None
-        if len(username) <= 150 and "\x00" not in username:
-            users = get_user_model().objects.filter(is_active=True)
-            user = users.filter(username=username).first() or (
-                users.filter(username__iexact=username).order_by("pk").first()
-            )
+        user = user_by_username(username)  # as the profile page finds a player
         if user is None:
             raise exceptions.NotFound(
                 _("There is no player called %(name)s.") % {"name": repr(username[:40])}
             )
         return Response(UserProfileSerializer(user_stats(user)).data)
+
+
+class LeaderboardView(ApiView):
+    @extend_schema(
+        operation_id="leaderboard_retrieve",
+        summary="The leaderboard",
+        description=(
+            "The players with enough rated games (`min_games`), best rating first, "
+            "paginated as the game list is (`page`, `page_size`); and each bot level's "
+            "rating. As the site's leaderboard page shows it."
+        ),
+        tags=["users"],
+        parameters=[LeaderboardQuerySerializer],
+        responses={200: LeaderboardSerializer, **error_responses(400, 401, 404, 429)},
+    )
+    def get(self, request: Request) -> Response:
+        LeaderboardQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
+        paginator = PagePagination()
+        rows = paginator.paginate_queryset(leaderboard_players(), request, view=self)
+        first = paginator.page.start_index()
+        response = paginator.get_paginated_response(
+            [
+                {
+                    "rank": first + offset,
+                    "username": row.user.username,
+                    "name": row.user.public_name,
+                    "rating": row.rating,
+                    "rated_games": row.rated_games,
+                    "games_won": row.games_won,
+                    "games_played": row.games_played,
+                }
+                for offset, row in enumerate(rows)
+            ]
+        )
+        bots = [
+            {"level": bot.level, "rating": bot.rating, "rated_games": bot.rated_games}
+            for bot in bot_ratings()
+        ]
+        payload = {**response.data, "min_games": leaderboard_min_games(), "bots": bots}
+        return Response(LeaderboardSerializer(payload).data)

@@ -1512,6 +1512,22 @@ add(
     by(405, anonymous=401),
     api=True,
 )
+add(
+    "api:leaderboard",
+    "api-leaderboard",
+    f"{A}/leaderboard/",
+    "GET",
+    by(200, anonymous=401),
+    api=True,
+)
+add(
+    "api:leaderboard",
+    "api-leaderboard",
+    f"{A}/leaderboard/",
+    "POST",
+    by(405, anonymous=401),
+    api=True,
+)
 API_CATCH_ALL = "api/v1/[\\s\\S]*$"
 add(API_CATCH_ALL, "api-unknown-path", f"{A}/no/such/thing/", "GET", 404, api=True)
 add(API_CATCH_ALL, "api-unknown-path", f"{A}/no/such/thing/", "POST", 404, api=True)

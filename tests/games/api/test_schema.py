@@ -34,6 +34,7 @@ OPERATIONS = {
     ("/api/v1/games/{game_id}/orders/", "put"),
     ("/api/v1/games/{game_id}/orders/", "delete"),
     ("/api/v1/users/{username}/", "get"),
+    ("/api/v1/leaderboard/", "get"),
 }
 
 

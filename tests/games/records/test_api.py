@@ -132,3 +132,25 @@ def test_queries_do_not_grow_with_games(api, alice, bob, carol):
 
 def test_anonymous_callers_are_refused(alice):
     assert APIClient().get("/api/v1/users/alice/").status_code == 401
+
+
+def test_the_leaderboard_as_the_page_shows_it(api, settings, alice, bob, carol):
+    """GET /api/v1/leaderboard/: the players with enough rated games, best first, with
+    their rank across pages, and each bot level's rating (there was no route for it)."""
+    from accounts.selectors import leaderboard_players
+
+    settings.LEADERBOARD_MIN_GAMES = 1
+    for seed in range(3):
+        played_game([alice, bob, carol, "medium"], seed=40 + seed)
+    body = api.get("/api/v1/leaderboard/").json()
+    expected = list(leaderboard_players())
+    assert body["count"] == len(expected) == 3 and body["min_games"] == 1
+    assert [row["username"] for row in body["results"]] == [s.user.username for s in expected]
+    assert [row["rank"] for row in body["results"]] == [1, 2, 3]
+    assert body["results"][0]["rating"] == expected[0].rating
+    assert [bot["level"] for bot in body["bots"]] == ["medium"]
+    second = api.get("/api/v1/leaderboard/?page=2&page_size=2").json()
+    assert [row["rank"] for row in second["results"]] == [3] and second["previous"]
+    refused = api.get("/api/v1/leaderboard/?page=0")
+    assert refused.status_code == 400 and refused.json()["code"] == "invalid"
+    assert APIClient().get("/api/v1/leaderboard/").status_code == 401
