@@ -154,3 +154,13 @@ def test_the_leaderboard_as_the_page_shows_it(api, settings, alice, bob, carol):
     refused = api.get("/api/v1/leaderboard/?page=0")
     assert refused.status_code == 400 and refused.json()["code"] == "invalid"
     assert APIClient().get("/api/v1/leaderboard/").status_code == 401
+
+
+def test_a_player_is_found_as_the_profile_page_finds_them(api, db):
+    """The API looked a name up exactly or in ASCII case only: ZOË was nobody."""
+    from tests.factories import UserFactory
+
+    UserFactory(username="zoë", display_name="Zoë")
+    for name in ("zo%C3%AB", "ZO%C3%8B", "zoe"):
+        response = api.get(f"/api/v1/users/{name}/")
+        assert response.status_code == 200 and response.json()["username"] == "zoë", name
