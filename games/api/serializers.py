@@ -256,7 +256,14 @@ class QuerySerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
-class GameListQuerySerializer(QuerySerializer):
+class PageQuerySerializer(QuerySerializer):
+    """A list's page (``PagePagination``): checked before the paginator reads it."""
+
+    page = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
+    page_size = serializers.IntegerField(min_value=1, max_value=100, required=False)
+
+
+class GameListQuerySerializer(PageQuerySerializer):
     status = serializers.ChoiceField(
         choices=["open", "active", "finished"],
         required=False,
@@ -265,8 +272,6 @@ class GameListQuerySerializer(QuerySerializer):
     mine = serializers.BooleanField(
         required=False, default=False, help_text="`true`: only games where you have a seat."
     )
-    page = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
-    page_size = serializers.IntegerField(min_value=1, max_value=100, required=False)
 
 
 class MoveInputSerializer(StrictSerializer):
@@ -1128,11 +1133,6 @@ class OrdersSerializer(serializers.Serializer):
         allow_null=True, help_text="Your order for `card` (null: none). Only you see it."
     )
     defaults = DefaultsOutSerializer(help_text="Your orders for every coming auction.")
-
-
-class LeaderboardQuerySerializer(QuerySerializer):
-    page = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
-    page_size = serializers.IntegerField(min_value=1, max_value=100, required=False)
 
 
 class LeaderboardRowSerializer(serializers.Serializer):

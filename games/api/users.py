@@ -31,8 +31,8 @@ from games.api.errors import ApiError
 from games.api.pagination import PagePagination
 from games.api.schema import error_responses
 from games.api.serializers import (
-    LeaderboardQuerySerializer,
     LeaderboardSerializer,
+    PageQuerySerializer,
     TokenObtainInputSerializer,
     TokenSerializer,
     UserProfileSerializer,
@@ -256,11 +256,11 @@ class LeaderboardView(ApiView):
             "rating. As the site's leaderboard page shows it."
         ),
         tags=["users"],
-        parameters=[LeaderboardQuerySerializer],
+        parameters=[PageQuerySerializer],
         responses={200: LeaderboardSerializer, **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request) -> Response:
-        LeaderboardQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
+        PageQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
         paginator = PagePagination()
         rows = paginator.paginate_queryset(leaderboard_players(), request, view=self)
         first = paginator.page.start_index()
