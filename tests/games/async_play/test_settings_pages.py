@@ -33,6 +33,10 @@ def test_the_emails_link_asks_then_unsubscribes(dora, run_commits):
     client = Client(enforce_csrf_checks=True)  # no session, no CSRF cookie: as from a mail
     page = client.get(path)
     assert page.status_code == 200 and b"Stop these e-mails?" in page.content
+    # It asks: it does not read as done before the button ("will get no more" did).
+    assert "Unsubscribing stops one kind of game e-mail to Dora: “Your turn”." in (
+        page.content.decode()
+    )
     assert _pref(dora) == User.TurnEmails.EVERY  # a GET (a link checker) changes nothing
     done = client.post(path)
     assert done.status_code == 200 and b"You are unsubscribed" in done.content
