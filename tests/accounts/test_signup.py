@@ -189,3 +189,14 @@ def test_the_username_rules_are_said_before_the_first_try(client):
     box = re.search(r'<input[^>]*name="username"[^>]*>', html).group(0)
     described = re.search(r'aria-describedby="([^"]+)"', box).group(1)
     assert f'id="{described.split()[0]}"' in html
+
+
+def test_a_password_made_of_the_username_is_refused(client):
+    """ "newbie1newbie1" was accepted for the user "newbie1" (Django's default leaves a
+    password two thirds alike to the name)."""
+    response = _sign_up(
+        client, username="newbie1", email="n1@example.com", password="newbie1newbie1"
+    )
+    assert response.status_code == 200
+    assert "too similar to the username" in response.content.decode()
+    assert not User.objects.filter(username="newbie1").exists()
