@@ -199,7 +199,8 @@ _UNCOUNTED = ("401", "406", "503")
 def response_headers(result, generator, request, public):
     """A postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): every
     429 and 503 answer says ``Retry-After``; every counted answer the ``RateLimit-*``
-    headers; creating a table and opening a rematch say
+    headers; a success without a description of its own is described by its
+    operation's summary; creating a table and opening a rematch say
     ``Location``; a number in a path (a game's id, a seat) is never negative, as the
     paths take only digits (``/games/-1/`` is no endpoint at all)."""
     for operations in result.get("paths", {}).values():
@@ -216,6 +217,8 @@ def response_headers(result, generator, request, public):
             for code, response in responses.items():
                 if code not in _UNCOUNTED:
                     response.setdefault("headers", {}).update(_RATE_LIMIT)
+                if not response.get("description"):  # a success: what the operation gives
+                    response["description"] = operation.get("summary", "")
             for code in _LOCATION_ANSWERS.get(operation.get("operationId"), ()):
                 if code in responses:
                     responses[code].setdefault("headers", {})["Location"] = _LOCATION

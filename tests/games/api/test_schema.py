@@ -107,6 +107,7 @@ def test_every_operation_is_documented_with_its_errors(document):
             assert "Retry-After" in responses[code]["headers"], (path, method, code)
         # Where the client stands against the limits: on every answer they counted.
         for code, answer in responses.items():
+            assert answer["description"], (path, method, code)  # successes had ""
             counted = code not in ("401", "406", "503")
             assert ("RateLimit-Remaining" in answer.get("headers", {})) == counted, (path, code)
     games = document["paths"]["/api/v1/games/"]["post"]["responses"]
