@@ -101,7 +101,11 @@ def status_text(value: float) -> str:
     """A status as the active language writes it, with a real minus sign: -10 ->
     '−10', 7.5 -> '7.5' or '7,5' (the cards, the rating changes and the e-mails write
     '−'; a hyphen beside them looked like another sign)."""
-    text = number_format(value)
+    return minus_sign(number_format(value))
+
+
+def minus_sign(text: str) -> str:
+    """A number written with a hyphen for its sign, with the minus sign instead."""
     return "\u2212" + text[1:] if text.startswith("-") else text
 
 

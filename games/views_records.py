@@ -47,15 +47,14 @@ def leaderboard(request: HttpRequest) -> HttpResponse:
     page number that is not one is answered 400 with a sentence, as in the history; a
     page past the last shows the last (the board shrank since the link was made)."""
     form = PageForm(request.GET)
-    valid = form.is_valid()
-    page, minimum = selectors.leaderboard(page=form.cleaned_data["page"] or 1 if valid else 1)
-    context = {
-        "page": page if valid else None,
-        "problem": None if valid else form.errors["page"][0],
-        "min_games": minimum,
-        "bots": selectors.bot_ratings(),
-    }
-    return render(request, "leaderboard.html", context, status=200 if valid else 400)
+    context: dict[str, Any] = {"bots": selectors.bot_ratings()}
+    if not form.is_valid():
+        context.update(problem=form.errors["page"][0], min_games=selectors.leaderboard_min_games())
+        return render(request, "leaderboard.html", context, status=400)
+    context["page"], context["min_games"] = selectors.leaderboard(
+        page=form.cleaned_data["page"] or 1
+    )
+    return render(request, "leaderboard.html", context)
 
 
 # --------------------------------------------------------------------------- history
@@ -167,7 +166,6 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         later=replay.total - n,  # moves after the one shown, behind a summary
         links=_step_links(game.pk, n, replay.total),
         names=replay.names,
-        seats=replay.seats,
         seated=list(zip(replay.seats, replay.names, strict=True)),  # "Bot (medium) #2"
         in_replay=True,
     )
@@ -202,7 +200,10 @@ def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
         return total, gettext(
             "“%(raw)s” is not a move number: showing the last move (%(total)s)."
         ) % {"raw": raw[:20], "total": total}
-    number = int(text) if len(digits) <= 9 else total + 1 if text == digits else -1  # far out
+    if len(digits) > 9:  # far out either way (and no ten-thousand-digit int() to parse)
+        number = -1 if text.startswith("-") else total + 1
+    else:
+        number = int(text)
     if number < 0:
         return 0, gettext(
             "Moves are numbered from 0 (the set-up) to %(total)s: showing the set-up."

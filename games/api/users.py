@@ -264,8 +264,11 @@ class LeaderboardView(ApiView):
         paginator = PagePagination()
         rows = paginator.paginate_queryset(leaderboard_players(), request, view=self)
         first = paginator.page.start_index()
-        response = paginator.get_paginated_response(
-            [
+        payload = {
+            "count": paginator.page.paginator.count,
+            "next": paginator.get_next_link(),
+            "previous": paginator.get_previous_link(),
+            "results": [
                 {
                     "rank": first + offset,
                     "username": row.user.username,
@@ -276,11 +279,11 @@ class LeaderboardView(ApiView):
                     "games_played": row.games_played,
                 }
                 for offset, row in enumerate(rows)
-            ]
-        )
-        bots = [
-            {"level": bot.level, "rating": bot.rating, "rated_games": bot.rated_games}
-            for bot in bot_ratings()
-        ]
-        payload = {**response.data, "min_games": leaderboard_min_games(), "bots": bots}
+            ],
+            "min_games": leaderboard_min_games(),
+            "bots": [
+                {"level": bot.level, "rating": bot.rating, "rated_games": bot.rated_games}
+                for bot in bot_ratings()
+            ],
+        }
         return Response(LeaderboardSerializer(payload).data)

@@ -26,7 +26,14 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.deletion import DELETED_PREFIX
 from games.engine import LUXURY_VALUE
-from games.presenter import card_name, money_text, status_text, turn_due_text, utc_offset_text
+from games.presenter import (
+    card_name,
+    minus_sign,
+    money_text,
+    status_text,
+    turn_due_text,
+    utc_offset_text,
+)
 from games.selectors import seat_declined_by, seat_names
 
 register = template.Library()
@@ -163,10 +170,7 @@ def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
 def status_number(value: Any) -> str:
     """``{{ r.status|status_number }}``: −10 with a minus sign (presenter.status_text);
     text already formatted (``floatformat``) gets its sign changed alone."""
-    if isinstance(value, Number):
-        return status_text(value)
-    text = str(value)
-    return "\u2212" + text[1:] if text.startswith("-") else text
+    return status_text(value) if isinstance(value, Number) else minus_sign(str(value))
 
 
 @register.simple_tag
