@@ -41,10 +41,13 @@ def test_the_first_turn_is_emailed_with_text_html_link_and_unsubscribe(dora, run
     assert message.subject == f"[High Society] Your turn at table {game.pk}"
     url = f"{settings.SITE_URL}/games/{game.pk}/"
     assert "Your turn: bid for Luxury 5, or pass." in message.body
+    assert f"Table {game.pk} is waiting for you." in message.body
+    assert message.body.count("Your turn") == 1  # the headline says it; once is enough
     assert url in message.body
     assert "Your money: 1,000, 2,000, 3,000" in message.body
     html, kind = message.alternatives[0]
     assert kind == "text/html" and f'href="{url}"' in html and "Your turn: bid for Luxury 5" in html
+    assert html.count("Your turn") == 1
     unsubscribe = re.search(r"<(.+)>", message.extra_headers["List-Unsubscribe"]).group(1)
     assert unsubscribe.startswith(f"{settings.SITE_URL}/accounts/unsubscribe/")
     assert unsubscribe in message.body and unsubscribe in html
@@ -210,7 +213,9 @@ def test_emails_show_nothing_hidden(dora, run_commits):
         # The unsubscribe link is signed with the time: the second may tick between games.
         text = re.sub(r"/accounts/unsubscribe/[^/\s\"]+/", "/accounts/unsubscribe/T/", text)
         bodies.append(
-            text.replace(f"table {game.pk}", "table N").replace(f"/games/{game.pk}/", "/games/N/")
+            text.replace(f"table {game.pk}", "table N")
+            .replace(f"Table {game.pk}", "Table N")
+            .replace(f"/games/{game.pk}/", "/games/N/")
         )
     assert bodies[0] == bodies[1]
     for card in ("Luxury 1", "Scandal", "Debt", "Prestige", "Luxury 10"):
