@@ -194,6 +194,26 @@ _RATE_LIMIT = {
     },
 }
 _UNCOUNTED = ("401", "406", "503")
+# Conditional reads (games.api.caching): every 200 of a GET carries an ETag, and the
+# same GET with If-None-Match naming it answers 304 while nothing changed.
+_ETAG = {
+    "description": "A tag of this answer's body: send it back in If-None-Match.",
+    "required": True,
+    "schema": {"type": "string"},
+}
+_IF_NONE_MATCH = {
+    "name": "If-None-Match",
+    "in": "header",
+    "required": False,
+    "description": (
+        "The ETag of an answer you keep: while the answer would be the same, it is a 304 "
+        "with no body."
+    ),
+    "schema": {"type": "string"},
+}
+_NOT_MODIFIED = {
+    "description": "Not modified: the answer is still the one the ETag in If-None-Match names.",
+}
 
 
 def response_headers(result, generator, request, public):
@@ -201,12 +221,17 @@ def response_headers(result, generator, request, public):
     429 and 503 answer says ``Retry-After``; every counted answer the ``RateLimit-*``
     headers; a success without a description of its own is described by its
     operation's summary; creating a table and opening a rematch say
-    ``Location``; a number in a path (a game's id, a seat) is never negative, as the
+    ``Location``; a read's 200 says ``ETag`` and the read takes ``If-None-Match``, with
+    a 304 while nothing changed; a number in a path (a game's id, a seat) is never negative, as the
     paths take only digits (``/games/-1/`` is no endpoint at all)."""
     for operations in result.get("paths", {}).values():
-        for operation in operations.values():
+        for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
+            if method == "get" and "200" in operation["responses"]:
+                operation.setdefault("parameters", []).append(_IF_NONE_MATCH)
+                operation["responses"]["200"].setdefault("headers", {})["ETag"] = _ETAG
+                operation["responses"]["304"] = {**_NOT_MODIFIED, "headers": {"ETag": _ETAG}}
             for parameter in operation.get("parameters", ()):
                 if parameter.get("in") == "path" and parameter["schema"].get("type") == "integer":
                     parameter["schema"].setdefault("minimum", 0)

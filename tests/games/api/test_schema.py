@@ -110,6 +110,13 @@ def test_every_operation_is_documented_with_its_errors(document):
             assert answer["description"], (path, method, code)  # successes had ""
             counted = code not in ("401", "406", "503")
             assert ("RateLimit-Remaining" in answer.get("headers", {})) == counted, (path, code)
+        # Every read is conditional: a tagged 200, If-None-Match, and a 304.
+        read = method == "get"
+        assert ("304" in responses) == read, (path, method)
+        names = {parameter["name"] for parameter in operation.get("parameters", ())}
+        assert ("If-None-Match" in names) == read, (path, method)
+        if read:
+            assert "ETag" in responses["200"]["headers"] and "ETag" in responses["304"]["headers"]
     games = document["paths"]["/api/v1/games/"]["post"]["responses"]
     rematch = document["paths"]["/api/v1/games/{game_id}/rematch/"]["post"]["responses"]
     for answer in (games["201"], rematch["201"], rematch["200"]):

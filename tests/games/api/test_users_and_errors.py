@@ -222,3 +222,42 @@ def test_throttle_counts_live_in_the_shared_cache(limits_clock, settings, alice)
     assert cache.get(f"throttle:user:u{alice.pk}:{int(limits_clock // 60)}") == 1
     if settings.REDIS_URL:
         assert settings.CACHES["default"]["BACKEND"].endswith("RedisCache")
+
+
+def test_a_client_polling_an_unchanged_answer_gets_304_without_a_body(clients):
+    """Every successful GET carries an ETag of its body; asked again with it in
+    If-None-Match, an unchanged answer is 304 with no body (the client keeps its copy),
+    and a changed one (a move, another caller's view) is a full 200 with a new ETag."""
+    view = people_table(clients, "alice", ["bob", "carol"])
+    path = f"/api/v1/games/{view['id']}/"
+    mover = ["alice", "bob", "carol"][view["to_act"][0]]
+    first = clients["alice"].get(path)
+    etag = first["ETag"]
+    assert first.status_code == 200 and etag.startswith('"')
+    again = clients["alice"].get(path, HTTP_IF_NONE_MATCH=etag)
+    assert again.status_code == 304 and again.content == b""
+    assert again["ETag"] == etag and "RateLimit-Remaining" in again
+    assert "authorization" in again["Vary"].lower()
+    # Bob's view of the same game holds his own hand: a 200 of its own, never Alice's 304.
+    other = clients["bob"].get(path, HTTP_IF_NONE_MATCH=etag)
+    assert other.status_code == 200 and other["ETag"] != etag
+    mine = clients[mover].get(path).json()
+    moved = clients[mover].post(
+        f"{path}moves/",
+        {**choose(mine, random.Random(1)), "version": mine["version"]},
+        format="json",
+    )
+    assert moved.status_code == 201, moved.json()
+    assert "ETag" not in moved  # only reads are tagged
+    after = clients["alice"].get(path, HTTP_IF_NONE_MATCH=etag)
+    assert after.status_code == 200 and after.json()["version"] > view["version"]
+    assert after["ETag"] != etag
+    # Lists and errors: the list is tagged too, an error never is.
+    listed = clients["alice"].get("/api/v1/games/?mine=true")
+    assert (
+        clients["alice"]
+        .get("/api/v1/games/?mine=true", HTTP_IF_NONE_MATCH=listed["ETag"])
+        .status_code
+        == 304
+    )
+    assert "ETag" not in clients["alice"].get("/api/v1/games/999999/")
