@@ -4,6 +4,7 @@ from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 
 from accounts.deletion import account_delete
 from accounts.models import PushSubscription, User
+from accounts.suspension import account_suspend
 
 
 @admin.register(User)
@@ -13,10 +14,59 @@ class UserAdmin(BaseUserAdmin):
         ("Profile", {"fields": ("display_name", "deleted_at")}),
     )
     readonly_fields = ("deleted_at",)
-    list_display = ("username", "display_name", "email", "is_staff", "date_joined", "deleted_at")
+    list_display = (
+        "username",
+        "display_name",
+        "email",
+        "is_active",
+        "is_staff",
+        "date_joined",
+        "deleted_at",
+    )
     list_filter = (*BaseUserAdmin.list_filter, "deleted_at")
     search_fields = ("username", "display_name", "email")
-    actions = ["delete_accounts"]
+    actions = ["suspend_accounts", "delete_accounts"]
+
+    def save_model(self, request, obj, form, change):
+        """Unticking **Active** suspends the account as the action below does: saved
+        inactive without leaving its tables, it would leave every game it plays
+        waiting for a move that cannot come."""
+        if change and "is_active" in form.changed_data and not obj.is_active:
+            obj.is_active = True  # the other changes first, while it may still leave
+            super().save_model(request, obj, form, change)
+            self._suspend(request, obj)
+            obj.refresh_from_db()
+            return
+        super().save_model(request, obj, form, change)
+
+    def _suspend(self, request, user) -> None:
+        done = account_suspend(user=user)
+        self.message_user(
+            request,
+            f"Suspended {user.username}: left {done.left} table(s), closed "
+            f"{done.closed}, resigned {done.resigned} running game(s) (a bot plays on).",
+            messages.SUCCESS,
+        )
+
+    @admin.action(
+        description="Suspend the selected accounts (resign their games, keep everything)",
+        permissions=["change"],
+    )
+    def suspend_accounts(self, request, queryset):
+        """Stop an abusive or compromised account (accounts.suspension): its running games
+        go on with a bot in its seat, its waiting tables lose it, nothing is erased."""
+        skipped = []
+        for user in queryset.filter(deleted_at__isnull=True):
+            if user.pk == request.user.pk or not user.is_active:
+                skipped.append(user.username)
+                continue
+            self._suspend(request, user)
+        if skipped:
+            self.message_user(
+                request,
+                f"Not suspended (your own account, or inactive already): {', '.join(skipped)}.",
+                messages.WARNING,
+            )
 
     def has_delete_permission(self, request, obj=None):
         """No plain delete: a user's seats and tables keep the row (it would fail with

@@ -1,9 +1,10 @@
 """Read-only admin of games, seats and moves, and the moderation of the table chat and
 the e-mail outbox (staff only, as Django's admin is).
 
-Games are changed through ``games.services`` only, so nothing can be added or edited
-here; a move is never deleted (the replay and the record replay every move: one missing
-breaks them), a whole game only by a superuser.  A running game's state holds secrets
+Games are changed through ``games.services`` only, so nothing can be added, edited or
+deleted here: a move is never deleted (the replay and the record replay every move: one
+missing breaks them), nor a game (its players' records, ratings and head-to-head
+figures rest on it).  A running game's state holds secrets
 (the deck order, sealed choices) that a staff member who also plays must not see: it
 is shown only once the game is over.
 """
@@ -11,8 +12,10 @@ is shown only once the game is over.
 import json
 
 from django.contrib import admin
+from django.urls import reverse
 from django.utils.html import format_html
 
+from games.chat import chat_lines_delete
 from games.models import ChatMessage, Game, Move, Notification, Seat
 
 HIDDEN_WHILE_RUNNING = "(hidden until the game is over: it holds the deck order)"
@@ -60,7 +63,12 @@ class GameAdmin(ReadOnlyAdmin):
     hidden_fields = frozenset({"state", "scenario_deck", "scenario_first_player", "result"})
     list_display = ("id", "status", "players", "created_by", "version", "created_at", "finished_at")
     list_filter = ("status", "players", "memory_aid")
-    search_fields = ("=id", "created_by__username", "seats__user__username")
+    search_fields = (
+        "=id",
+        "created_by__username",
+        "seats__user__username",
+        "seats__user__display_name",
+    )
     list_select_related = ("created_by",)
     date_hierarchy = "created_at"
     inlines = [SeatInline]
@@ -100,6 +108,9 @@ class GameAdmin(ReadOnlyAdmin):
             return HIDDEN_WHILE_RUNNING
         return f"{game.scenario_deck} / {game.scenario_first_player}"
 
+    def has_delete_permission(self, request, obj=None):
+        return False
+
 
 @admin.register(Move)
 class MoveAdmin(ReadOnlyAdmin):
@@ -126,15 +137,30 @@ class ChatMessageAdmin(ReadOnlyAdmin):
     """The table chat, to moderate: find a player's messages, delete an abusive one
     (staff with the delete permission; the players' pages no longer show it)."""
 
-    list_display = ("created_at", "game", "user", "text")
-    search_fields = ("=game__id", "user__username", "text")
+    list_display = ("created_at", "game", "author", "text")
+    search_fields = ("=game__id", "user__username", "user__display_name", "text")
     list_select_related = ("game", "user")
     date_hierarchy = "created_at"
     fields = ("game", "user", "text", "created_at")
     readonly_fields = fields
 
+    @admin.display(description="author", ordering="user__username")
+    def author(self, message):
+        """The name the players see, the username beside it, and a link to the account."""
+        user = message.user
+        link = reverse("admin:accounts_user_change", args=[user.pk])
+        return format_html('<a href="{}">{}</a> ({})', link, user.public_name, user.username)
+
     def has_delete_permission(self, request, obj=None):
         return request.user.has_perm("games.delete_chatmessage")
+
+    # Deleting goes through the chat's own service, so every open board of the table
+    # drops the line at once, as it shows a new one.
+    def delete_model(self, request, obj):
+        chat_lines_delete(lines=ChatMessage.objects.filter(pk=obj.pk))
+
+    def delete_queryset(self, request, queryset):
+        chat_lines_delete(lines=queryset)
 
 
 @admin.register(Notification)

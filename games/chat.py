@@ -8,8 +8,10 @@ stamps the table's ``chat_at`` under the game row's lock (the one lock order: th
 row first) and announces the change (``events.board_changed``), so every open board
 sees the message at once through its stream, or with its next poll.
 
-``chat_mute`` hides one player's messages from another, at every table, on the pages,
-in the API and in the e-mails.  Reading the chat is ``selectors.chat_lines``.
+``chat_lines_delete`` takes lines away (staff moderating, an account being deleted),
+and every open board of their tables sees it at once too.  ``chat_mute`` hides one
+player's messages from another, at every table, on the pages, in the API and in the
+e-mails.  Reading the chat is ``selectors.chat_lines``.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import QuerySet
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -30,6 +33,11 @@ from games.selectors import player_named
 
 CHAT_BURST = 5  # messages …
 CHAT_WINDOW = timedelta(seconds=30)  # … per this long, per player and table
+# Invisible format characters that writing needs: the zero-width non-joiner (Persian,
+# German ligatures), the zero-width joiner (emoji sequences such as families and the
+# rainbow flag) and the tag characters of subdivision flags (England, Scotland, Wales).
+# Every other format character goes, the direction overrides first of all.
+KEPT_FORMAT = frozenset({"\u200c", "\u200d"}) | frozenset(map(chr, range(0xE0020, 0xE0080)))
 
 
 def chat_text_clean(text: Any) -> str:
@@ -42,10 +50,12 @@ def chat_text_clean(text: Any) -> str:
     text = "".join(
         " " if ch in "\r\n\t" else ch
         for ch in text
-        if ch in "\r\n\t" or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
+        if ch in "\r\n\t"
+        or ch in KEPT_FORMAT
+        or unicodedata.category(ch) not in ("Cc", "Cf", "Cs", "Co", "Cn")
     )
     text = " ".join(text.split())
-    if not text:
+    if all(ch in KEPT_FORMAT or ch.isspace() for ch in text):  # nothing to see
         raise NotAllowed(_("Write a message first."))
     if len(text) > CHAT_MAX_LENGTH:
         raise NotAllowed(
@@ -90,6 +100,22 @@ def chat_post(*, game: Game, user: Any, text: Any) -> ChatMessage:
         Game.objects.filter(pk=locked.pk).update(chat_at=message.created_at)
         events.announce(events.board_changed, game_id=locked.pk, version=locked.version)
     return message
+
+
+def chat_lines_delete(*, lines: QuerySet[ChatMessage]) -> int:
+    """Delete the chat lines ``lines``; each table they leave is stamped and announced,
+    under its game row's lock, as for a new line, so its open boards drop them at once.
+    Returns how many went."""
+    deleted = 0
+    with transaction.atomic():
+        for game_id in sorted(set(lines.values_list("game_id", flat=True))):
+            locked = Game.objects.select_for_update().filter(pk=game_id).first()
+            if locked is None:
+                continue
+            deleted += lines.filter(game_id=game_id).delete()[0]
+            Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
+            events.announce(events.board_changed, game_id=game_id, version=locked.version)
+    return deleted
 
 
 def chat_mute(*, user: Any, username: Any, mute: bool = True) -> Any:

@@ -34,6 +34,7 @@ from django.utils.translation import ngettext
 
 from games import events
 from games.ai.orders import Defaults, Order, defaults_problem, order_action, order_problem
+from games.chat import chat_lines_delete
 from games.clock import deadline_compute, turn_key
 from games.engine import (
     ADVANCED_CARDS,
@@ -712,11 +713,24 @@ def player_commitments(*, user: Any) -> Withdrawal:
 
 
 def player_withdraw(*, user: Any) -> Withdrawal:
-    """Take ``user`` out of every table for good: leave each waiting table (declining
-    its invitation; a table of their own is closed), resign each running game (a bot
-    plays the seat to the end, so the others' game stays whole), then drop what they
-    said and set: their chat lines, mutes and invitation blocks both ways, their
-    unsent notices.  Finished games keep them in their seats: the records stay true."""
+    """Take ``user`` out of every table for good (``player_tables_leave``), then drop
+    what they said and set: their chat lines, mutes and invitation blocks both ways,
+    their unsent notices.  Finished games keep them in their seats: the records stay
+    true."""
+    withdrawal = player_tables_leave(user=user)
+    chat_lines_delete(lines=ChatMessage.objects.filter(user=user))
+    with transaction.atomic():
+        ChatMute.objects.filter(Q(user=user) | Q(muted=user)).delete()
+        InvitationBlock.objects.filter(Q(user=user) | Q(blocked=user)).delete()
+        Notification.objects.filter(user=user).delete()
+    return withdrawal
+
+
+def player_tables_leave(*, user: Any) -> Withdrawal:
+    """Take ``user`` out of every table they play: leave each waiting table (declining
+    its invitation; a table of their own is closed) and resign each running game (a bot
+    plays the seat to the end, so the others' game stays whole).  For an account that
+    is deleted or suspended by staff; the account must still be active while it runs."""
     _user_require(user, NotAllowed(_("Log in to leave your tables.")))
     left = closed = resigned = 0
     for game_id, host_id in Game.objects.filter(
@@ -736,21 +750,6 @@ def player_withdraw(*, user: Any) -> Withdrawal:
         except GameError:
             continue  # over meanwhile
         resigned += 1
-    with transaction.atomic():
-        # Each table the chat lines leave shows it at once, as for a new line.
-        tables = (
-            Game.objects.filter(chat__user=user)
-            .order_by("pk")
-            .distinct()
-            .values_list("pk", "version")
-        )
-        for game_id, version in list(tables):
-            ChatMessage.objects.filter(user=user, game_id=game_id).delete()
-            Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
-            events.announce(events.board_changed, game_id=game_id, version=version)
-        ChatMute.objects.filter(Q(user=user) | Q(muted=user)).delete()
-        InvitationBlock.objects.filter(Q(user=user) | Q(blocked=user)).delete()
-        Notification.objects.filter(user=user).delete()
     return Withdrawal(left=left, closed=closed, resigned=resigned)
 
 

@@ -16,7 +16,7 @@ from accounts.second_factor import secret_decrypt
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import token_create
 from games.chat import chat_post
-from games.models import ChatMessage, Move, Notification
+from games.models import ChatMessage, Game, Move, Notification
 from tests.games.factories import people_game
 
 pytestmark = pytest.mark.django_db
@@ -121,3 +121,41 @@ def test_every_admin_list_and_page_answers(admin_client, game, alice):
         if row is not None:
             page = admin_client.get(reverse(f"{base}_change", args=[row.pk]))
             assert page.status_code == 200, (base, page.status_code)
+
+
+def test_deleting_a_chat_line_in_the_admin_refreshes_the_open_boards(admin_client, game, alice):
+    """A board refreshes its chat when the table's ``chat_at`` moves (and the stream
+    says the board changed): the admin's delete, one line or a selection, moves it."""
+    first = chat_post(game=game, user=alice, text="rude one")
+    second = chat_post(game=game, user=alice, text="rude two")
+    stamped = Game.objects.get(pk=game.pk).chat_at
+    admin_client.post(reverse("admin:games_chatmessage_delete", args=[first.pk]), {"post": "yes"})
+    after_one = Game.objects.get(pk=game.pk).chat_at
+    assert after_one > stamped and not ChatMessage.objects.filter(pk=first.pk).exists()
+    admin_client.post(
+        reverse("admin:games_chatmessage_changelist"),
+        {"action": "delete_selected", "_selected_action": [second.pk], "post": "yes"},
+    )
+    assert not ChatMessage.objects.exists()
+    assert Game.objects.get(pk=game.pk).chat_at > after_one
+
+
+def test_chat_lines_are_found_by_the_name_the_players_see(admin_client, game, alice):
+    alice.display_name = "Robert Spammer"
+    alice.save()
+    chat_post(game=game, user=alice, text="buy my stuff")
+    listing = admin_client.get(reverse("admin:games_chatmessage_changelist") + "?q=Robert")
+    html = listing.content.decode()
+    assert "buy my stuff" in html and "Robert Spammer" in html and "(alice)" in html
+    assert reverse("admin:accounts_user_change", args=[alice.pk]) in html
+    games = admin_client.get(reverse("admin:games_game_changelist") + "?q=Spammer")
+    assert f">{game.pk}<" in games.content.decode()
+
+
+def test_no_game_is_deleted_in_the_admin(admin_client, game):
+    """A game's players' records and ratings rest on it, and its moves are never
+    deleted: the admin offers no delete, rather than a page that cannot do it."""
+    assert admin_client.get(reverse("admin:games_game_delete", args=[game.pk])).status_code == 403
+    listing = admin_client.get(reverse("admin:games_game_changelist")).content.decode()
+    assert "delete_selected" not in listing
+    assert Game.objects.filter(pk=game.pk).exists()
