@@ -606,10 +606,11 @@ def chat_lines(
     after: int | None = None,
     limit: int = CHAT_LINES,
 ) -> tuple[ChatLine, ...]:
-    """The table's latest ``limit`` messages (written after ``since``, or after the
-    message of id ``after``), oldest first, without those of players ``user`` has
-    muted.  One query.  For a player at the table only: the caller checks
-    ``chat_open_to``."""
+    """The table's latest ``limit`` messages (written after ``since``), oldest first,
+    without those of players ``user`` has muted; with ``after`` (a message's id), the
+    first ``limit`` messages after that one, so that a client reading on from the last
+    line it has misses none, however many came meanwhile.  One query.  For a player at
+    the table only: the caller checks ``chat_open_to``."""
     muted = ChatMute.objects.filter(user=user, muted=OuterRef("user"))
     messages = (
         ChatMessage.objects.filter(game=game)
@@ -620,7 +621,8 @@ def chat_lines(
     if since is not None:
         messages = messages.filter(created_at__gt=since)
     if after is not None:
-        messages = messages.filter(pk__gt=after)
+        messages = messages.filter(pk__gt=after).order_by("id")
+    rows = messages[:limit] if after is not None else reversed(messages[:limit])
     return tuple(
         ChatLine(
             id=message.pk,
@@ -630,7 +632,7 @@ def chat_lines(
             at=message.created_at,
             is_you=message.user_id == user.pk,
         )
-        for message in reversed(messages[:limit])
+        for message in rows
     )
 
 

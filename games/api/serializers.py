@@ -911,9 +911,15 @@ class ChatSerializer(serializers.Serializer):
     messages = ChatLineSerializer(
         many=True,
         help_text=(
-            "The latest 50 messages (after `after` when given), oldest first, without those "
-            "of players you have muted."
+            "The latest 50 messages, oldest first, without those of players you have "
+            "muted; with `after`, the first 50 after that message."
         ),
+    )
+    next_after = _out(
+        serializers.IntegerField,
+        "With `after`: the `after` to ask with for the messages that follow these (more "
+        "came than one answer holds); null when these are the latest.",
+        allow_null=True,
     )
 
 

@@ -41,6 +41,7 @@ from games.errors import NoSuchSeat, NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
+    CHAT_LINES,
     chat_lines,
     chat_open_to,
     game_seat_is_to_act,
@@ -523,8 +524,17 @@ class GameChatView(ApiView):
     """The table's chat: for the players seated at it (accepted), not for spectators."""
 
     def _chat(self, game: Game, user, after: int | None = None) -> dict[str, Any]:
-        lines = chat_lines(game=game, user=user, after=after)
-        return {"game": game.pk, "messages": [line.to_json() for line in lines]}
+        if after is None:
+            lines, next_after = chat_lines(game=game, user=user), None
+        else:  # one more than a page: is there more to read after this page?
+            lines = chat_lines(game=game, user=user, after=after, limit=CHAT_LINES + 1)
+            next_after = lines[CHAT_LINES - 1].id if len(lines) > CHAT_LINES else None
+            lines = lines[:CHAT_LINES]
+        return {
+            "game": game.pk,
+            "messages": [line.to_json() for line in lines],
+            "next_after": next_after,
+        }
 
     def _game(self, request: Request, game_id: int) -> Game:
         game = _game_get(game_id, request.user)
@@ -536,9 +546,10 @@ class GameChatView(ApiView):
         operation_id="games_chat_list",
         summary="The table's chat",
         description=(
-            "The latest messages of the players at this table, oldest first, without "
-            "those of players you muted on the board; with `after`, only those written "
-            "after that message. 403 unless you have a seat here."
+            "The latest 50 messages of the players at this table, oldest first, without "
+            "those of players you muted on the board; with `after`, the first 50 written "
+            "after that message, and `next_after` to read on from when there are more. "
+            "403 unless you have a seat here."
         ),
         tags=["games"],
         parameters=[GAME_ID, ChatQuerySerializer],

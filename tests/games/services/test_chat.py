@@ -309,3 +309,44 @@ def test_the_api_chat_gives_what_is_new_after_a_message(game, alice, bob):
     for bad in ("-1", "x", ""):
         answer = api.get(url, {"after": bad})
         assert answer.status_code == 400 and "after" in answer.json()["errors"], bad
+
+
+def test_a_client_reading_on_after_a_long_absence_misses_no_message(game, alice, bob):
+    """More came than one answer holds: ``after`` gives the first 50 after it and
+    ``next_after`` to read on from, until the latest, so every message is read once."""
+    from rest_framework.test import APIClient
+
+    api = APIClient()
+    api.force_authenticate(bob)
+    url = f"/api/v1/games/{game.pk}/chat/"
+    ChatMessage.objects.bulk_create(
+        ChatMessage(game=game, user=alice, text=f"line {n}") for n in range(120)
+    )
+    latest = api.get(url).json()
+    assert [m["text"] for m in latest["messages"]] == [f"line {n}" for n in range(70, 120)]
+    assert latest["next_after"] is None
+    read, after, answers = [], 0, 0
+    while after is not None:
+        answer = api.get(url, {"after": after}).json()
+        read += [m["text"] for m in answer["messages"]]
+        after, answers = answer["next_after"], answers + 1
+    assert read == [f"line {n}" for n in range(120)] and answers == 3
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "👨\u200d👩\u200d👧 family night",  # one emoji, joined by zero-width joiners
+        "🏳\ufe0f\u200d🌈",  # the rainbow flag
+        "🏴\U000e0067\U000e0062\U000e0065\U000e006e\U000e0067\U000e007f",  # England's flag
+        "می\u200cخواهم",  # Persian: the zero-width non-joiner is spelling
+    ],
+)
+def test_the_invisible_characters_writing_needs_are_kept(game, alice, text):
+    assert chat_post(game=game, user=alice, text=text).text == text
+
+
+def test_direction_overrides_go_and_joiners_alone_are_no_message(game, alice):
+    assert chat_post(game=game, user=alice, text="abc\u202edef\u2066").text == "abcdef"
+    with pytest.raises(NotAllowed, match="Write a message first."):
+        chat_post(game=game, user=alice, text="\u200d \u200c\U000e0067")
