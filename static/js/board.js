@@ -27,7 +27,10 @@
 // - a refresh that shows the same moment of the game (a chat line, the poll) keeps the
 //   money cards ticked for a bid, and the focus where it was, also on elements without
 //   an id (a link, the chat's Send, the Resign toggle); when what had the focus is gone
-//   from the new board, the hand takes it.
+//   from the new board, the hand takes it;
+// - the chat's box of lines (it scrolls, oldest first) shows its newest lines: when the
+//   page opens, after one's own message, and when a line comes while the player was at
+//   the bottom; a player who scrolled up to read older lines is left where they are.
 (function () {
   var wasMyTurn = null;
   var lastHeadline = null;
@@ -604,6 +607,41 @@
       return;
     }
     fieldsWrite(fields, ORDER_FIELDS, draft.fields);
+  });
+
+  // The chat's lines: the newest in sight, unless the player is reading older ones.
+  function chatLines() {
+    return document.getElementById("chat-lines");
+  }
+
+  function chatAtBottom(lines) {
+    return lines.scrollHeight - lines.scrollTop - lines.clientHeight < 24;
+  }
+
+  var chatKept = null;  // before a swap: was the box at its bottom, and where was it
+  document.addEventListener("htmx:beforeSwap", function () {
+    var lines = chatLines();
+    chatKept = lines ? { bottom: chatAtBottom(lines), top: lines.scrollTop } : null;
+  });
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var lines = chatLines();
+    var config = event.detail.requestConfig;
+    var sent = Boolean(config && config.elt && config.elt.id === "chat-form");
+    if (!lines) {
+      return;
+    }
+    if (sent || !chatKept || chatKept.bottom) {
+      lines.scrollTop = lines.scrollHeight;
+    } else {
+      lines.scrollTop = chatKept.top;
+    }
+    chatKept = null;
+  });
+  document.addEventListener("DOMContentLoaded", function () {
+    var lines = chatLines();
+    if (lines) {
+      lines.scrollTop = lines.scrollHeight;
+    }
   });
 
   document.addEventListener("htmx:afterSettle", function (event) {

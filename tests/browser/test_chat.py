@@ -3,9 +3,13 @@ player with their board's next refresh, and what someone is typing survives it."
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
+from django.utils import timezone
 
 from games.chat import chat_post
+from games.models import ChatMessage
 from tests.games.pages.conftest import table_make
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -70,3 +74,42 @@ def test_a_refresh_that_crosses_a_chat_message_keeps_the_fields_on_the_page(
     expect(page.locator("#chat-text")).to_be_visible()
     expect(page.locator("#order-max")).to_be_visible()
     expect(page.locator("#order-max")).to_have_value("7000")
+
+
+def _chat_scroll(page):
+    return page.evaluate(
+        "(() => { const l = document.getElementById('chat-lines');"
+        " return {top: l.scrollTop, gap: l.scrollHeight - l.scrollTop - l.clientHeight}; })()"
+    )
+
+
+def test_the_chat_shows_its_newest_lines_unless_the_player_reads_older_ones(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """The box of lines scrolls: it opens on the newest, follows one's own message and
+    new lines while the player is at its bottom, and leaves a player who scrolled up
+    to read older lines where they are."""
+    from playwright.sync_api import expect
+
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    ChatMessage.objects.bulk_create(
+        ChatMessage(game=game, user=(bob, carol)[n % 2], text=f"old line {n}") for n in range(30)
+    )
+    ChatMessage.objects.filter(game=game).update(created_at=timezone.now() - timedelta(hours=1))
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".chat__lines")).to_contain_text("old line 29")
+    opened = _chat_scroll(page)
+    assert opened["top"] > 0 and opened["gap"] < 2, opened
+
+    page.fill("#chat-text", "My own line")
+    page.click(".chat__form button[type=submit]")
+    expect(page.locator(".chat__lines")).to_contain_text("My own line")
+    assert _chat_scroll(page)["gap"] < 2
+
+    page.evaluate("document.getElementById('chat-lines').scrollTop = 0")
+    chat_post(game=game, user=bob, text="A line while Alice reads")
+    expect(page.locator(".chat__lines")).to_contain_text("A line while Alice reads", timeout=8000)
+    assert _chat_scroll(page)["top"] == 0
