@@ -31,9 +31,18 @@ def test_compose_a_bid_and_see_others_move(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator(".banner")).to_contain_text("Your turn")
 
+    # The preview's live region stays in place while its words change (a screen reader
+    # reads a region that changes, not one that arrives already filled).
+    page.evaluate("window.liveRegion = document.getElementById('bid-preview-live')")
     page.click("label[for=hand-10000]")
     page.click("label[for=hand-2000]")
     expect(page.locator("#bid-preview")).to_have_text(re.compile(r"Your bid would total 12,000"))
+    assert page.evaluate(
+        "window.liveRegion === document.getElementById('bid-preview-live')"
+        " && window.liveRegion.getAttribute('aria-live') === 'polite'"
+        " && window.liveRegion.contains(document.getElementById('bid-preview'))"
+        " && document.querySelectorAll('#bid-preview-live [aria-live]').length === 0"
+    )
     # Two polls later the selection is still there: the page saw no change (204).
     page.wait_for_timeout(6500)
     expect(page.locator("#hand-10000")).to_be_checked()

@@ -25,10 +25,13 @@ def test_a_proxy_bid_answers_while_its_owner_is_away(
     page = log_in(new_page(), alice)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator(".banner")).to_contain_text("Waiting for Dora")
+    page.evaluate("window.liveRegion = document.getElementById('order-preview-live')")
     page.fill("#order-max", "9000")
     expect(page.locator("#order-preview")).to_contain_text(
         "When your turn comes it raises with your cheapest cards, up to a total of 9,000"
     )
+    # The same live region, its words changed: what a screen reader reads out.
+    assert page.evaluate("window.liveRegion === document.getElementById('order-preview-live')")
     page.click("#order-button")
     expect(page.locator("#order-line")).to_have_text("Bid up to 9,000 for Luxury 5.")
     screenshot(page, "browser-standing-order")
