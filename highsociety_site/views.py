@@ -32,8 +32,12 @@ SERVICE_WORKER_FILE = settings.BASE_DIR / "static" / "js" / "sw.js"
 @require_safe
 def rules(request: HttpRequest) -> HttpResponse:
     """The rules page: docs/rules.md, the one text of the rules, rendered as a page
-    (Markdown with tables; raw HTML in the file is not passed through)."""
+    (Markdown with tables; raw HTML in the file is not passed through).  A word in
+    another language than the page's is written ``[Title]{lang=en}`` and becomes
+    ``<span lang="en">``, so a screen reader says it in its own language; ``lang`` is
+    the one attribute such a span may carry."""
     from markdown_it import MarkdownIt
+    from mdit_py_plugins.attrs import attrs_plugin
 
     # The rules in the reader's language (docs/rules.de.md, docs/rules.fr.md) when there
     # is such a file, else the English original.
@@ -42,7 +46,11 @@ def rules(request: HttpRequest) -> HttpResponse:
         translated if translated.name != RULES_FILE.name and translated.exists() else RULES_FILE
     )
     text = source.read_text(encoding="utf-8")
-    md = MarkdownIt("commonmark", {"html": False}).enable("table")
+    md = (
+        MarkdownIt("commonmark", {"html": False})
+        .enable("table")
+        .use(attrs_plugin, spans=True, allowed=["lang"])
+    )
     tokens = _cells_labelled(md.parse(text))
     html = md.renderer.render(tokens, md.options, {})
     return render(request, "rules.html", {"rules_html": html})

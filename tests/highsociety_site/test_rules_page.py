@@ -57,3 +57,32 @@ def test_the_translated_rules_read_as_the_site_does(client, language):
     if language == "fr":
         assert not re.findall(r"\S [:;!?»](?=\s)|« ", text)
         assert not re.findall(r"\d \d{3}\b", text)
+
+
+@pytest.mark.parametrize(
+    "language, foreign",
+    [
+        ("de", ['<span lang="en">Promotion to Peerage</span>', '<span lang="fr">Faux Pas</span>']),
+        ("fr", ['<span lang="en">Gambling Debt</span>', '<span lang="de">Diebstahl</span>']),
+    ],
+)
+def test_names_in_another_language_are_marked_for_screen_readers(client, language, foreign):
+    """The printed editions' names in the translated rules are said in their own language
+    (WCAG 3.1.2): written ``[Title]{lang=en}`` in the file, a ``<span lang>`` on the page;
+    nothing of the markup shows."""
+    client.cookies["hs_language"] = language
+    html = client.get("/rules/").content.decode()
+    for span in foreign:
+        assert span in html
+    assert "{lang=" not in html
+
+
+def test_a_marked_span_carries_its_language_and_nothing_else(monkeypatch, tmp_path, client):
+    from highsociety_site import views
+
+    doc = tmp_path / "rules.md"
+    doc.write_text("# Rules\n\n[Title]{lang=en onclick=x .big #top}\n", encoding="utf-8")
+    monkeypatch.setattr(views, "RULES_FILE", doc)
+    html = client.get("/rules/").content.decode()
+    assert '<span lang="en">Title</span>' in html
+    assert "onclick" not in html and "big" not in html and 'id="top"' not in html
