@@ -48,6 +48,7 @@ from games.read_model import TableView
 from games.templatetags.game_cards import bot_level
 
 BOARD = "games/game.html"
+LOBBY_INVITATIONS = 10  # invitations the lobby lists before "and N more"
 
 
 def login_required(view: Any) -> Any:
@@ -88,10 +89,17 @@ def lobby(request: HttpRequest) -> HttpResponse:
     """Open tables to join; for a signed-in player also their games, their turn first."""
     user = request.user if request.user.is_authenticated else None
     my_games = selectors.games_for_user(user=user) if user else []
+    invitations = [g.pk for g in my_games if g.status == "open" and g.your_seat.invited]
+    # Invitations come from any number of hosts: past the first few (the newest), the
+    # list says how many more there are and shows them all on request.
+    all_invitations = request.GET.get("invitations") == "all"
+    hidden = set() if all_invitations else set(invitations[LOBBY_INVITATIONS:])
     context = {
         "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
-        "my_games": my_games,
-        "has_invitations": any(g.status == "open" and g.your_seat.invited for g in my_games),
+        "my_games": [g for g in my_games if g.pk not in hidden],
+        "invitations_hidden": len(hidden),
+        "all_invitations": all_invitations,
+        "has_invitations": bool(invitations),
         # The header's count, from the list just read (the same rule as the context
         # processor's query, which this spares).
         "turns_waiting": sum(1 for g in my_games if g.your_turn),

@@ -338,7 +338,8 @@ def log_entry(entry: Any) -> SafeString:
 @register.simple_tag
 def my_game_row(game: Any) -> SafeString:
     """One row of the lobby's "Your games" (a game of ``selectors.games_for_user``),
-    built in one go: the lobby lists up to 60 of them."""
+    built in one go: the lobby lists up to about 80 of them (50 running, 10 open of
+    their own, the 10 newest invitations, the 10 last finished)."""
     if game.your_turn:
         badge = format_html('<span class="badge badge--turn">{}</span>', gettext("Your turn"))
         due = turn_due_text(game.deadline_at, timezone.now())

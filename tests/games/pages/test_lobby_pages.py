@@ -110,3 +110,24 @@ def test_an_invitation_in_your_games_says_what_the_table_will_be(client, alice, 
     client.force_login(alice)  # the host's row: who has not answered yet says so
     row = client.get("/").content.decode().split("Waiting for players")[1].split("</li>")[0]
     assert f"{bob.public_name}, invited" in row
+
+
+def test_many_invitations_are_listed_the_newest_first_and_the_rest_on_request(client, alice):
+    """Invitations come from any number of hosts: the lobby lists the ten newest and
+    says how many more there are; "Show N more" lists them all, and the page's poll
+    keeps asking for them all."""
+    from games.views import LOBBY_INVITATIONS
+
+    tables = [
+        game_create(creator=UserFactory(), players=3, seats=[{"user": "alice"}, {"ai": "easy"}])
+        for _ in range(LOBBY_INVITATIONS + 3)
+    ]
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    shown = [game.pk for game in tables if f'href="/games/{game.pk}/"' in html]
+    assert shown == [game.pk for game in tables[3:]]  # the newest ten
+    assert "Show 3 more invitations" in html and 'href="?invitations=all"' in html
+    assert "Decline all invitations" in html
+    everything = client.get("/?invitations=all").content.decode()
+    assert all(f'href="/games/{game.pk}/"' in everything for game in tables)
+    assert "more invitation" not in everything and "invitations=all&amp;stamp=" in everything
