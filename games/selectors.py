@@ -48,7 +48,6 @@ from games.engine import (
     new_game,
     player_view,
     score_details,
-    seats_to_act,
     seats_to_act_in,
     status_steps,
 )
@@ -188,17 +187,18 @@ def _to_act(phase: Any, turn: Any, sealed: Any) -> list[int]:
 
 
 def games_with_turn_fields(games: QuerySet[Game]) -> QuerySet[Game]:
-    """Games for a list that says whose turn it is (``game_seat_is_to_act``): with their
-    state (the engine decides who is to act), without the scenario deck."""
-    return games.defer("scenario_deck")
+    """Games for a list that says whose turn it is (``game_seat_is_to_act``): without
+    their states (a few kilobytes each, events and all), only the three fields of each
+    that say who is to act (``_turn_fields``), as the lobby reads them."""
+    return games.defer("state", "scenario_deck", "result").annotate(**_turn_fields("state"))
 
 
 def game_seat_is_to_act(game: Game, position: int) -> bool:
-    """Whether ``position`` is to act in a running game: the engine's ``seats_to_act``
-    on the stored state, the one place that knows."""
-    if game.status != Game.Status.ACTIVE or game.state is None:
+    """Whether ``position`` is to act in a running game of ``games_with_turn_fields``:
+    the engine's ``seats_to_act_in``, the one place that knows, on its turn fields."""
+    if game.status != Game.Status.ACTIVE:
         return False
-    return position in seats_to_act(game.engine_state())
+    return position in _to_act(game.turn_phase, game.turn_seat, game.turn_sealed)
 
 
 def _seat_is_to_act(seats: QuerySet[Seat]) -> Q:

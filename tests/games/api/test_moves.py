@@ -396,3 +396,28 @@ def test_money_cards_must_be_json_integers(clients, cards):
     assert "whole number" in error["detail"]
     assert not Move.objects.filter(game_id=game_id).exists()
     assert move(clients, "dora", game_id, type="bid", cards=[1000], version=0).status_code == 201
+
+
+@pytest.mark.embedded  # the turn fields are read from JSON in each database's own SQL
+def test_the_game_list_says_whose_turn_in_the_yacht_club_without_loading_states(clients):
+    """Every player is to act during the sealed choice, until they chose: the list says
+    so from the state's turn fields alone (it reads no whole state, a few kilobytes a
+    game), on PostgreSQL and SQLite alike."""
+    import re
+
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    game_id = scenario(clients, "yacht", advanced=("yacht",))
+
+    def your_turn(name):
+        with CaptureQueriesContext(connection) as queries:
+            items = clients[name].get(f"{GAMES}?mine=true").json()["results"]
+        for query in queries.captured_queries:
+            column = r'"games_game"\."state"\s*(,\s*"|\s+FROM)'  # the state itself, selected
+            assert not re.search(column, query["sql"]), query["sql"]
+        return next(item for item in items if item["id"] == game_id)["your_turn"]
+
+    assert [your_turn(name) for name in ("dora", "bob", "carol")] == [True, True, True]
+    move(clients, "bob", game_id, type="sealed_bid", card=12000, version=0)
+    assert [your_turn(name) for name in ("dora", "bob", "carol")] == [True, False, True]
