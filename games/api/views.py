@@ -538,6 +538,8 @@ class GameChatView(ApiView):
 
     def _game(self, request: Request, game_id: int) -> Game:
         game = _game_get(game_id, request.user)
+        if game.status == Game.Status.ABANDONED:  # nobody's chat any more: 409, as documented
+            raise NotAllowed(_("This table was abandoned."))
         if not chat_open_to(game, request.user):
             raise NotYourSeat(_("Only the players at this table can read and write its chat."))
         return game
@@ -549,11 +551,11 @@ class GameChatView(ApiView):
             "The latest 50 messages of the players at this table, oldest first, without "
             "those of players you muted on the board; with `after`, the first 50 written "
             "after that message, and `next_after` to read on from when there are more. "
-            "403 unless you have a seat here."
+            "403 unless you have a seat here; 409 when the table was abandoned."
         ),
         tags=["games"],
         parameters=[GAME_ID, ChatQuerySerializer],
-        responses={200: ChatSerializer, **error_responses(400, 401, 403, 404, 429)},
+        responses={200: ChatSerializer, **error_responses(400, 401, 403, 404, 409, 429)},
     )
     def get(self, request: Request, game_id: int) -> Response:
         query = ChatQuerySerializer(data=request.query_params)

@@ -75,6 +75,21 @@ def test_an_abandoned_table_has_no_chat(alice):
         chat_post(game=table, user=alice, text="anyone?")
 
 
+def test_the_api_says_an_abandoned_tables_chat_is_closed_not_that_you_have_no_seat(alice):
+    """409, as for a refusal for good, with the reason, to its host too (a 403 told the
+    host they were not at their own table)."""
+    from rest_framework.test import APIClient
+
+    table = GameFactory(creator=alice, players=3, seats=[{"open": True}, {"open": True}])
+    game_leave(game=table, user=alice)
+    api = APIClient()
+    api.force_authenticate(alice)
+    url = f"/api/v1/games/{table.pk}/chat/"
+    for answer in (api.get(url), api.post(url, {"text": "anyone?"}, format="json")):
+        assert answer.status_code == 409 and answer.json()["code"] == "not_allowed"
+        assert answer.json()["detail"] == "This table was abandoned."
+
+
 def test_a_burst_of_messages_is_limited(game, alice, bob):
     for n in range(CHAT_BURST):
         chat_post(game=game, user=alice, text=f"message {n}")
