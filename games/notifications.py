@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.cache import cache
@@ -582,28 +583,35 @@ def missed_turns_sweep(*, now: datetime, stalled_after: timedelta, limit: int = 
 
 
 def digests_sweep(*, now: datetime, limit: int = 500) -> int:
-    """Once a day, from ``DIGEST_HOUR_UTC``: one DIGEST row per digest reader with a
-    seat in a running game (claimed by the date in its key); sent if games wait."""
-    if now.hour < settings.DIGEST_HOUR_UTC:
-        return 0
+    """Once a day for each digest reader with a seat in a running game, from
+    ``DIGEST_HOUR`` o'clock in their own time zone (their profile's; UTC without one):
+    one DIGEST row, claimed by their local date in its key; sent if games wait.  One
+    query for the zones, then one per zone past the hour."""
     from accounts.models import User
 
-    today = now.date().isoformat()
     seated = Seat.objects.filter(
         user=OuterRef("pk"), accepted=True, resigned=False, game__status=Game.Status.ACTIVE
     )
-    done = Notification.objects.filter(user=OuterRef("pk"), kind=Kind.DIGEST, key=today)
-    users = (
-        User.objects.filter(is_active=True, turn_emails=User.TurnEmails.DIGEST)
-        .filter(Exists(seated))
-        .exclude(Exists(done))
-        .values_list("pk", flat=True)[:limit]
+    readers = User.objects.filter(is_active=True, turn_emails=User.TurnEmails.DIGEST).filter(
+        Exists(seated)
     )
-    created = []
-    for user_id in users:
-        notice = _claim(user_id=user_id, kind=Kind.DIGEST, key=today, due_at=now + OUTBOX_GRACE)
-        if notice is not None:
-            created.append(notice.pk)
+    zones = readers.order_by("time_zone").values_list("time_zone", flat=True).distinct()
+    created: list[int] = []
+    for time_zone in list(zones):
+        local = now.astimezone(_player_zone(time_zone) or UTC)
+        if local.hour < settings.DIGEST_HOUR or len(created) >= limit:
+            continue
+        day = local.date().isoformat()
+        done = Notification.objects.filter(user=OuterRef("pk"), kind=Kind.DIGEST, key=day)
+        users = (
+            readers.filter(time_zone=time_zone)
+            .exclude(Exists(done))
+            .values_list("pk", flat=True)[: limit - len(created)]
+        )
+        for user_id in users:
+            notice = _claim(user_id=user_id, kind=Kind.DIGEST, key=day, due_at=now + OUTBOX_GRACE)
+            if notice is not None:
+                created.append(notice.pk)
     _send_queue(created)
     return len(created)
 
@@ -862,14 +870,17 @@ _MESSAGES = {
 }
 
 
+def _player_zone(time_zone: str) -> ZoneInfo | None:
+    """The zone of a profile's ``time_zone`` (None: unset, or unknown to this server)."""
+    try:
+        return ZoneInfo(time_zone) if time_zone else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
+
+
 def _local_text(moment: datetime, time_zone: str) -> str:
     """A moment in the player's time zone (their profile's), else in UTC."""
-    from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
-    try:
-        zone = ZoneInfo(time_zone) if time_zone else None
-    except (ZoneInfoNotFoundError, ValueError):
-        zone = None
+    zone = _player_zone(time_zone)
     # Django's formatting: the day and month names in the active language.
     if zone is None:
         return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"

@@ -252,7 +252,13 @@ CELERY_TASK_ROUTES = ("games.tasks.route_task",)
 # A sweep not started within 55 seconds is dropped: the next one does its work.
 CELERY_BEAT_SCHEDULE = {
     name: {"task": f"games.tasks.{name}", "schedule": 60.0, "options": {"expires": 55}}
-    for name in ("deadlines_sweep", "reminders_sweep", "stalled_sweep", "outbox_sweep", "digests_sweep")
+    for name in (
+        "deadlines_sweep",
+        "reminders_sweep",
+        "stalled_sweep",
+        "outbox_sweep",
+        "digests_sweep",
+    )
 }
 # Proof of life for /health/ready/: beat sends one to each queue, and a worker serving
 # that queue stamps the cache (so a missing bots worker shows, not only a missing one).
@@ -272,8 +278,11 @@ HEALTH_WORKER_MAX_AGE = env_int("HEALTH_WORKER_MAX_AGE", 120, minimum=30)
 LEADERBOARD_MIN_GAMES = env_int("LEADERBOARD_MIN_GAMES", 5, minimum=1)
 # Days of vacation (deadlines paused) each player may take per calendar year.
 VACATION_DAYS_PER_YEAR = env_int("VACATION_DAYS_PER_YEAR", 14, minimum=0, maximum=366)
-# The hour (UTC) from which the daily digest of games waiting is sent.
-DIGEST_HOUR_UTC = env_int("DIGEST_HOUR_UTC", 7, minimum=0, maximum=23)
+# The hour from which the daily digest of games waiting is sent, in each player's own
+# time zone (their profile's; UTC without one).  DIGEST_HOUR_UTC is its former name.
+DIGEST_HOUR = env_int(
+    "DIGEST_HOUR", env_int("DIGEST_HOUR_UTC", 7, minimum=0, maximum=23), minimum=0, maximum=23
+)
 # Missed deadlines after which a table's creator may hand the seat to a bot for good.
 SEAT_TO_BOT_AFTER_TIMEOUTS = env_int("SEAT_TO_BOT_AFTER_TIMEOUTS", 2, minimum=1, maximum=50)
 # What one account may hold at once (games.services): open tables it created, games it
@@ -414,6 +423,7 @@ ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
 
 # --- API ---------------------------------------------------------------------
 
+
 def _throttle_rate(name: str, default: str) -> str:
     """A DRF rate such as ``120/min`` (per s, min, hour or day) from the environment."""
     import re
@@ -477,7 +487,7 @@ SPECTACULAR_SETTINGS = {
         "**Moves**: every move carries `version`, the game version you saw (the number of "
         "moves so far). A move for an older version is refused with 409, so repeating a "
         "request never makes a second move.\n\n"
-        "**Errors** always have the form `{\"detail\": \"...\", \"code\": \"...\"}`; "
+        '**Errors** always have the form `{"detail": "...", "code": "..."}`; '
         "invalid input adds `errors`, the messages per field.\n\n"
         "**Limits**: requests are counted per user and per address; past the limit the "
         "answer is 429 with a `Retry-After` header (seconds)."

@@ -27,6 +27,7 @@ def async_settings(context: template.Context) -> dict:
         "on_vacation": user.on_vacation(now),
         "days_left": user.vacation_days_left(now),
         "days_per_year": settings.VACATION_DAYS_PER_YEAR,
+        "digest_hour": f"{settings.DIGEST_HOUR}:00",
         "push_public_key": push_public_key(),
         "push_kinds": [
             (kind, label, kind not in user.push_off) for kind, label in User.PUSH_KINDS.items()

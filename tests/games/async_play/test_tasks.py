@@ -216,8 +216,8 @@ def test_the_daily_digest_lists_the_games_waiting(dora, run_commits):
         ]
     assert mail.outbox == []  # no e-mail per turn for a digest reader
     today = timezone.now()
-    assert digests_sweep(now=today.replace(hour=settings.DIGEST_HOUR_UTC - 1)) == 0
-    at = today.replace(hour=settings.DIGEST_HOUR_UTC, minute=5)
+    assert digests_sweep(now=today.replace(hour=settings.DIGEST_HOUR - 1)) == 0
+    at = today.replace(hour=settings.DIGEST_HOUR, minute=5)
     with run_commits():
         assert digests_sweep(now=at) == 1
         assert digests_sweep(now=at + timedelta(hours=3)) == 0  # once a day
@@ -226,6 +226,36 @@ def test_the_daily_digest_lists_the_games_waiting(dora, run_commits):
     for game in games:
         assert f"== Table {game.pk} ==" in message.body
     assert message.extra_headers["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+
+
+def test_the_digest_comes_at_the_hour_of_each_players_own_time_zone(settings, db):
+    """From DIGEST_HOUR o'clock where the player lives (their profile's time zone; UTC
+    without one), once per local day: Tokyo's players read it at breakfast, not at 4 pm."""
+    from datetime import UTC, datetime
+
+    from tests.factories import UserFactory
+
+    settings.DIGEST_HOUR = 7
+    readers = {}
+    for zone in ("Asia/Tokyo", "", "America/New_York"):
+        user = UserFactory(time_zone=zone, turn_emails=User.TurnEmails.DIGEST)
+        GameFactory(creator=user, seats=[{"ai": "easy"}] * 2)
+        readers[zone] = user
+
+    def digested(hour):
+        at = datetime(2026, 11, 28, hour, 30, tzinfo=UTC)
+        digests_sweep(now=at)
+        rows = Notification.objects.filter(kind="digest").order_by("pk")
+        return [(row.user.time_zone, row.key) for row in rows]
+
+    # 03:30 UTC: 12:30 in Tokyo, 22:30 yesterday in New York; too early in UTC.
+    assert digested(3) == [("America/New_York", "2026-11-27"), ("Asia/Tokyo", "2026-11-28")]
+    assert len(digested(6)) == 2  # nobody's new hour yet
+    assert digested(7)[2:] == [("", "2026-11-28")]  # 07:30 UTC
+    assert digested(11)[3:] == []  # 06:30 in New York
+    assert digested(12)[3:] == [("America/New_York", "2026-11-28")]  # 07:30 there
+    assert len(digested(21)) == 4  # once a local day each (06:30 tomorrow in Tokyo)
+    assert digested(22)[4:] == [("Asia/Tokyo", "2026-11-29")]  # 07:30 tomorrow there
 
 
 def test_no_digest_without_a_game_waiting(dora, bob, run_commits):
@@ -241,7 +271,7 @@ def test_no_digest_without_a_game_waiting(dora, bob, run_commits):
         )
         game_invitation_respond(game=game, user=bob, accept=True)
     mail.outbox.clear()
-    at = timezone.now().replace(hour=settings.DIGEST_HOUR_UTC)
+    at = timezone.now().replace(hour=settings.DIGEST_HOUR)
     with run_commits():
         assert digests_sweep(now=at) == 1
     assert mail.outbox == []
