@@ -1398,8 +1398,8 @@ for t in TABLES:
     g = f"{A}/games/{{{t}}}"
     if t == "missing":
         read = write = by(404, anonymous=401)
-    elif t == "abandoned":  # exists only for those who sat there, and has no chat
-        read = write = by(403, anonymous=401, outsider=404, staff=404)
+    elif t == "abandoned":  # exists only for those who sat there; its chat is closed
+        read = write = by(409, anonymous=401, outsider=404, staff=404)
     else:
         read = by(403, anonymous=401, **{p: 200 for p in players})
         write = by(403, anonymous=401, **{p: 201 for p in players})
