@@ -583,6 +583,26 @@ class ResultSerializer(serializers.Serializer):
     players = ResultPlayerSerializer(many=True, help_text="One entry per seat, in seat order.")
 
 
+class EndingSerializer(serializers.Serializer):
+    places = _out(
+        serializers.ListField,
+        "Each seat's place, in seat order: winners 1, then the others not cast out by "
+        "status, the cast-out players last; ties share a place and the next place skips.",
+        child=serializers.IntegerField(min_value=1),
+    )
+    rating_changes = _out(
+        serializers.ListField,
+        "Each seat's rating change from this game, in seat order; null for a bot, a "
+        "resigned player's seat, or every seat of an unrated game.",
+        child=serializers.FloatField(allow_null=True),
+    )
+    unrated_reason = _out(
+        serializers.CharField,
+        "Why the game changed no rating, in your language; null for a rated game.",
+        allow_null=True,
+    )
+
+
 class ScoreDetailSerializer(serializers.Serializer):
     seat = _out(serializers.IntegerField, "Seat number.")
     luxuries = _out(serializers.ListField, "Luxury cards kept.", child=serializers.CharField())
@@ -726,6 +746,10 @@ class GameViewSerializer(serializers.Serializer):
         many=True,
         allow_null=True,
         help_text="Once the game is over: the scoring of each seat; else null.",
+    )
+    ending = EndingSerializer(
+        allow_null=True,
+        help_text="Once the game is over: each seat's place and rating change; else null.",
     )
 
 

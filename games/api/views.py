@@ -36,6 +36,7 @@ from games.api.serializers import (
     OrdersSerializer,
     SeatSpecSerializer,
 )
+from games.engine import final_ranking
 from games.engine.state import SEALED
 from games.errors import NoSuchSeat, NotAllowed, NotYourSeat
 from games.models import Game, Move, Seat
@@ -44,6 +45,7 @@ from games.selectors import (
     CHAT_LINES,
     chat_lines,
     chat_open_to,
+    game_ending,
     game_seat_is_to_act,
     games_with_turn_fields,
     hosts_waiting,
@@ -106,9 +108,20 @@ _ENGINE_DEFAULTS: dict[str, Any] = {
 }
 
 
-def view_payload(view: TableView) -> dict[str, Any]:
-    """The table's read model in the API's shape (GameViewSerializer)."""
+def view_payload(view: TableView, ending: dict[str, Any] | None = None) -> dict[str, Any]:
+    """The table's read model in the API's shape (GameViewSerializer); ``ending``, of a
+    finished game: ``selectors.game_ending``, the end screen's rating changes."""
     data = view.to_json()
+    players = (view.result or {}).get("players") or []
+    data["ending"] = (
+        {
+            "places": final_ranking(players),
+            "rating_changes": [ending["rating_changes"].get(p["seat"]) for p in players],
+            "unrated_reason": ending["unrated_reason"] or None,
+        }
+        if players and ending is not None
+        else None
+    )
     if view.state is None:
         data = {**_ENGINE_DEFAULTS, **data}
     data.setdefault("memory_aid", view.options.memory_aid)
@@ -123,7 +136,9 @@ def view_payload(view: TableView) -> dict[str, Any]:
 
 
 def _view_response(game: Game, user, code: int = status.HTTP_200_OK, **kwargs) -> Response:
-    return Response(view_payload(table_view(game=game, user=user)), status=code, **kwargs)
+    view = table_view(game=game, user=user)
+    ending = game_ending(game=game) if view.result else None
+    return Response(view_payload(view, ending), status=code, **kwargs)
 
 
 def _seat_call(request: Request, game_id: int, service: Any) -> Response:

@@ -29,7 +29,9 @@ ADVANCED = ["gambling", "excursions", "yacht"]
 PLAYERS = ("dora", "bob", "carol")  # seats 0, 1, 2
 VIEWERS = ("dora", "bob", "carol", "oscar")  # oscar has no seat: the spectator
 CARD_CODES = set(deck_cards(tuple(ADVANCED)))
-SECRET_WORDS = ("setup_deck", "deck_pos", "scenario", "seed", '"sealed":[')
+# (A finished game's "ending" may say in words that it was "a scenario game", as the end
+# screen does: what must never show is the scenario's fields.)
+SECRET_WORDS = ("setup_deck", "deck_pos", '"scenario_', "seed", '"sealed":[')
 TIMESTAMP = re.compile(r'"\d{4}-\d\d-\d\dT[0-9:.]+(Z|[+-]\d\d:\d\d)?"')
 
 

@@ -261,3 +261,23 @@ def test_a_client_polling_an_unchanged_answer_gets_304_without_a_body(clients):
         == 304
     )
     assert "ETag" not in clients["alice"].get("/api/v1/games/999999/")
+
+
+def test_a_finished_games_view_says_each_seats_place_and_rating_change(clients):
+    """What the end screen shows, for a client: places as the records count them and
+    each person's rating change, the same figures as the player's recent games."""
+    names = ["alice", "bob", "carol"]
+    running = people_table(clients, "alice", ["bob", "carol"])
+    assert running["ending"] is None
+    final = _play_to_the_end(clients, running, names, random.Random(7))
+    ending = final["ending"]
+    players = final["result"]["players"]
+    assert all(ending["places"][p["seat"]] == 1 for p in players if p["winner"])
+    assert ending["unrated_reason"] is None
+    for seat, name in enumerate(names):
+        recent = clients[name].get(f"/api/v1/users/{name}/").json()["recent_games"][0]
+        assert recent["game"] == final["id"]
+        assert (recent["place"], recent["rating_change"]) == (
+            ending["places"][seat],
+            ending["rating_changes"][seat],
+        )
