@@ -12,10 +12,12 @@ from __future__ import annotations
 import logging
 import smtplib
 import unicodedata
+from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
 from confusable_homoglyphs import confusables
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -56,6 +58,13 @@ def username_problem(username: str) -> str | None:
 
 
 logger = logging.getLogger(__name__)
+
+
+def _on_site(url: str) -> str:
+    """``url``'s path (and query) on the site's own address, ``SITE_URL``."""
+    parts = urlsplit(url)
+    return settings.SITE_URL.rstrip("/") + urlunsplit(("", "", parts.path, parts.query, ""))
+
 
 # An account e-mail the mail server did not take: the page says so, in place of
 # allauth's "sent" (the tag lets the "sent" pages word themselves: mail_unsent).
@@ -98,12 +107,21 @@ class AccountAdapter(DefaultAccountAdapter):
         "email_password_mismatch": WRONG_PAIR,
     }
 
+    # The links in account e-mails (a password reset, an address to confirm) lead to
+    # the site's own address, SITE_URL, whatever Host the request that asked for them
+    # named: a Host header is the asker's to choose (any port of an allowed host passes
+    # ALLOWED_HOSTS), and a reset link pointing at another server would hand it the key.
+    def get_reset_password_from_key_url(self, key):
+        return _on_site(super().get_reset_password_from_key_url(key))
+
+    def get_email_confirmation_url(self, request, emailconfirmation):
+        return _on_site(super().get_email_confirmation_url(request, emailconfirmation))
+
     def send_mail(self, template_prefix, email, context):
         """The account e-mails (verification, password reset, notices) in the site's
         own name and address, not the request's host.  Sent while the page waits: when
         the mail server does not take one, the page says so (a message) and what was
         asked stays done (an account created, deleted), never a 500."""
-        from django.conf import settings
         from django.utils import translation
 
         context = {**context, "site_name": "High Society", "site_url": settings.SITE_URL}

@@ -394,6 +394,11 @@ ACCOUNT_DEFAULT_HTTP_PROTOCOL = urlsplit(SITE_URL).scheme
 # every account here has a password, and one more way in is one more to guard. Its two
 # routes then refuse with 403.
 ACCOUNT_REAUTHENTICATION_METHODS = ("password", "mfa")
+# Adding, removing or making primary an e-mail address asks for the password again
+# (once per five minutes), as the data download and the deletion do: a session left
+# open must not be enough to move the account's address, and with it its password
+# resets, elsewhere.
+ACCOUNT_REAUTHENTICATION_REQUIRED = True
 # allauth's rate limits (stored in the cache) are on with its defaults; these are the
 # ones that guard log-in and sign-up, spelled out so a change is deliberate.
 ACCOUNT_RATE_LIMITS = {

@@ -69,6 +69,32 @@ def test_the_password_reset_is_the_sites_own(client, alice):
     assert message.subject == "[High Society] Reset your password"
 
 
+def test_account_links_lead_to_the_site_whatever_host_the_request_named(client, alice, settings):
+    """A Host header is the asker's to choose (any port of an allowed host passes): a
+    reset link built from it would send the key to another server.  The links of the
+    reset and of a confirmation are on SITE_URL."""
+    settings.SITE_URL = "https://highsociety.example"
+    settings.ALLOWED_HOSTS = ["localhost", "127.0.0.1"]
+    client.post("/accounts/password/reset/", {"email": alice.email}, HTTP_HOST="127.0.0.1:6666")
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "newbie@example.com",
+            "username": "newbie",
+            "password1": "a-long-enough-password-42",
+            "password2": "a-long-enough-password-42",
+        },
+        HTTP_HOST="localhost:6666",
+    )
+    reset, confirm = mail.outbox
+    for message, path in (
+        (reset, "/accounts/password/reset/key/"),
+        (confirm, "/accounts/confirm-email/"),
+    ):
+        assert f"https://highsociety.example{path}" in message.body, message.body
+        assert ":6666" not in message.body and ":6666" not in message.alternatives[0][0]
+
+
 def test_a_password_reset_for_an_unknown_address_is_the_sites_own(client):
     client.post("/accounts/password/reset/", {"email": "nobody@example.com"})
     (message,) = mail.outbox
@@ -100,9 +126,12 @@ def test_the_security_notices_are_the_sites_own_in_the_players_language(client, 
     alice.language = "en"
     alice.save(update_fields=["language"])
     mail.outbox.clear()
+    client.post(reverse("account_reauthenticate"), {"password": "a-new-pass-9876"})
     client.post(reverse("account_email"), {"action_add": "", "email": "alice@new.example"})
     (confirm,) = mail.outbox
-    link = re.search(r"https?://testserver(/accounts/confirm-email/\S+/)", confirm.body).group(1)
+    link = re.search(r"http://127\.0\.0\.1:8000(/accounts/confirm-email/\S+/)", confirm.body).group(
+        1
+    )
     mail.outbox.clear()
     client.post(link)
     (changed,) = mail.outbox

@@ -7,11 +7,27 @@ from allauth.account.models import EmailAddress
 from django.core import mail
 from django.urls import reverse
 
+from tests.accounts.test_account_deletion import signed_in
+
 pytestmark = pytest.mark.django_db
 
 
-def test_change_email_takes_effect_after_verification(client, alice):
+def test_a_session_alone_cannot_move_the_address(client, alice):
+    """A session left open is not enough: adding an address (and with it where the
+    password resets go) asks for the password again first, and sends nothing before."""
     client.force_login(alice)
+    assert client.get(reverse("account_email")).status_code == 200  # the page reads
+    response = client.post(
+        reverse("account_email"), {"action_add": "", "email": "thief@evil.example"}
+    )
+    assert response.status_code == 302
+    assert response["Location"].startswith(reverse("account_reauthenticate"))
+    assert mail.outbox == []
+    assert not EmailAddress.objects.filter(email="thief@evil.example").exists()
+
+
+def test_change_email_takes_effect_after_verification(client, alice):
+    signed_in(client, alice)
     response = client.post(
         reverse("account_email"), {"action_add": "", "email": "alice@new.example"}
     )
@@ -25,7 +41,9 @@ def test_change_email_takes_effect_after_verification(client, alice):
     assert "please confirm that this e-mail address belongs to your High Society" in message.body
     assert "Welcome" not in message.body and "sign up" not in message.body
     assert "Welcome" not in message.alternatives[0][0]
-    link = re.search(r"https?://testserver(/accounts/confirm-email/\S+/)", message.body).group(1)
+    link = re.search(r"http://127\.0\.0\.1:8000(/accounts/confirm-email/\S+/)", message.body).group(
+        1
+    )
     assert client.post(link).status_code == 302
 
     alice.refresh_from_db()
@@ -37,7 +55,7 @@ def test_change_email_takes_effect_after_verification(client, alice):
 
 
 def test_email_page_uses_the_site_layout(client, alice):
-    client.force_login(alice)
+    signed_in(client, alice)
     html = client.get(reverse("account_email")).content.decode()
     assert 'class="site-nav"' in html
     assert 'aria-label="Account settings"' in html
@@ -55,7 +73,7 @@ def _messages(response) -> list[str]:
 
 def test_cancelling_a_change_sends_no_alarm_and_says_what_happened(client, alice):
     """The pending address was never on the account: no "address removed" notice."""
-    client.force_login(alice)
+    signed_in(client, alice)
     client.post(
         reverse("account_email"), {"action_add": "", "email": "alice@new.example"}, follow=True
     )
@@ -75,7 +93,7 @@ def test_cancelling_a_change_sends_no_alarm_and_says_what_happened(client, alice
 def test_a_confirmation_asked_for_again_too_soon_says_none_went_out(client, alice, bob):
     """One e-mail per address every few minutes: the page says so rather than nothing,
     whether "Send the confirmation again" or a new address that just got one."""
-    client.force_login(alice)
+    signed_in(client, alice)
     first = client.post(
         reverse("account_email"), {"action_add": "", "email": "alice@new.example"}, follow=True
     )
@@ -88,7 +106,7 @@ def test_a_confirmation_asked_for_again_too_soon_says_none_went_out(client, alic
     assert said.startswith("No e-mail went out just now: this address got one from us")
 
     # Bob asks for the same address a moment later: no e-mail, and the page says so.
-    client.force_login(bob)
+    signed_in(client, bob)
     mail.outbox.clear()
     taken = client.post(
         reverse("account_email"), {"action_add": "", "email": "alice@new.example"}, follow=True
@@ -98,10 +116,12 @@ def test_a_confirmation_asked_for_again_too_soon_says_none_went_out(client, alic
 
 
 def test_a_confirmation_link_followed_again_says_the_address_is_confirmed(client, alice):
-    client.force_login(alice)
+    signed_in(client, alice)
     client.post(reverse("account_email"), {"action_add": "", "email": "alice@new.example"})
     message = next(m for m in mail.outbox if m.to == ["alice@new.example"])
-    link = re.search(r"https?://testserver(/accounts/confirm-email/\S+/)", message.body).group(1)
+    link = re.search(r"http://127\.0\.0\.1:8000(/accounts/confirm-email/\S+/)", message.body).group(
+        1
+    )
     # A change, not a sign-up: the page says what the address replaces.
     html = client.get(link).content.decode()
     assert "Make <strong>alice@new.example</strong> the address of your account" in html
@@ -122,7 +142,7 @@ def test_an_address_confirmed_by_another_account_gets_no_link_and_no_name(client
     alice.save()
     bob.language = "de"
     bob.save(update_fields=["language"])
-    client.force_login(alice)
+    signed_in(client, alice)
     response = client.post(
         reverse("account_email"), {"action_add": "", "email": bob.email}, follow=True
     )

@@ -21,7 +21,7 @@ def _sign_up(client, username="dora", email="dora@example.com", password=PASSWOR
 
 
 def _link_in(message) -> str:
-    match = re.search(r"https?://testserver(/\S+)", message.body)
+    match = re.search(r"http://127\.0\.0\.1:8000(/\S+)", message.body)
     assert match, message.body
     return match.group(1)
 
