@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import logging
 
-from django.core.exceptions import RequestDataTooBig
+from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import JsonResponse
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
@@ -176,6 +176,12 @@ def api_exception_handler(exc, context):
             _("The request body is too large."),
             status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
             code="too_large",
+        )
+    elif isinstance(exc, TooManyFieldsSent):  # more than DATA_UPLOAD_MAX_NUMBER_FIELDS
+        exc = ApiError(
+            _("The request has too many parameters."),
+            status_code=status.HTTP_400_BAD_REQUEST,
+            code="invalid",
         )
     response = drf_exception_handler(exc, context)
     if response is None:

@@ -281,3 +281,14 @@ def test_a_finished_games_view_says_each_seats_place_and_rating_change(clients):
             ending["places"][seat],
             ending["rating_changes"][seat],
         )
+
+
+def test_too_many_query_parameters_are_a_400_not_a_500(clients):
+    """Past Django's DATA_UPLOAD_MAX_NUMBER_FIELDS (1,000), as the pages answer."""
+    query = "&".join(f"a{n}=1" for n in range(1001))
+    response = clients["alice"].get(f"/api/v1/games/?{query}")
+    assert response.status_code == 400
+    assert response.json() == {
+        "detail": "The request has too many parameters.",
+        "code": "invalid",
+    }
