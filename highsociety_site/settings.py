@@ -73,6 +73,9 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # The browser features no page of the site uses are switched off for every page and
+    # anything framed in it (PERMISSIONS_POLICY below).
+    "django_permissions_policy.PermissionsPolicyMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # /health/ and /health/ready/ answer probes whatever Host they send (ops/health.py).
     "ops.health.HealthCheckMiddleware",
@@ -425,6 +428,24 @@ MFA_TOTP_ISSUER = "High Society"
 # visitor would share the proxy's address (and its limits): set it to 1 there.
 TRUSTED_PROXY_COUNT = env_int("TRUSTED_PROXY_COUNT", 0, minimum=0, maximum=5)
 ALLAUTH_TRUSTED_PROXY_COUNT = TRUSTED_PROXY_COUNT
+
+# Browser features the site never uses, off (Permissions-Policy): a page of the site, or
+# a script that found its way into one, cannot ask for the camera, the microphone, the
+# location or a payment.  Notifications and push are asked for through their own
+# permission prompts, which this header does not govern.
+PERMISSIONS_POLICY: dict[str, list[str]] = {
+    "accelerometer": [],
+    "autoplay": [],
+    "camera": [],
+    "display-capture": [],
+    "geolocation": [],
+    "gyroscope": [],
+    "magnetometer": [],
+    "microphone": [],
+    "midi": [],
+    "payment": [],
+    "usb": [],
+}
 
 # --- API ---------------------------------------------------------------------
 

@@ -183,3 +183,12 @@ def test_every_page_leads_to_the_api_docs(client):
         html = client.get(path).content.decode()
         footer = html.split('<footer class="site-footer">')[1]
         assert '<a href="/api/docs/">API for your own program</a>' in footer, path
+
+
+@pytest.mark.parametrize("url", ["/", "/rules/", "/api/v1/games/", "/no/such/page/"])
+def test_features_the_site_never_uses_are_switched_off(client, url):
+    """Permissions-Policy on pages, the API and error pages alike: no camera,
+    microphone, location or payment for a page of the site or a frame in it."""
+    policy = client.get(url)["Permissions-Policy"]
+    for feature in ("camera=()", "microphone=()", "geolocation=()", "payment=()"):
+        assert feature in policy, policy
