@@ -5,8 +5,12 @@
 // "hello" or a change since it last failed), the 3-second polls are dropped before they
 // leave the browser; as soon as it fails they go out again, so a board never waits for
 // a stream that cannot connect (a proxy that buffers, a blocked URL, an old browser).
-// After three failures in a row without a message, the stream is closed for good and
-// the board keeps polling.  Without JavaScript the board works as a plain page.
+// A stream that never worked (three failures in a row, not one message: a proxy that
+// buffers, a blocked URL) is closed for good and the board keeps polling.  A stream that
+// worked and then failed (the server restarted, Redis was away a while) is opened again
+// by the extension, waiting longer after each failure (up to a minute), while the board
+// polls; once it delivers again the polls stop.  Without JavaScript the board works as a
+// plain page.
 //
 // Two safety nets, since a change announced while the board's previous request is still
 // on its way can be dropped: after each refresh the board asks again if the stream has
@@ -17,6 +21,7 @@
   var SAFETY_POLL_MS = 30000;
   var live = false;
   var failures = 0;
+  var everHeard = false;  // the stream has delivered a message on this page
   var stream = null;  // the EventSource that opened last
   var announced = -1;  // the latest version the stream announced
   var lastPoll = Date.now();
@@ -50,6 +55,7 @@
     source.hsHeard = true;
     var heard = function () {
       live = true;
+      everHeard = true;
       failures = 0;
     };
     source.addEventListener("hello", heard);
@@ -65,7 +71,7 @@
   document.addEventListener("htmx:sseError", function (event) {
     live = false;
     failures += 1;
-    if (failures >= GIVE_UP_AFTER) {
+    if (failures >= GIVE_UP_AFTER && !everHeard) {
       giveUp((event.detail && event.detail.source) || stream);
     }
   });

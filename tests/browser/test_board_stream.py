@@ -86,3 +86,42 @@ def test_with_the_stream_blocked_the_board_polls(
     page.wait_for_timeout(6000)
     assert streams(requests, game) == attempts
     screenshot(page, "browser-board-stream-blocked")
+
+
+def test_a_stream_that_worked_comes_back_after_an_outage(
+    asgi_server, new_page, settings, staff_alice, bob, carol
+):
+    """The stream works, then fails again and again (a node restarting, Redis away):
+    the board polls meanwhile, and once the stream answers again it is live again and
+    the polls stop; it was given up for good after three failures, leaving every open
+    board polling every 3 s until reloaded."""
+    from playwright.sync_api import expect
+
+    settings.LIVE_STREAM_SECONDS = 2  # each stream ends soon: the browser asks again
+    game = table_make(staff_alice, [bob, carol])
+    page = new_page()
+    new_page.expect("the server responded with a status of 503")
+    requests = open_board(page, asgi_server, bob, game)
+    expect(page.locator(".banner")).to_contain_text("Waiting for Alice")
+    page.wait_for_timeout(1000)
+    answers: list[int] = []
+    page.on(
+        "response",
+        lambda response: answers.append(response.status) if "/stream/" in response.url else None,
+    )
+    page.route("**/stream/**", lambda route: route.fulfill(status=503, body="away"))
+    page.wait_for_timeout(6000)
+    assert answers.count(503) >= 2, answers  # with the end of the stream: three failures
+    assert polls(requests, game) >= 1  # the board polls meanwhile
+    page.unroute("**/stream/**")
+    for _ in range(200):  # the extension waits longer after each failure: up to 20 s
+        if 200 in answers:
+            break
+        page.wait_for_timeout(100)
+    assert 200 in answers, answers
+    page.wait_for_timeout(500)
+    before = polls(requests, game)
+    page.wait_for_timeout(1500)  # the stream lives 2 s here: check within one life
+    assert polls(requests, game) == before  # live again: no poll goes out
+    act(game, staff_alice, type="pass")
+    expect(page.locator(".log")).to_contain_text("Alice passes.", timeout=4000)
