@@ -203,6 +203,10 @@ if REDIS_URL:
             # Cache keys share the Redis database with Celery's queues: the prefix
             # keeps them apart (clearing the cache must never drop queued tasks).
             "KEY_PREFIX": env_str("CACHE_KEY_PREFIX", "hs"),
+            # A Redis that stops answering (frozen, or a network that drops packets)
+            # costs a request seconds, not the length of the stall: the cache's
+            # callers carry on without it (ops.outages).
+            "OPTIONS": {"socket_timeout": 2, "socket_connect_timeout": 2},
         }
     }
 else:
@@ -236,7 +240,20 @@ CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Redis redelivers a task not acknowledged within this many seconds.  It must exceed the
 # longest task plus any countdown; long delays are done by beat sweeps, never countdowns.
 CELERY_BROKER_TRANSPORT_OPTIONS = {
-    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60)
+    "visibility_timeout": env_int("CELERY_VISIBILITY_TIMEOUT", 900, minimum=60),
+    # A broker that stops answering fails a task's publication within seconds (the
+    # request goes on; a sweep queues what was not), not after the whole stall.
+    "socket_timeout": 2,
+    "socket_connect_timeout": 2,
+}
+CELERY_BROKER_CONNECTION_TIMEOUT = 2
+# One retry of a publication that failed, not Celery's three: a move's request waits
+# for it, and what could not be queued is found by a sweep.
+CELERY_TASK_PUBLISH_RETRY_POLICY = {
+    "max_retries": 1,
+    "interval_start": 0,
+    "interval_step": 0.2,
+    "interval_max": 0.2,
 }
 CELERY_TIMEZONE = "UTC"
 # Three kinds of work on queues of their own, so that bots thinking never hold up an

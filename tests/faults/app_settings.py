@@ -24,7 +24,8 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = True
 
-CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(
-    int(os.environ.get("HS_FAULTS_VISIBILITY_TIMEOUT", "900"))
-)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **CELERY_BROKER_TRANSPORT_OPTIONS,  # noqa: F405 (the socket timeouts)
+    **broker_transport_options(int(os.environ.get("HS_FAULTS_VISIBILITY_TIMEOUT", "900"))),
+}
 bots_slow_down(float(os.environ.get("HS_FAULTS_BOT_DELAY") or 0), "HS_FAULTS_BOT_MARKER")

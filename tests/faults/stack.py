@@ -198,6 +198,16 @@ class PrivateRedis:
             _kill(self.proc)
             self.proc = None
 
+    def freeze(self) -> None:
+        """Stalled (SIGSTOP): its connections stay open and nothing answers on them, as
+        with a server swapping or a network that drops packets without a reset."""
+        assert self.proc is not None
+        os.kill(self.proc.pid, signal.SIGSTOP)
+
+    def thaw(self) -> None:
+        if self.proc is not None:
+            os.kill(self.proc.pid, signal.SIGCONT)
+
     def close(self) -> None:
         self.stop()
 

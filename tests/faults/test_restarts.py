@@ -176,6 +176,37 @@ def test_redis_restarted_mid_play(stack):
     stack.worker_kill("w-redis")
 
 
+def test_a_stalled_redis_holds_up_no_move(stack):
+    """Redis stops answering without closing its connections (frozen): a person's move
+    is still stored and answered within seconds, the cache and the broker giving up
+    after their socket timeouts, and once Redis answers again the bot plays on.  Without
+    those timeouts the move's request waited as long as the stall did."""
+    stack.worker_start("w-stall")
+    game_id, apis = stack.table_create([{"open": True}, {"ai": "easy"}], ["alice", "bob"])
+    ledger, rng = Ledger(), random.Random(3)
+    view = play(game_id, apis, ledger, rng, until=_person_to_act(apis), logs=stack.logs)
+    assert view["status"] == "active"
+    person = next(s for s in view["to_act"] if s in apis)
+    mine = apis[person].game(game_id).json()
+    stack.redis.freeze()
+    try:
+        started = time.monotonic()
+        action = choose(mine["legal_actions"], rng, pass_chance=0.65)
+        answer = apis[person].move(game_id, action, mine["version"])
+        took = time.monotonic() - started
+    finally:
+        stack.redis.thaw()
+    assert answer.status_code == 201, answer.text
+    assert took < 20, took
+    ledger.accepted.append((mine["version"], action))
+    assert stack.stalled_sweep() >= 0
+    final = play(game_id, apis, ledger, rng, logs=stack.logs, timeout=120)
+    assert final["status"] == "finished"
+    game_check(stack.pg.url(), game_id, ledger.accepted)
+    log = (stack.folder / "gunicorn.log").read_text()
+    assert "Internal Server Error" not in log
+
+
 def test_worker_killed_mid_bot_move(stack):
     """A worker is SIGKILLed while a bot thinks; the next worker makes that move,
     once, and the game plays to its end through it."""

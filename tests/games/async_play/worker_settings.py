@@ -17,7 +17,8 @@ from tests.worker_hooks import bots_slow_down, broker_transport_options
 CELERY_TASK_ALWAYS_EAGER = False
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_TASK_DEFAULT_QUEUE = os.environ["HS_TEST_QUEUE"]
-CELERY_BROKER_TRANSPORT_OPTIONS = broker_transport_options(
-    int(os.environ.get("HS_TEST_VISIBILITY_TIMEOUT", "900"))
-)
+CELERY_BROKER_TRANSPORT_OPTIONS = {
+    **CELERY_BROKER_TRANSPORT_OPTIONS,  # noqa: F405 (the socket timeouts)
+    **broker_transport_options(int(os.environ.get("HS_TEST_VISIBILITY_TIMEOUT", "900"))),
+}
 bots_slow_down(float(os.environ.get("HS_TEST_BOT_DELAY") or 0), "HS_TEST_BOT_MARKER")
