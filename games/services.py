@@ -352,7 +352,7 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
                 ).about("user")
         _account_lock(user)  # the limits below count this account's tables
         if invitee is not None:
-            _invitations_check(user, 1, withdrawn=int(target.invited))
+            _invitations_check(user, [invitee], withdrawn=int(target.invited))
         others = [s for s in seats if s is not target and s.user_id != user.pk]
         if kind == "ai" and all(s.is_bot for s in others):
             _bot_only_check(user)  # it starts now, against bots only
@@ -811,7 +811,7 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
         )
     if bots_only:
         _bot_only_check(user)
-    _invitations_check(user, sum(1 for kind, _value in specs if kind == "user"))
+    _invitations_check(user, [value for kind, value in specs if kind == "user"])
 
 
 def _account_lock(user: User) -> None:
@@ -837,13 +837,40 @@ def _bot_only_check(user: User) -> None:
         )
 
 
-def _invitations_check(user: User, invited: int, *, withdrawn: int = 0) -> None:
-    """Refuse ``invited`` more invitations from ``user`` (``withdrawn`` of those now
-    waiting go at the same time) past the limit of unanswered ones."""
+def _invitations_check(user: User, invitees: list[Any], *, withdrawn: int = 0) -> None:
+    """Refuse invitations from ``user`` to ``invitees`` (``withdrawn`` of those now
+    waiting go at the same time) past the limit of unanswered ones, and past the
+    invitations (each an e-mail) sent in the last 24 hours, waiting or not: in all, and
+    to any one person.  A table opened and left again still counts its invitations."""
     from django.conf import settings
 
+    invited = len(invitees)
     if not invited:
         return
+    sent = Notification.objects.filter(
+        kind=Notification.Kind.INVITATION,
+        game__created_by=user,
+        created_at__gte=timezone.now() - timedelta(days=1),
+    )
+    per_day = settings.TABLE_LIMITS["invitations_per_day"]
+    per_person = settings.TABLE_LIMITS["invitations_per_person"]
+    if sent.count() + invited > per_day:
+        raise NotAllowed(
+            _(
+                "You have sent %(most)s invitations in the last 24 hours, the most one "
+                "account may send in a day: open seats instead, or invite again tomorrow."
+            )
+            % {"most": per_day}
+        )
+    for invitee in invitees:
+        if sent.filter(user=invitee).count() >= per_person:
+            raise NotAllowed(
+                _(
+                    "You have invited %(name)s %(count)s times in the last 24 hours: "
+                    "wait for an answer, or invite them again tomorrow."
+                )
+                % {"name": invitee.public_name, "count": per_person}
+            )
     most = settings.TABLE_LIMITS["invitations"]
     waiting = (
         Seat.objects.filter(game__created_by=user, game__status=Game.Status.OPEN, accepted=False)

@@ -313,6 +313,8 @@ TABLE_LIMITS = {
     "running": env_int("LIMIT_RUNNING_GAMES", 50, minimum=1),
     "bot_only": env_int("LIMIT_BOT_ONLY_GAMES", 3, minimum=1),
     "invitations": env_int("LIMIT_PENDING_INVITATIONS", 30, minimum=1),
+    "invitations_per_day": env_int("LIMIT_INVITATIONS_PER_DAY", 60, minimum=1),
+    "invitations_per_person": env_int("LIMIT_INVITATIONS_PER_PERSON", 5, minimum=1),
 }
 
 # --- the board's stream (games/live.py, docs/operations.md "The board's stream") -------

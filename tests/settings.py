@@ -43,7 +43,14 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 
 # Tests play many games with few personas: the per-account limits are lifted, and the
 # tests of the limits (tests/games/services/test_limits.py) set them low again.
-TABLE_LIMITS = {"open": 10_000, "running": 10_000, "bot_only": 10_000, "invitations": 10_000}
+TABLE_LIMITS = {
+    "open": 10_000,
+    "running": 10_000,
+    "bot_only": 10_000,
+    "invitations": 10_000,
+    "invitations_per_day": 10_000,
+    "invitations_per_person": 10_000,
+}
 # Likewise the form posts (every test client posts from 127.0.0.1); the tests of the
 # limit (tests/ops/test_limits.py) set them low again.
 FORM_POST_RATES = {"user": "100000/min", "ip": "100000/min"}

@@ -107,3 +107,30 @@ def test_bad_undo_requests_say_why_and_change_nothing(client, alice, bob, body, 
     assert words in page
     with pytest.raises(GameError):
         _invite(bob, alice)
+
+
+def test_invitations_sent_in_a_day_are_limited_even_from_tables_left_again(
+    settings, alice, bob, run_commits
+):
+    """Each invitation is an e-mail: opening a table and leaving it again (which frees
+    the waiting invitations) still counts them for 24 hours, in all and per person."""
+    from games.services import game_leave
+
+    settings.TABLE_LIMITS = {
+        **settings.TABLE_LIMITS,
+        "invitations_per_day": 7,
+        "invitations_per_person": 5,
+    }
+    mallory = UserFactory(display_name="WIN 500 USD at evil.example")
+    for _ in range(5):
+        with run_commits():
+            table = _invite(mallory, alice)
+        game_leave(game=table, user=mallory)
+    with pytest.raises(GameError, match="You have invited Alice 5 times in the last 24 hours"):
+        _invite(mallory, alice)
+    with run_commits():
+        _invite(mallory, bob)
+        _invite(mallory, bob)
+    with pytest.raises(GameError, match="You have sent 7 invitations in the last 24 hours"):
+        _invite(mallory, bob)
+    assert Game.objects.filter(created_by=mallory).count() == 7

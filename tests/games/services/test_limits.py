@@ -15,7 +15,13 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture
 def limits(settings):
-    settings.TABLE_LIMITS = {"open": 2, "running": 3, "bot_only": 1, "invitations": 3}
+    settings.TABLE_LIMITS = {
+        **settings.TABLE_LIMITS,
+        "open": 2,
+        "running": 3,
+        "bot_only": 1,
+        "invitations": 3,
+    }
     return settings.TABLE_LIMITS
 
 

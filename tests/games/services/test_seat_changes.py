@@ -135,7 +135,13 @@ def test_only_while_the_table_waits(alice, bob):
 
 
 def test_the_limits_count_as_at_a_new_table(settings, alice, bob, carol):
-    settings.TABLE_LIMITS = {"open": 5, "running": 5, "bot_only": 1, "invitations": 1}
+    settings.TABLE_LIMITS = {
+        **settings.TABLE_LIMITS,
+        "open": 5,
+        "running": 5,
+        "bot_only": 1,
+        "invitations": 1,
+    }
     game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
     with pytest.raises(NotAllowed, match="1 invitations waiting"):
         game_seat_set(game=game, user=alice, position=2, seat={"user": "carol"})
