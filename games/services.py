@@ -854,13 +854,14 @@ def _invitations_check(user: User, invitees: list[Any], *, withdrawn: int = 0) -
     )
     per_day = settings.TABLE_LIMITS["invitations_per_day"]
     per_person = settings.TABLE_LIMITS["invitations_per_person"]
-    if sent.count() + invited > per_day:
+    count = sent.count()
+    if count + invited > per_day:
         raise NotAllowed(
             _(
-                "You have sent %(most)s invitations in the last 24 hours, the most one "
-                "account may send in a day: open seats instead, or invite again tomorrow."
+                "You have sent %(count)s invitations in the last 24 hours; one account may "
+                "send %(most)s a day: open seats instead, or invite again tomorrow."
             )
-            % {"most": per_day}
+            % {"count": count, "most": per_day}
         )
     for invitee in invitees:
         if sent.filter(user=invitee).count() >= per_person:

@@ -15,8 +15,8 @@ back in ``If-None-Match`` gets ``304 Not Modified`` with no body while the answe
 would get is the same.  The view still runs (the tag is of what it answers, so it is
 exact whatever the answer holds: a clock, the caller's own hand, the chat), so a 304
 saves the client's bandwidth and parsing, not the server's work, and it counts against
-the rate limits like any call (its ``RateLimit-*`` headers say so).  Pages are left alone: their forms carry a fresh CSRF
-token on every answer, so a tag would never match.
+the rate limits like any call (its ``RateLimit-*`` headers say so).  Pages are left
+alone: their forms carry a fresh CSRF token on every answer, so a tag would never match.
 """
 
 from __future__ import annotations

@@ -592,8 +592,8 @@ class EndingSerializer(serializers.Serializer):
     )
     rating_changes = _out(
         serializers.ListField,
-        "Each seat's rating change from this game, in seat order; null for a bot, a "
-        "resigned player's seat, or every seat of an unrated game.",
+        "Each seat's rating change from this game, in seat order; null for a bot, or "
+        "for every seat of an unrated game.",
         child=serializers.FloatField(allow_null=True),
     )
     unrated_reason = _out(
