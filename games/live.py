@@ -128,18 +128,23 @@ class Hub:
     def __init__(self) -> None:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._boards: dict[int, set[asyncio.Queue]] = {}
+        self._users: dict[int, int] = {}  # streams open in this process, per user
         self._listener: asyncio.Task | None = None
         self._connected = threading.Event()
 
     def _bind(self) -> None:
         loop = asyncio.get_running_loop()
         if loop is not self._loop:  # the first stream, or a new event loop (the tests')
-            self._loop, self._boards, self._listener = loop, {}, None
+            self._loop, self._boards, self._users, self._listener = loop, {}, {}, None
             self._connected.clear()
 
     def streams(self) -> int:
         """How many streams are open in this process."""
         return sum(len(inboxes) for inboxes in self._boards.values())
+
+    def streams_of(self, user_id: int) -> int:
+        """How many streams ``user_id`` has open in this process."""
+        return self._users.get(user_id, 0)
 
     async def ready(self, *, timeout: float = 2.0) -> bool:
         """Can this process hear changes?  With Redis: once its subscription stands
@@ -158,12 +163,18 @@ class Hub:
         return self._connected.is_set()
 
     @asynccontextmanager
-    async def subscription(self, game_id: int) -> AsyncIterator[asyncio.Queue]:
+    async def subscription(
+        self, game_id: int, user_id: int | None = None
+    ) -> AsyncIterator[asyncio.Queue]:
         """An inbox for the changes of ``game_id`` while the block runs: a version, or
-        None when the stream must end (the channel was lost)."""
+        None when the stream must end (the channel was lost).  Counted for ``user_id``
+        (``streams_of``) while it runs."""
         self._bind()
+        users = self._users
         inbox: asyncio.Queue = asyncio.Queue(maxsize=1)
         self._boards.setdefault(game_id, set()).add(inbox)
+        if user_id is not None:
+            users[user_id] = users.get(user_id, 0) + 1
         try:
             yield inbox
         finally:
@@ -172,6 +183,10 @@ class Hub:
                 inboxes.discard(inbox)
                 if not inboxes:
                     del self._boards[game_id]
+            if user_id is not None and users.get(user_id, 0) > 0:
+                users[user_id] -= 1
+                if not users[user_id]:
+                    del users[user_id]
 
     async def aclose(self) -> None:
         """Drop the subscription of this loop (the tests' loops end with each test)."""
@@ -275,7 +290,7 @@ async def board_events(
     so that no change can slip between the page and its stream.  ``recheck``: it is
     asked again at each news (one query), which is passed on only when it says the
     board is behind: a spectator's board does not change with the players' chat."""
-    async with hub.subscription(game_id) as inbox:
+    async with hub.subscription(game_id, user_id) as inbox:
         version = await sync_to_async(_check_then_release)(moved_on)
         await sync_to_async(notifications.seat_seen_id)(game_id=game_id, user_id=user_id)
         yield f"retry: {RETRY_MS}\n" + _event("hello", game_id)

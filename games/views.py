@@ -206,6 +206,10 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
     # A finished table still changes for its players: its chat, a rematch opened.
     if not isinstance(request, ASGIRequest):
         return HttpResponse(status=204)  # a WSGI server cannot hold it open: poll
+    if live.hub.streams_of(user.pk) >= settings.LIVE_STREAMS_PER_USER:
+        # Past a few boards open at once (tabs, or a script), this one polls: each
+        # stream holds a connection of the node, and of the browser's six per site.
+        return HttpResponse(status=204)
     if not await live.hub.ready():
         response = HttpResponse(
             _("The stream is unavailable."), status=503, content_type="text/plain"

@@ -328,6 +328,8 @@ LIVE_HEARTBEAT_SECONDS = env_int("LIVE_HEARTBEAT_SECONDS", 20, minimum=1, maximu
 # A stream ends after this long and the browser opens a new one (3 s later): no
 # connection lives for ever behind a proxy, and a redeployed server is picked up.
 LIVE_STREAM_SECONDS = env_int("LIVE_STREAM_SECONDS", 600, minimum=10, maximum=86400)
+# Streams one player may hold open in one web process; their next boards poll.
+LIVE_STREAMS_PER_USER = env_int("LIVE_STREAMS_PER_USER", 4, minimum=1, maximum=1000)
 
 # --- e-mail ------------------------------------------------------------------
 

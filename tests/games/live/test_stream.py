@@ -337,3 +337,41 @@ def test_a_spectators_stream_says_nothing_of_the_chat(table, alice, bob, dave):
             await player.close()
 
     run(scenario)
+
+
+def test_a_player_holds_a_few_streams_and_further_boards_poll(table, alice, bob, settings):
+    """Past LIVE_STREAMS_PER_USER open at once in this process, the next board is
+    answered 204 (it polls, as under WSGI); once one closes, a new one opens again.
+    Another player is not held back by Bob's count."""
+    settings.LIVE_STREAMS_PER_USER = 2
+
+    async def scenario():
+        client = AsyncClient()
+        await client.aforce_login(bob)
+        url = await stream_url(client, table)
+        readers = []
+        try:
+            for _ in range(2):
+                response = await client.get(url)
+                assert response.status_code == 200
+                readers.append(Reader(response))
+                await readers[-1].next()  # hello: the stream stands
+            assert live.hub.streams_of(bob.pk) == 2
+            assert (await client.get(url)).status_code == 204
+            others = AsyncClient()
+            await others.aforce_login(alice)
+            opened = await others.get(await stream_url(others, table))
+            assert opened.status_code == 200
+            readers.append(Reader(opened))
+            await readers[-1].next()
+            await readers.pop(0).close()
+            again = await client.get(url)
+            assert again.status_code == 200
+            readers.append(Reader(again))
+            await readers[-1].next()
+        finally:
+            for reader in readers:
+                await reader.close()
+        assert live.hub.streams_of(bob.pk) == 0
+
+    run(scenario)
