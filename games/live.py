@@ -284,12 +284,16 @@ async def board_events(
     heartbeat: float,
     lifetime: float,
     recheck: bool = False,
+    signed_in: Callable[[], bool] | None = None,
 ) -> AsyncIterator[str]:
     """The text of one board's stream.  ``moved_on`` (sync) tells the table's version
     when the board is behind it, else None: it is asked once the subscription stands,
     so that no change can slip between the page and its stream.  ``recheck``: it is
     asked again at each news (one query), which is passed on only when it says the
-    board is behind: a spectator's board does not change with the players' chat."""
+    board is behind: a spectator's board does not change with the players' chat.
+    ``signed_in`` (sync) is asked as often as the player is marked at the table: once
+    it says no (signed out everywhere, deleted, suspended), the stream ends, and the
+    browser's next one is refused."""
     async with hub.subscription(game_id, user_id) as inbox:
         version = await sync_to_async(_check_then_release)(moved_on)
         await sync_to_async(notifications.seat_seen_id)(game_id=game_id, user_id=user_id)
@@ -307,6 +311,8 @@ async def board_events(
                 if loop.time() >= end:
                     break
                 if loop.time() - seen >= PRESENCE_EVERY:
+                    if signed_in is not None and not await sync_to_async(signed_in)():
+                        break
                     await sync_to_async(notifications.seat_seen_id)(
                         game_id=game_id, user_id=user_id
                     )

@@ -10,12 +10,13 @@ from __future__ import annotations
 
 import hashlib
 from datetime import datetime
-from functools import wraps
+from functools import partial, wraps
 from typing import Any
 
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -244,12 +245,20 @@ async def game_stream(request: HttpRequest, game_id: int) -> HttpResponse:
             heartbeat=settings.LIVE_HEARTBEAT_SECONDS,
             lifetime=settings.LIVE_STREAM_SECONDS,
             recheck=not reads,  # the players' chat is news for the players only
+            signed_in=partial(_still_signed_in, user.pk, user.session_generation),
         ),
         content_type="text/event-stream",
     )
     response["Cache-Control"] = "no-cache"
     response["X-Accel-Buffering"] = "no"  # nginx and the like: pass each event on at once
     return response
+
+
+def _still_signed_in(user_id: int, generation: int) -> bool:
+    """The account that opened a stream is still active and its sessions still stand
+    (no "Sign out everywhere", deletion or suspension since)."""
+    users = get_user_model().objects.filter(pk=user_id, is_active=True)
+    return users.filter(session_generation=generation).exists()
 
 
 def _stream_status(game_id: int, user: Any) -> str | None:

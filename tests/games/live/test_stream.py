@@ -375,3 +375,32 @@ def test_a_player_holds_a_few_streams_and_further_boards_poll(table, alice, bob,
         assert live.hub.streams_of(bob.pk) == 0
 
     run(scenario)
+
+
+def test_a_stream_ends_once_its_player_signed_out_everywhere(table, bob, settings, monkeypatch):
+    """ "Sign out everywhere" (as a deletion or a suspension) ends the streams already
+    open too, at their next presence mark: they no longer tell when the table moves."""
+    from django.db.models import F
+
+    from accounts.models import User
+
+    settings.LIVE_HEARTBEAT_SECONDS = 1
+    settings.LIVE_STREAM_SECONDS = 60
+    monkeypatch.setattr(live, "PRESENCE_EVERY", 1.5)
+
+    async def scenario():
+        client = AsyncClient()
+        await client.aforce_login(bob)
+        response = await client.get(await stream_url(client, table))
+        chunks = Reader(response)
+        try:
+            assert (await chunks.next()).startswith("retry:")
+            await User.objects.filter(pk=bob.pk).aupdate(
+                session_generation=F("session_generation") + 1
+            )
+            await asyncio.wait_for(chunks.task, 10)  # ended, well before its minute
+        finally:
+            await chunks.close()
+        assert live.hub.streams_of(bob.pk) == 0
+
+    run(scenario)
