@@ -205,6 +205,7 @@ def test_a_stalled_redis_holds_up_no_move(stack):
     game_check(stack.pg.url(), game_id, ledger.accepted)
     log = (stack.folder / "gunicorn.log").read_text()
     assert "Internal Server Error" not in log
+    stack.worker_kill("w-stall")  # the stack is shared: the next test's workers alone
 
 
 def test_worker_killed_mid_bot_move(stack):
