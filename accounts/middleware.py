@@ -15,13 +15,16 @@ it after they log out (the log-out page's "You have signed out." is written in i
 
 from __future__ import annotations
 
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
-
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
-from accounts.preferences import LANGUAGE_SESSION_KEY, TIME_ZONE_SESSION_KEY, language_supported
+from accounts.preferences import (
+    LANGUAGE_SESSION_KEY,
+    TIME_ZONE_SESSION_KEY,
+    language_supported,
+    zone_named,
+)
 
 
 class UserLanguageMiddleware:
@@ -70,12 +73,7 @@ class UserTimeZoneMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         session = getattr(request, "session", None)
         name = session.get(TIME_ZONE_SESSION_KEY, "") if session is not None else ""
-        zone = None
-        if name and not request.path_info.startswith("/api/"):
-            try:
-                zone = ZoneInfo(name)
-            except (ZoneInfoNotFoundError, ValueError):
-                zone = None
+        zone = None if request.path_info.startswith("/api/") else zone_named(name)
         if zone is None:
             timezone.deactivate()
         else:

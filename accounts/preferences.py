@@ -8,6 +8,7 @@ does not expire: an old e-mail's link still unsubscribes.
 from __future__ import annotations
 
 from importlib import resources
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.core import signing
 from django.utils.translation import gettext
@@ -103,6 +104,15 @@ def time_zones() -> list[str]:
     lines = table.read_text(encoding="utf-8").splitlines()
     zones = {line.split("\t")[2] for line in lines if line and not line.startswith("#")}
     return sorted(zones | {"UTC"})
+
+
+def zone_named(name: str) -> ZoneInfo | None:
+    """The zone a profile's ``time_zone`` names; None when it names none (the browser's
+    own) or one this server does not know."""
+    try:
+        return ZoneInfo(name) if name else None
+    except (ZoneInfoNotFoundError, ValueError):
+        return None
 
 
 def time_zone_choices(user: User) -> list[str]:

@@ -32,7 +32,6 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
-from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from django.conf import settings
 from django.core.cache import cache
@@ -46,6 +45,7 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from accounts.preferences import zone_named
 from games import events, presenter, push
 from games.clock import turn_key
 from games.engine import seats_to_act
@@ -598,7 +598,7 @@ def digests_sweep(*, now: datetime, limit: int = 500) -> int:
     zones = readers.order_by("time_zone").values_list("time_zone", flat=True).distinct()
     created: list[int] = []
     for time_zone in list(zones):
-        local = now.astimezone(_player_zone(time_zone) or UTC)
+        local = now.astimezone(zone_named(time_zone) or UTC)
         if local.hour < settings.DIGEST_HOUR or len(created) >= limit:
             continue
         day = local.date().isoformat()
@@ -870,17 +870,9 @@ _MESSAGES = {
 }
 
 
-def _player_zone(time_zone: str) -> ZoneInfo | None:
-    """The zone of a profile's ``time_zone`` (None: unset, or unknown to this server)."""
-    try:
-        return ZoneInfo(time_zone) if time_zone else None
-    except (ZoneInfoNotFoundError, ValueError):
-        return None
-
-
 def _local_text(moment: datetime, time_zone: str) -> str:
     """A moment in the player's time zone (their profile's), else in UTC."""
-    zone = _player_zone(time_zone)
+    zone = zone_named(time_zone)
     # Django's formatting: the day and month names in the active language.
     if zone is None:
         return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"

@@ -8,6 +8,10 @@ import math
 
 from rest_framework.views import APIView
 
+# Where the client stands against its limits: the tightest limit, what is left of it,
+# and the seconds until its window starts again.
+RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
+
 
 class ApiView(APIView):
     """The API's views: their answers carry the request's count (``RequestLimit``)."""
@@ -16,7 +20,8 @@ class ApiView(APIView):
         response = super().finalize_response(request, response, *args, **kwargs)
         counted = getattr(request, "rate_limit", None)
         if counted is not None:
-            response["RateLimit-Limit"] = str(counted.limit)
-            response["RateLimit-Remaining"] = str(counted.remaining)
-            response["RateLimit-Reset"] = str(max(1, math.ceil(counted.reset)))
+            limit, remaining, reset = RATE_LIMIT_HEADERS
+            response[limit] = str(counted.limit)
+            response[remaining] = str(counted.remaining)
+            response[reset] = str(max(1, math.ceil(counted.reset)))
         return response

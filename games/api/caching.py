@@ -27,8 +27,9 @@ from django.http import HttpRequest, HttpResponse
 from django.middleware.http import ConditionalGetMiddleware
 from django.utils.cache import patch_cache_control, patch_vary_headers
 
+from games.api.base_view import RATE_LIMIT_HEADERS
+
 API_PREFIX = "/api/v1/"
-RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset")
 
 
 class ApiCacheHeadersMiddleware:
