@@ -4,7 +4,7 @@ The browser subscribes with the push service of its maker and hands the page a
 ``PushSubscription`` (an endpoint address and two keys); the page posts it here
 (``accounts.views_push``).  Everything a browser sends is checked before it is stored,
 since the server later POSTs to that address: https only, on a known push service's
-host (``settings.PUSH_SERVICE_HOSTS``), of a sane length, with keys of the right size.
+host and port (``settings.PUSH_SERVICE_HOSTS``), of a sane length, with keys of the right size.
 Each function raises ``ValueError`` with a sentence a player can read.
 """
 
@@ -37,12 +37,25 @@ def push_public_key() -> str:
     return settings.WEBPUSH["public_key"] if push_enabled() else ""
 
 
-def _host_allowed(host: str) -> bool:
-    return any(host == allowed or host.endswith("." + allowed) for allowed in _allowed_hosts())
+def _address_allowed(host: str, port: int) -> bool:
+    """Is ``host:port`` a push service's address?  An entry of ``PUSH_SERVICE_HOSTS``
+    names a host (and every name under it) on port 443; ``host:8443`` allows that port
+    instead, ``host:*`` any port (a push service of one's own, or a test's)."""
+    host = host.lower()
+    for allowed, allowed_port in _allowed_addresses():
+        if host != allowed and not host.endswith("." + allowed):
+            continue
+        if allowed_port in ("*", str(port)):
+            return True
+    return False
 
 
-def _allowed_hosts() -> list[str]:
-    return [host.strip().lower().rstrip(".") for host in settings.PUSH_SERVICE_HOSTS]
+def _allowed_addresses() -> list[tuple[str, str]]:
+    addresses = []
+    for entry in settings.PUSH_SERVICE_HOSTS:
+        host, _colon, port = entry.strip().lower().partition(":")
+        addresses.append((host.rstrip("."), port or "443"))
+    return addresses
 
 
 def _has_control_characters(text: str) -> bool:
@@ -62,14 +75,14 @@ def endpoint_problem(endpoint: Any) -> str | None:
     try:
         parts = urlsplit(endpoint)
         host = (parts.hostname or "").rstrip(".")
-        parts.port  # noqa: B018  (a bad port raises ValueError)
+        port = parts.port or 443  # a bad port raises ValueError
     except ValueError:
         return _("The endpoint is not a valid address.")
     if parts.scheme != "https":
         return _("The endpoint address must start with https://.")
     if not host or parts.username is not None or parts.password is not None:
         return _("The endpoint address has no host name.")
-    if not _host_allowed(host):
+    if not _address_allowed(host, port):
         return _("The endpoint is not the address of a known push service.")
     return None
 

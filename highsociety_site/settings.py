@@ -360,7 +360,8 @@ WEBPUSH = parse_vapid_keys(
     default_subject=f"mailto:{_from_address or 'noreply@localhost'}",
 )
 # Where subscriptions may point: the push services of the browsers (a host or its
-# parent domain).  The server POSTs to these addresses, so no other host is accepted.
+# parent domain), on port 443 unless an entry says "host:port" or "host:*".  The server
+# POSTs to these addresses, so no other host or port is accepted.
 PUSH_SERVICE_HOSTS = env_list(
     "PUSH_SERVICE_HOSTS",
     [

@@ -102,6 +102,30 @@ def test_the_same_browser_moves_to_whoever_signs_in_there(dora_client, dora, bob
 
 
 @pytest.mark.parametrize(
+    ("allowed", "endpoint", "taken"),
+    [
+        (["fcm.googleapis.com"], "https://fcm.googleapis.com/fcm/send/x", True),
+        (["fcm.googleapis.com"], "https://fcm.googleapis.com:443/fcm/send/x", True),
+        (["fcm.googleapis.com"], "https://eu.fcm.googleapis.com/fcm/send/x", True),
+        (["fcm.googleapis.com"], "https://fcm.googleapis.com:8443/fcm/send/x", False),
+        (["push.example.org:8443"], "https://push.example.org:8443/p/x", True),
+        (["push.example.org:8443"], "https://push.example.org/p/x", False),
+        (["push.example.org:8443"], "https://push.example.org:9443/p/x", False),
+        (["push.example.org:*"], "https://push.example.org:9443/p/x", True),
+        (["push.example.org:*"], "https://other.example.org:9443/p/x", False),
+    ],
+)
+def test_a_push_service_is_a_host_and_a_port(dora_client, settings, allowed, endpoint, taken):
+    """The server POSTs to whatever a subscription names, so a port of the push host
+    other than the ones allowed (443 unless the entry says) is refused: it could be
+    any service on that host."""
+    settings.PUSH_SERVICE_HOSTS = allowed
+    response = _post(dora_client, ON, subscription(endpoint))
+    assert (response.status_code == 200) is taken, response.content
+    assert PushSubscription.objects.filter(endpoint=endpoint).exists() is taken
+
+
+@pytest.mark.parametrize(
     ("data", "message"),
     [
         (subscription("http://fcm.googleapis.com/fcm/send/x"), "must start with https://"),
@@ -110,6 +134,7 @@ def test_the_same_browser_moves_to_whoever_signs_in_there(dora_client, dora, bob
         (subscription("https://127.0.0.1/push"), "known push service"),
         (subscription("https://user:pw@fcm.googleapis.com/x"), "no host name"),
         (subscription("https://fcm.googleapis.com:99999/x"), "not a valid address"),
+        (subscription("https://fcm.googleapis.com:6379/x"), "known push service"),
         (subscription(FCM + "x" * 1000), "longer than 1000 characters"),
         (subscription(FCM + "a b"), "spaces or control characters"),
         (subscription(""), "no endpoint address"),

@@ -56,7 +56,7 @@ def vapid(settings):
         "private_key": private,
         "subject": "mailto:ops@highsociety.example",
     }
-    settings.PUSH_SERVICE_HOSTS = ["localhost"]
+    settings.PUSH_SERVICE_HOSTS = ["localhost:*"]
     return settings.WEBPUSH
 
 

@@ -36,7 +36,7 @@ def pushed(settings, monkeypatch):
     """Every push the outbox sends, as (user id, payload), in order."""
     public, private = vapid_key_pair()
     settings.WEBPUSH = {"public_key": public, "private_key": private, "subject": "mailto:a@b.c"}
-    settings.PUSH_SERVICE_HOSTS = ["localhost"]
+    settings.PUSH_SERVICE_HOSTS = ["localhost:*"]
     sent: list[tuple[int, dict]] = []
 
     def deliver(*, subscription_id, payload, now=None):

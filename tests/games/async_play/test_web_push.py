@@ -134,7 +134,7 @@ def test_a_busy_push_service_is_retried_and_the_subscription_kept(dora, service)
 
 
 def test_an_unreachable_push_service_raises_for_the_retry(dora, vapid, settings):
-    settings.PUSH_SERVICE_HOSTS = ["localhost"]
+    settings.PUSH_SERVICE_HOSTS = ["localhost:*"]
     browser = push_service.Browser("https://localhost:8199/push/nobody-listens")
     push_subscribe(user=dora, data=browser.subscription())
     subscription = PushSubscription.objects.get(user=dora)
