@@ -29,6 +29,7 @@ from django.utils import timezone
 from py_vapid import Vapid
 from pywebpush import WebPushException, webpush
 
+from accounts.push import endpoint_problem, push_enabled
 from games import presenter
 from games.read_model import TableView
 
@@ -44,10 +45,6 @@ MAX_REFUSALS = 3  # failed sends in a row, the last refused (4xx): the subscript
 class PushUnavailable(Exception):
     """The push service could not be reached, or asked us to come back later: the
     task retries with backoff."""
-
-
-def push_enabled() -> bool:
-    return bool(getattr(settings, "WEBPUSH", None))
 
 
 def push_targets(*, user: Any, kind: str) -> list[int]:
@@ -93,6 +90,16 @@ def push_deliver(
         return "gone"
     if not push_enabled():
         return "off"
+    if endpoint_problem(subscription.endpoint):
+        # Stored before PUSH_SERVICE_HOSTS was narrowed (or before ports were checked):
+        # the server POSTs to nothing that would not be accepted today.
+        PushSubscription.objects.filter(pk=subscription.pk).delete()
+        logger.warning(
+            "push subscription %s removed: not on an allowed push service any more",
+            subscription.pk,
+            extra={"user_id": subscription.user_id},
+        )
+        return "gone"
     keys = settings.WEBPUSH
     try:
         webpush(

@@ -119,6 +119,19 @@ def test_a_push_service_that_says_gone_removes_the_subscription(dora, run_commit
     assert len(mail.outbox) == 1  # the e-mail is not affected
 
 
+def test_a_subscription_no_longer_on_an_allowed_service_is_dropped_unsent(
+    dora, run_commits, service, settings
+):
+    """Narrowing PUSH_SERVICE_HOSTS (or a subscription kept from before ports were
+    checked) stops the POSTs to it at once: it is removed, not sent to."""
+    push_service.subscribe(dora, service)
+    settings.PUSH_SERVICE_HOSTS = ["localhost"]  # port 443 only: the service is elsewhere
+    _dora_to_act(dora, run_commits)
+    assert service.received == []
+    assert not PushSubscription.objects.filter(user=dora).exists()
+    assert len(mail.outbox) == 1  # the e-mail is not affected
+
+
 def test_a_busy_push_service_is_retried_and_the_subscription_kept(dora, service):
     push_service.subscribe(dora, service)
     service.answers["/push/dora-phone"] = 503
