@@ -13,9 +13,9 @@ the change goes straight to this process's hub: an in-process channel.
 ONE Redis pub/sub connection, subscribed to the pattern of every game's channel, and
 fans each message out to the streams of that game open in this process (one small
 queue per stream).  5,000 open boards are 5,000 queues, not 5,000 Redis connections.
-When that connection is lost, every local stream ends (the browsers reconnect, or poll
-while the hub cannot subscribe again); when it is back, nothing published meanwhile is
-replayed: each new stream starts by comparing the board's version with the table's.
+When that connection is lost (or stays silent past a PING: ``Hub._hear``), every local
+stream ends (the browsers reconnect, or poll while the hub cannot subscribe again); when
+it is back, nothing published meanwhile is replayed: each new stream starts by comparing the board's version with the table's.
 
 The stream itself (``board_events``) sends ``hello`` at once, ``changed`` whenever the
 game changes, a comment line as a heartbeat (which also keeps the player "at the
@@ -50,6 +50,13 @@ RETRY_MS = 3000  # the browser opens a new stream this long after one ended
 # through a thread: most of an idle stream's CPU).
 PRESENCE_EVERY = notifications.ONLINE_SECONDS / 2
 REDIS_ERRORS = (redis.RedisError, OSError)
+# The subscription's health: after QUIET_PING seconds without a message it sends PING,
+# and no answer within PONG_WAIT ends it (a silently dead connection is found in
+# seconds, not at the 30-second safety poll or TCP's minutes); LISTEN_TICK is how long
+# one read waits.
+QUIET_PING = 10.0
+PONG_WAIT = 5.0
+LISTEN_TICK = 1.0
 
 
 def channel_prefix() -> str:
@@ -230,12 +237,7 @@ class Hub:
                     await pubsub.psubscribe(prefix + "*")
                     self._connected.set()
                     pause = 0.5
-                    async for message in pubsub.listen():
-                        if message.get("type") != "pmessage":
-                            continue
-                        decoded = message_decode(message.get("data"))
-                        if decoded is not None:
-                            self.deliver(*decoded)
+                    await self._hear(pubsub)
                 except REDIS_ERRORS as error:
                     logger.warning(
                         "the boards' channel is unavailable (%s); open streams end",
@@ -255,6 +257,30 @@ class Hub:
                 await client.aclose()
             except REDIS_ERRORS:
                 pass
+
+    async def _hear(self, pubsub: Any) -> None:
+        """Fan out what the subscription hears until it fails.  A connection can die
+        without a word (a NAT or load balancer forgets it, a host vanishes): after
+        ``QUIET_PING`` seconds of silence it is asked for a PONG, and one not heard
+        within ``PONG_WAIT`` seconds counts as the connection lost."""
+        loop = asyncio.get_running_loop()
+        heard = loop.time()
+        pinged: float | None = None
+        while True:
+            message = await pubsub.get_message(timeout=LISTEN_TICK)
+            now = loop.time()
+            if message is not None:
+                heard, pinged = now, None
+                if message.get("type") == "pmessage":
+                    decoded = message_decode(message.get("data"))
+                    if decoded is not None:
+                        self.deliver(*decoded)
+            elif pinged is not None:
+                if now - pinged >= PONG_WAIT:
+                    raise redis.ConnectionError("no answer to PING")
+            elif now - heard >= QUIET_PING:
+                await pubsub.ping()
+                pinged = now
 
 
 hub = Hub()
