@@ -41,4 +41,4 @@ EXPOSE 8000
 # an async view (docs/operations.md, "The board's stream").  A pool of database
 # connections per process: under ASGI Django runs each sync request in a thread of its
 # own, which would otherwise open a connection of its own.
-CMD ["env", "DATABASE_POOL_SIZE=10", "gunicorn", "highsociety_site.asgi:application", "--worker-class", "uvicorn_worker.UvicornWorker", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]
+CMD ["env", "DATABASE_POOL_SIZE=10", "gunicorn", "highsociety_site.asgi:application", "--worker-class", "highsociety_site.asgi_worker.StreamingUvicornWorker", "--bind", "0.0.0.0:8000", "--access-logfile", "-"]

@@ -58,7 +58,7 @@ def server_start(env: dict[str, str], port: int, workers: int, log) -> object:
             str(stack.BIN / "gunicorn"),
             "highsociety_site.asgi:application",
             "--worker-class",
-            "uvicorn_worker.UvicornWorker",
+            "highsociety_site.asgi_worker.StreamingUvicornWorker",
             "--workers",
             str(workers),
             "--bind",

@@ -156,7 +156,7 @@ def server_start(
     ``asgi``: the ASGI application with uvicorn workers, as docker-compose.yml runs it
     (the boards' streams need it)."""
     if asgi:
-        worker_class = "uvicorn_worker.UvicornWorker"
+        worker_class = "highsociety_site.asgi_worker.StreamingUvicornWorker"
     command = [
         str(BIN / "gunicorn"),
         "highsociety_site.asgi:application" if asgi else "highsociety_site.wsgi:application",

@@ -39,6 +39,7 @@ from tests.ports import free_port
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 SETTINGS = "tests.faults.app_settings"
+ASGI_WORKER = "highsociety_site.asgi_worker.StreamingUvicornWorker"  # as deployed
 SECRET_KEY = "faults-only-not-a-secret-" + "x" * 40
 PASSWORD = "fault-tests-password-1"
 
@@ -358,10 +359,14 @@ class Stack:
             f"out = stalled_sweep(now=timezone.now() + timedelta(minutes={minutes_ahead}))\n"
         )
 
-    def server_start(self) -> None:
+    def server_start(self, *, asgi: bool = False) -> None:
+        """gunicorn on the stack: WSGI workers, or (``asgi``) the ASGI workers the
+        deployment runs, which serve the boards' streams."""
         log = self.folder / "gunicorn.log"
+        app = ["highsociety_site.asgi:application", "--worker-class", ASGI_WORKER] if asgi else [
+            "highsociety_site.wsgi:application"]
         self.procs["server"] = _spawn(
-            [str(BIN / "gunicorn"), "highsociety_site.wsgi:application",
+            [str(BIN / "gunicorn"), *app,
              "--workers", str(self.server_workers), "--bind", f"127.0.0.1:{self.port}",
              "--timeout", "60", "--log-level", "warning"],
             env=self.env(),

@@ -13,6 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from tests.faults.stack import ASGI_WORKER
+
 ROOT = Path(__file__).resolve().parents[2]
 APP_SERVICES = ("migrate", "web", "worker", "worker-bots", "beat")
 
@@ -95,7 +97,10 @@ def test_haproxy_lets_each_asgi_node_hold_the_boards_streams(compose):
     from django.conf import settings
 
     command = compose["services"]["web"]["command"]
-    assert "uvicorn_worker.UvicornWorker" in command and "asgi:application" in command
+    assert "asgi:application" in command
+    # The worker that ends the streams on shutdown (tests/faults/test_shutdown.py).
+    assert f"--worker-class {ASGI_WORKER} " in command
+    assert f'"--worker-class", "{ASGI_WORKER}"' in (ROOT / "Dockerfile").read_text()
     config = (ROOT / "deploy" / "haproxy.cfg").read_text()
     template = re.search(r"^\s*server-template .*$", config, re.M).group(0)
     assert int(re.search(r" maxconn (\d+) ", template).group(1)) >= 500
