@@ -2,13 +2,17 @@
 and their being cast out in those games were counted as theirs (the average status is
 now over the games a player did not resign from).  The cards the bot won for them stay
 in ``cards_won`` for games recorded before this change: which cards were won after the
-resignation is not kept in the results."""
+resignation is not kept in the results.
+
+Undone (a rollback to the release before), the same amounts are added back, as that
+release counted them: migrating forward again then takes them out once, not twice."""
 
 from django.db import migrations
 from django.db.models import Count, Q, Sum
 
 
-def resigned_ends_out(apps, schema_editor):
+def _resigned_ends_count(apps, sign: int) -> None:
+    """Take out (``sign`` -1) or add back (+1) each player's resigned games' ends."""
     PlayerResult = apps.get_model("accounts", "PlayerResult")
     PlayerStats = apps.get_model("accounts", "PlayerStats")
     totals = (
@@ -20,9 +24,17 @@ def resigned_ends_out(apps, schema_editor):
         stats = PlayerStats.objects.filter(user_id=row["user_id"]).first()
         if stats is None:
             continue
-        stats.status_total -= row["status"] or 0
-        stats.times_cast_out = max(stats.times_cast_out - row["cast_out"], 0)
+        stats.status_total += sign * (row["status"] or 0)
+        stats.times_cast_out = max(stats.times_cast_out + sign * row["cast_out"], 0)
         stats.save(update_fields=["status_total", "times_cast_out"])
+
+
+def resigned_ends_out(apps, schema_editor):
+    _resigned_ends_count(apps, -1)
+
+
+def resigned_ends_back(apps, schema_editor):
+    _resigned_ends_count(apps, +1)
 
 
 class Migration(migrations.Migration):
@@ -31,5 +43,5 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
-        migrations.RunPython(resigned_ends_out, migrations.RunPython.noop),
+        migrations.RunPython(resigned_ends_out, resigned_ends_back),
     ]

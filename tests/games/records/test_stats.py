@@ -199,3 +199,10 @@ def test_the_data_migration_takes_the_bots_end_out_of_old_totals(five_games, ali
     stats.refresh_from_db()
     assert (stats.status_total, stats.average_status, stats.times_cast_out) == (17, 4.25, 2)
     assert PlayerStats.objects.get(user=bob).status_total == before_bob
+    # Rolled back and migrated forward again: the same totals, not taken out twice.
+    migration.resigned_ends_back(apps, None)
+    stats.refresh_from_db()
+    assert stats.status_total == 27
+    migration.resigned_ends_out(apps, None)
+    stats.refresh_from_db()
+    assert (stats.status_total, stats.times_cast_out) == (17, 2)
