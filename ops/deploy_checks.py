@@ -24,7 +24,7 @@ def embedded_defaults_check(app_configs=None, **kwargs) -> list[checks.CheckMess
         found.append(
             checks.Warning(
                 "The database is SQLite: DATABASE_URL is not set to PostgreSQL.",
-                hint="Set DATABASE_URL (docs/operations.md, 'Settings').",
+                hint='Set DATABASE_URL (docs/operations.md, "Configuration").',
                 id="ops.W001",
             )
         )
