@@ -388,9 +388,9 @@ class Stack:
         log.write_text("")
         proc = _spawn(
             [sys.executable, "-m", "celery", "-A", "highsociety_site", "worker", "--pool=solo",
-             "--loglevel=INFO", "--without-heartbeat", "--without-mingle", "--without-gossip",
-             "-n", f"{name}@%h"],
-            env=self.env(HS_FAULTS_BOT_DELAY=str(bot_delay)),
+             "--without-heartbeat", "--without-mingle", "--without-gossip", "-n", f"{name}@%h"],
+            # INFO: its "ready." line, and the bots' moves for the tests' messages
+            env=self.env(HS_FAULTS_BOT_DELAY=str(bot_delay), LOG_LEVEL="INFO"),
             log=log,
         )  # fmt: skip
         self.procs[name] = proc

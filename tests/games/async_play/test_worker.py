@@ -9,6 +9,7 @@ process's own); this process stops running tasks eagerly for the test's duration
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -78,7 +79,7 @@ def workers(broker, tmp_path):
         maildir = tmp_path / "mail"
         procs: list[subprocess.Popen] = []
 
-        def start(self, name: str, **extra: str) -> subprocess.Popen:
+        def start(self, name: str, *, loglevel: str | None = "INFO", **extra: str):
             log = tmp_path / f"{name}.log"
             env = {
                 **os.environ,
@@ -99,7 +100,7 @@ def workers(broker, tmp_path):
                     "highsociety_site",
                     "worker",
                     "--pool=solo",
-                    "--loglevel=INFO",
+                    *([f"--loglevel={loglevel}"] if loglevel else []),
                     "--without-heartbeat",
                     "--without-mingle",
                     "--without-gossip",
@@ -138,6 +139,9 @@ def workers(broker, tmp_path):
         def logs(self) -> str:
             return "\n".join(p.read_text()[-2000:] for p in sorted(tmp_path.glob("*.log")))
 
+        def log_of(self, name: str) -> str:
+            return (tmp_path / f"{name}.log").read_text()
+
     pool = Workers()
     pool.procs = []
     yield pool
@@ -160,7 +164,7 @@ def test_bots_play_in_a_worker_and_the_turn_email_arrives(dora, workers):
         deck=scenario_deck("lux5 lux3 lux8"),
         first_player=0,
     )
-    workers.start("worker")
+    workers.start("worker", loglevel=None)  # the log level is LOG_LEVEL's, not Celery's
     started = time.monotonic()
     game = game_submit_action(
         game=game, user=dora, action={"type": "bid", "cards": [1000]}, expected_version=0
@@ -187,6 +191,10 @@ def test_bots_play_in_a_worker_and_the_turn_email_arrives(dora, workers):
     assert time.monotonic() - started < 60
     game.refresh_from_db()
     assert replayed_state(game).to_json() == game.state
+    logged = [json.loads(line) for line in workers.log_of("worker").splitlines() if line[:1] == "{"]
+    assert any(
+        line["level"] == "INFO" and line["message"].startswith("bot moved") for line in logged
+    ), workers.logs()
 
 
 def test_a_worker_killed_mid_move_is_replaced_and_the_move_is_made_once(dora, workers, tmp_path):
