@@ -11,6 +11,9 @@ them itself.  Every other path keeps the check.
 
 A probe's 503 is the check doing its job (the database or a worker is away, and the
 answer names which): ``ProbeLogFilter`` logs it as a warning, not as a server error.
+So is a board's stream refused for now (its Redis channel cannot subscribe: the board
+polls, and the hub has logged the outage once); every open board asks again, so as
+errors they buried the real ones.
 """
 
 from __future__ import annotations
@@ -21,6 +24,8 @@ from django.http import HttpRequest, HttpResponse
 from django.urls import Resolver404, resolve
 
 HEALTH_ROUTES = frozenset({"health", "health_ready"})
+# 503 with Retry-After by design: "later", not a failure of the site.
+LATER_VIEWS = frozenset({"games:stream"})
 
 
 def _health_view(path: str):
@@ -29,6 +34,15 @@ def _health_view(path: str):
     except Resolver404:
         return None
     return match.func if match.url_name in HEALTH_ROUTES else None
+
+
+def _answers_later(path: str) -> bool:
+    if _health_view(path) is not None:
+        return True
+    try:
+        return resolve(path).view_name in LATER_VIEWS
+    except Resolver404:
+        return False
 
 
 class HealthCheckMiddleware:
@@ -51,7 +65,7 @@ class ProbeLogFilter(logging.Filter):
             and record.levelno > logging.WARNING
             and getattr(record, "status_code", None) == 503
             and request is not None
-            and _health_view(getattr(request, "path_info", "")) is not None
+            and _answers_later(getattr(request, "path_info", ""))
         ):
             record.levelno, record.levelname = logging.WARNING, "WARNING"
         return True

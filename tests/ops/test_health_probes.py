@@ -61,6 +61,16 @@ def test_a_failing_probe_is_a_warning_and_other_errors_stay_errors():
         assert probes.filter(other) and other.levelname == "ERROR"
 
 
+def test_a_stream_refused_for_now_is_a_warning():
+    """Redis away: every open board's stream is refused with 503 and Retry-After, and
+    the board polls; an ERROR line per board would bury the real errors."""
+    probes = ProbeLogFilter()
+    refused = _record("/games/12/stream/", 503)
+    assert probes.filter(refused) and refused.levelname == "WARNING"
+    for other in (_record("/games/12/stream/", 500), _record("/games/12/", 503)):
+        assert probes.filter(other) and other.levelname == "ERROR"
+
+
 def test_the_site_logs_through_the_filter():
     handlers = logging.getLogger().handlers
     assert any(isinstance(f, ProbeLogFilter) for h in handlers for f in h.filters)
