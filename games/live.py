@@ -4,7 +4,7 @@ would (docs/architecture.md, "The board's stream").
 
 **Publish** (sync, after the commit): the listener of ``events.board_changed``
 publishes ``{"game": N, "version": V}`` on the game's Redis channel
-(``<cache key prefix>:board:<N>``) when ``REDIS_URL`` is set, so the boards open on any
+(``<cache key prefix>:<Redis database>:board:<N>``) when ``REDIS_URL`` is set, so the boards open on any
 web process of any machine hear it.  Nothing else is ever sent: not the state, not a
 hand, not a sealed choice.  Without Redis (``make run``: one process serves everything)
 the change goes straight to this process's hub: an in-process channel.
@@ -61,9 +61,13 @@ LISTEN_TICK = 1.0
 
 def channel_prefix() -> str:
     """The games' channels share Redis with the cache: the same prefix keeps two sites
-    (or two test runs) on one Redis apart."""
+    (or two test runs) on one Redis apart.  Pub/sub ignores the database number, so it
+    is part of the name too: two sites on databases 1 and 2 of one Redis never hear
+    each other, whatever their prefixes."""
     prefix = settings.CACHES["default"].get("KEY_PREFIX") or "hs"
-    return f"{prefix}:board:"
+    url = settings.REDIS_URL
+    database = redis.ConnectionPool.from_url(url).connection_kwargs.get("db", 0) if url else 0
+    return f"{prefix}:{database}:board:"
 
 
 def message_encode(game_id: int, version: int) -> str:

@@ -88,6 +88,17 @@ def test_chat_seats_and_resignations_are_published(host, bob, carol, channel, ru
     assert all(set(data) == {"game", "version"} for data in messages)
 
 
+def test_two_sites_on_two_databases_of_one_redis_have_channels_apart(settings):
+    """Pub/sub ignores the database number: the channel names carry it."""
+    settings.CACHES = {"default": {**settings.CACHES["default"], "KEY_PREFIX": "site"}}
+    settings.REDIS_URL = "redis://127.0.0.1:6379/1"
+    first = live.channel_prefix()
+    settings.REDIS_URL = "redis://127.0.0.1:6379/2"
+    assert live.channel_prefix() != first
+    settings.REDIS_URL = "redis://127.0.0.1:6379"
+    assert live.channel_prefix() == "site:0:board:"
+
+
 def test_messages_that_are_not_a_change_are_ignored():
     assert live.message_decode(live.message_encode(5, 7)) == (5, 7)
     for raw in (b"", b"{", b"[]", b'{"game": "5", "version": 1}', b'{"game": 5}', None, b"\xff"):
