@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from games.models import Game
-from tests.games.pages.conftest import act, play_passing, table_make
+from tests.games.pages.conftest import DECK, act, play_passing, table_make
 
 pytestmark = pytest.mark.django_db
 
@@ -47,7 +47,7 @@ def test_other_player_waits_and_has_no_move_form(client, table, bob):
 
 
 def test_a_name_ending_with_a_stop_ends_the_headline_once(client, table, alice, bob):
-    """"Waiting for Alice A.." read twice stopped."""
+    """ "Waiting for Alice A.." read twice stopped."""
     type(alice).objects.filter(pk=alice.pk).update(display_name="Alice A.")
     client.force_login(bob)
     html = client.get(url(table)).content.decode()
@@ -153,6 +153,25 @@ def test_finished_board_shows_scores_and_polls_gently(client, host, bob, carol):
     # Nobody spent anything: everybody ties for the least money, so all are cast out.
     assert html.count("Cast out") == 3 and "nobody wins" in html
     assert "Luxuries" in html
+
+
+def test_a_finished_board_says_no_status_cards_not_yet(client, host, bob, carol):
+    """Prestige three times, then Scandal (the fourth end card) ends the game: Alice
+    bids 1,000 more on each Prestige and the others pass, so Bob and Carol end with no
+    status card, for good."""
+    deck = ["prestige", "prestige", "prestige", "scandal"]
+    deck += [card for card in DECK if card not in deck]
+    game = table_make(host, [bob, carol], deck=deck)
+    users = {0: host, 1: bob, 2: carol}
+    for money in (1000, 2000, 3000):
+        game = act(game, host, type="bid", cards=[money])
+        game = play_passing(game, users, until=lambda s: s.turn == 0)
+    assert game.status == Game.Status.FINISHED
+    client.force_login(bob)
+    html = client.get(url(game)).content.decode()
+    assert "No status cards" in html and "No status cards yet" not in html
+    running = table_make(host, [bob, carol])
+    assert "No status cards yet" in client.get(url(running)).content.decode()
 
 
 def _board_queries(client, game):
