@@ -1,0 +1,69 @@
+"""Layout a person would see as broken though every word is on the page: measured in
+Chromium from the boxes the browser draws (a review's screenshots found each of these)."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.browser.conftest import PHONE
+from tests.games.records.conftest import played_game
+
+pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
+
+# The left edges of the lines of the words in each element after its ``after`` child
+# (a box, a number) and the space that follows it: one list per element.
+LINE_LEFTS = """(els, after) => els.map(e => {
+  const range = document.createRange();
+  range.setStart(e.querySelector(after).nextSibling, 1);
+  range.setEnd(e, e.childNodes.length);
+  const tops = new Map();
+  for (const r of range.getClientRects()) {
+    if (r.width > 0) tops.set(Math.round(r.top), Math.min(tops.get(Math.round(r.top)) ?? 1e9, r.left));
+  }
+  return [...tops.values()];
+})"""
+
+
+def test_the_profile_figures_line_up_and_the_email_choices_wrap_beside_their_boxes(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    played_game([alice, bob, carol], seed=5)
+    page = new_page()
+    page.goto(f"{live_server.url}/players/{alice.username}/")
+    tops = page.locator(".stat dd").evaluate_all(
+        "els => els.map(e => Math.round(e.getBoundingClientRect().bottom))"
+    )
+    rows = page.locator(".stat").evaluate_all(
+        "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    # The figures of each row of tiles end on one line, whatever their labels' lengths.
+    for row in set(rows):
+        assert len({bottom for bottom, top in zip(tops, rows, strict=True) if top == row}) == 1, (
+            tops
+        )
+
+    phone = new_page(viewport=PHONE, locale="de-DE")
+    log_in(phone, alice)
+    phone.goto(f"{live_server.url}/accounts/profile/")
+    options = phone.locator(".choices label")
+    assert options.count() >= 3
+    boxes = options.evaluate_all(
+        "els => els.map(e => e.querySelector('input').getBoundingClientRect().right)"
+    )
+    words = options.evaluate_all(LINE_LEFTS, "input")
+    wrapped = 0
+    for box, lefts in zip(boxes, words, strict=True):
+        assert lefts and min(lefts) >= box, (box, lefts)  # never under the box
+        wrapped += len(lefts) > 1
+    assert wrapped, "no option wraps on a phone in German: the check saw nothing"
+
+
+def test_a_long_move_of_the_replay_continues_under_its_text(live_server, new_page, alice, bob):
+    game = played_game([alice, bob, "medium", "hard"], seed=31)
+    page = new_page(viewport=PHONE)
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?move={game.version}")
+    texts = page.locator(".replay__list a").evaluate_all(LINE_LEFTS, ".replay__num")
+    long = [lefts for lefts in texts if len(lefts) > 1]
+    assert long, "no move takes two lines on a phone: the check saw nothing"
+    for lefts in long:
+        assert max(lefts) - min(lefts) < 2, lefts
