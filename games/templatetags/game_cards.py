@@ -388,9 +388,10 @@ def my_game_row(game: Any) -> SafeString:
 
 def _row_names(seats: list) -> list[str]:
     """The seats of a lobby row as the board names them ("Alex (resigned)"), an
-    invitation not answered yet marked as in the open tables ("Bob, invited")."""
+    invitation not answered yet marked in brackets ("Bob (invited)": after a comma, in
+    a list of names joined by commas, "invited" read as one more player)."""
     return [
-        gettext("%(name)s, invited") % {"name": name} if seat.invited else name
+        gettext("%(name)s (invited)") % {"name": name} if seat.invited else name
         for seat, name in zip(seats, seat_names(seats), strict=True)
     ]
 

@@ -109,7 +109,7 @@ def test_an_invitation_in_your_games_says_what_the_table_will_be(client, alice, 
     assert "4 players · Yacht Club · 1 day per move" in row
     client.force_login(alice)  # the host's row: who has not answered yet says so
     row = client.get("/").content.decode().split("Waiting for players")[1].split("</li>")[0]
-    assert f"{bob.public_name}, invited" in row
+    assert f"{bob.public_name} (invited)," in row  # not "Bob, invited, …": one more name
 
 
 def test_many_invitations_are_listed_the_newest_first_and_the_rest_on_request(client, alice):
