@@ -52,6 +52,8 @@ def test_the_500_page_renders_without_context():
 
     html = render_to_string("500.html")
     assert "Something went wrong" in html and "<style" not in html and "<script" not in html
+    # In the site's frame (its name leading home, the footer), not a card on empty felt.
+    assert '<a class="brand" href="/">' in html and 'class="site-footer"' in html
 
 
 @pytest.mark.django_db
