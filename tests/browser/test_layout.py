@@ -67,3 +67,15 @@ def test_a_long_move_of_the_replay_continues_under_its_text(live_server, new_pag
     assert long, "no move takes two lines on a phone: the check saw nothing"
     for lefts in long:
         assert max(lefts) - min(lefts) < 2, lefts
+
+
+def test_the_language_switch_is_one_row_of_equal_height(live_server, new_page):
+    """The header's language select was a form field's 44 px beside a 28 px Go."""
+    for viewport in (None, PHONE):
+        page = new_page(**({"viewport": viewport} if viewport else {}))
+        page.goto(f"{live_server.url}/rules/")
+        heights = [
+            round(page.locator(f".site-header .language-form {part}").bounding_box()["height"])
+            for part in ("select", "button")
+        ]
+        assert heights[0] == heights[1] and heights[0] >= 24, heights
