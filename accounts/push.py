@@ -4,7 +4,8 @@ The browser subscribes with the push service of its maker and hands the page a
 ``PushSubscription`` (an endpoint address and two keys); the page posts it here
 (``accounts.views_push``).  Everything a browser sends is checked before it is stored,
 since the server later POSTs to that address: https only, on a known push service's
-host and port (``settings.PUSH_SERVICE_HOSTS``), of a sane length, with keys of the right size.
+host and port (``settings.PUSH_SERVICE_HOSTS``), of a sane length, with keys of the
+right size.
 Each function raises ``ValueError`` with a sentence a player can read.
 """
 

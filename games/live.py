@@ -4,10 +4,11 @@ would (docs/architecture.md, "The board's stream").
 
 **Publish** (sync, after the commit): the listener of ``events.board_changed``
 publishes ``{"game": N, "version": V}`` on the game's Redis channel
-(``<cache key prefix>:<Redis database>:board:<N>``) when ``REDIS_URL`` is set, so the boards open on any
-web process of any machine hear it.  Nothing else is ever sent: not the state, not a
-hand, not a sealed choice.  Without Redis (``make run``: one process serves everything)
-the change goes straight to this process's hub: an in-process channel.
+(``<cache key prefix>:<Redis database>:board:<N>``) when ``REDIS_URL`` is set, so the
+boards open on any web process of any machine hear it.  Nothing else is ever sent: not
+the state, not a hand, not a sealed choice.  Without Redis (``make run``: one process
+serves everything) the change goes straight to this process's hub: an in-process
+channel.
 
 **Subscribe** (async, in the ASGI server's event loop): one ``Hub`` per process holds
 ONE Redis pub/sub connection, subscribed to the pattern of every game's channel, and
@@ -15,7 +16,8 @@ fans each message out to the streams of that game open in this process (one smal
 queue per stream).  5,000 open boards are 5,000 queues, not 5,000 Redis connections.
 When that connection is lost (or stays silent past a PING: ``Hub._hear``), every local
 stream ends (the browsers reconnect, or poll while the hub cannot subscribe again); when
-it is back, nothing published meanwhile is replayed: each new stream starts by comparing the board's version with the table's.
+it is back, nothing published meanwhile is replayed: each new stream starts by
+comparing the board's version with the table's.
 
 The stream itself (``board_events``) sends ``hello`` at once, ``changed`` whenever the
 game changes, a comment line as a heartbeat (which also keeps the player "at the

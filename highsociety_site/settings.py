@@ -646,7 +646,8 @@ LOGGING = {
     },
 }
 # Celery workers keep this configuration (and its level: highsociety_site/celery.py)
-# instead of installing their own root handler, and leave their output as it is: redirected into the log, a traceback or a console
-# e-mail became hundreds of one-fragment `celery.redirected` lines.
+# instead of installing their own root handler, and leave their output as it is:
+# redirected into the log, a traceback or a console e-mail became hundreds of
+# one-fragment `celery.redirected` lines.
 CELERY_WORKER_HIJACK_ROOT_LOGGER = False
 CELERY_WORKER_REDIRECT_STDOUTS = False
