@@ -62,7 +62,9 @@ SENTENCES: tuple[str, ...] = (
     gettext_noop("Two-Factor Authentication"),
     gettext_noop("Authenticator App"),
     gettext_noop("Recovery Codes"),
-    # Asking for the password (or a second factor) again before a sensitive change.
+    # Asking for the password (or a second factor) again before a sensitive change, in
+    # the site's sentence case and words (English in locale/en too).
+    gettext_noop("Confirm Access"),
     gettext_noop("Please reauthenticate to safeguard your account."),
     gettext_noop("Enter your password:"),
     gettext_noop("Enter an authenticator code:"),

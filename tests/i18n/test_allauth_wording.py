@@ -54,6 +54,24 @@ def test_asking_for_the_password_again_says_du(client, alice):
 
 
 @pytest.mark.parametrize(
+    ("language", "title"),
+    [("en", "Confirm it is you"), ("de", "Bestätige, dass du es bist"), ("fr", "Confirmez que")],
+)
+def test_asking_for_the_password_again_is_worded_as_the_site(client, alice, language, title):
+    """allauth's "Confirm Access" and "Please reauthenticate …": title case and a word
+    nobody says, on a page every address change and data download goes through."""
+    alice.language = language
+    alice.save(update_fields=["language"])
+    client.force_login(alice)
+    html = client.get(reverse("account_reauthenticate")).content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html.split("<main", 1)[1]))
+    heading = re.search(r"<h1[^>]*>(.*?)</h1>", html, re.S).group(1).strip()
+    assert heading.startswith(title), heading
+    for allauth_words in ("Confirm Access", "reauthenticate", "Zugriff", "réauthentifier"):
+        assert allauth_words not in text
+
+
+@pytest.mark.parametrize(
     ("language", "opening", "closing"),
     [
         ("de", "Das Passwort deines High-Society-Kontos wurde geändert.", "- Wann: "),
