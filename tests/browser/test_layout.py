@@ -79,3 +79,12 @@ def test_the_language_switch_is_one_row_of_equal_height(live_server, new_page):
             for part in ("select", "button")
         ]
         assert heights[0] == heights[1] and heights[0] >= 24, heights
+
+
+def test_or_log_in_stays_on_one_line_on_a_phone(live_server, new_page):
+    """Under "Sign up to join a table" on a phone, "log in" broke into "log" and "in"."""
+    page = new_page(viewport=PHONE)
+    page.goto(f"{live_server.url}/")
+    link = page.locator(".panel__cta a:not(.button)")
+    rects = link.evaluate("e => e.getClientRects().length")
+    assert rects == 1, rects
