@@ -37,12 +37,11 @@ def _health_view(path: str):
 
 
 def _answers_later(path: str) -> bool:
-    if _health_view(path) is not None:
-        return True
     try:
-        return resolve(path).view_name in LATER_VIEWS
+        match = resolve(path)
     except Resolver404:
         return False
+    return match.url_name in HEALTH_ROUTES or match.view_name in LATER_VIEWS
 
 
 class HealthCheckMiddleware:

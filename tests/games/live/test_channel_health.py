@@ -5,7 +5,6 @@ ends the local streams when none comes, and subscribes again (games/live.py)."""
 from __future__ import annotations
 
 import asyncio
-import socket
 from urllib.parse import urlsplit, urlunsplit
 
 import pytest
@@ -14,6 +13,7 @@ from django.conf import settings
 
 from games import live
 from tests.games.live.test_stream import run
+from tests.ports import free_port
 
 pytestmark = pytest.mark.skipif(not settings.REDIS_URL, reason="REDIS_URL is not set")
 
@@ -26,9 +26,7 @@ class FreezingProxy:
         parts = urlsplit(target)
         self.target = (parts.hostname, parts.port or 6379)
         self.frozen = False
-        with socket.socket() as probe:
-            probe.bind(("127.0.0.1", 0))
-            self.port = probe.getsockname()[1]
+        self.port = free_port()
         self.url = urlunsplit(parts._replace(netloc=f"127.0.0.1:{self.port}"))
         self.server: asyncio.Server | None = None
         self.writers: list[asyncio.StreamWriter] = []
@@ -67,9 +65,9 @@ def test_a_silently_dead_subscription_is_found_and_made_again(settings, monkeypa
     monkeypatch.setattr(live, "QUIET_PING", 0.3)
     monkeypatch.setattr(live, "PONG_WAIT", 0.3)
     monkeypatch.setattr(live, "LISTEN_TICK", 0.1)
+    publisher = redis.Redis.from_url(settings.REDIS_URL)  # straight to Redis, never frozen
     proxy = FreezingProxy(settings.REDIS_URL)
     settings.REDIS_URL = proxy.url
-    publisher = redis.Redis.from_url(proxy.url.replace(f":{proxy.port}", f":{proxy.target[1]}"))
     game_id = 10**9
 
     async def scenario():
