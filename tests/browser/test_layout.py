@@ -88,3 +88,27 @@ def test_or_log_in_stays_on_one_line_on_a_phone(live_server, new_page):
     link = page.locator(".panel__cta a:not(.button)")
     rects = link.evaluate("e => e.getClientRects().length")
     assert rects == 1, rects
+
+
+@pytest.mark.parametrize("language", ["de", "fr"])
+def test_the_header_links_stand_beside_the_brand_on_a_laptop(
+    live_server, new_page, log_in, language, alice, bob, dora
+):
+    """In German and French the links wrapped under the brand at every desktop width: the
+    longest row, with the "your turn" count shown, fits beside it at 1,024 px."""
+    from tests.games.factories import people_game, scenario_deck
+
+    alice.language = language
+    alice.save(update_fields=["language"])
+    people_game(dora, alice, bob, deck=scenario_deck("lux5"), first_player=1)  # her turn
+    page = new_page(viewport={"width": 1024, "height": 700})
+    log_in(page, alice)
+    page.goto(f"{live_server.url}/rules/")
+    assert page.locator("#turns-waiting").is_visible()
+    brand, links = (
+        page.locator(selector).bounding_box() for selector in (".brand", ".site-nav__links")
+    )
+    assert links["y"] < brand["y"] + brand["height"], (brand, links)  # one row
+    assert links["height"] < 60, links  # the links themselves on one line
+    logout = page.locator(".site-header__who button")
+    assert logout.is_visible() and logout.bounding_box()["height"] >= 24
