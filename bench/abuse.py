@@ -54,6 +54,7 @@ from bench.stack import (  # noqa: E402  (the repository root is on the path fro
     database_create,
     django_setup,
     process_stop,
+    queues_delete,
     stack_env,
     worker_start,
     worker_wait,
@@ -207,8 +208,10 @@ def replies(game_ids: list[int], start: datetime, end: datetime):
 def phase_report(phase: Phase) -> float:
     """Print the phase's figures; returns the normal tables' bot reply p95."""
     bot, wait = replies([t.game_id for t in phase.tables], phase.start, phase.end)
-    print(f"\n{phase.name}: {len(phase.tables)} normal tables"
-          + (f" + {len(phase.flood)} tables of hard bots of one account" if phase.flood else ""))
+    print(
+        f"\n{phase.name}: {len(phase.tables)} normal tables"
+        + (f" + {len(phase.flood)} tables of hard bots of one account" if phase.flood else "")
+    )
     print(f"  people's moves: {phase.moves_made} ({phase.conflicts} answered 'moved on')")
     print(
         f"  bot reply on normal tables ({len(bot)} bot moves): "
@@ -295,16 +298,6 @@ def main(argv: list[str] | None = None) -> int:
         f"{figures['flooded']:.2f} s (target < {TARGET_P95:g} s); worker log: {logs}"
     )
     return 0 if passed else 1
-
-
-def queues_delete(redis_url: str, names) -> None:
-    """This run's queues, with what is left in them, are removed from the broker."""
-    import redis
-
-    client = redis.Redis.from_url(redis_url)
-    for name in names:
-        client.delete(name, f"_kombu.binding.{name}")
-    client.close()
 
 
 if __name__ == "__main__":

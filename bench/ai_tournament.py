@@ -5,16 +5,18 @@ with its 95% Wilson interval (three equal opponents make 25% the baseline at 4 p
 average status, cast-out rate, and the seconds the tested bot spent per decision (mean,
 median and 95th percentile over all its decisions).  Each deck is played once with the
 tested bot in every seat (seat rotation), so ``--games`` is rounded up to a multiple of
-the table size.
+the table size (of 2 head to head at an even table: see ``seatings``).
 
 A matchup is a level (``easy``, ``medium``, ``hard``, ``expert``: one seat of it against
 the level below in every other seat) or ``A-B`` for a head-to-head table (``expert-hard``:
-half the seats each, alternating, rotated; the win rate is A's share of the wins in the
-games somebody won, so 50% is even, with its interval over those games).
+half the seats each, alternating, each deal played with both sides in each place; the win
+rate is A's share of the wins in the games somebody won, so 50% is even, with its interval
+over those games).
 
     python bench/ai_tournament.py [--games 400] [--jobs 2] [--budget 0.25]
         [--expert-budget 2.0] [--hard-opponent-budget 1.0]
-        [--matchups easy,medium,hard,expert,expert-hard] [--players 4]
+        [--matchups easy,medium,hard] [--players 4] [--advanced yacht,...] [--seed bench]
+    (the expert's rows: --matchups expert,expert-hard)
 """
 
 from __future__ import annotations
@@ -40,12 +42,21 @@ BELOW = {"easy": "random", "medium": "easy", "hard": "medium", "expert": "hard"}
 SEARCHERS = ("hard", "expert")
 
 
+def seatings(matchup: str, players: int) -> int:
+    """How many distinct seatings each deal is played with: the tested level in every
+    seat, or, head to head at an even table, the two ways of alternating the sides (the
+    other rotations repeat them: they would play the same table twice)."""
+    return 2 if "-" in matchup and players % 2 == 0 else players
+
+
 def seat_levels(matchup: str, players: int, tested: int) -> tuple[list[str], set[int]]:
     """Each seat's level and the seats counted as the tested side."""
     if "-" in matchup:
         a, b = matchup.split("-")
-        levels = [a if (seat - tested) % 2 == 0 else b for seat in range(players)]
-        return levels, {s for s in range(players) if (s - tested) % 2 == 0}
+        # The pattern a, b, a, b(, a) rotated to start at the tested seat: at an odd table
+        # alternating by the seat's own parity would give two rotations the same seating.
+        side = {s for s in range(players) if (s - tested) % players % 2 == 0}
+        return [a if s in side else b for s in range(players)], side
     return [matchup if s == tested else BELOW[matchup] for s in range(players)], {tested}
 
 
@@ -53,7 +64,7 @@ def play_one(job: tuple) -> tuple[float, float, float, list[float], bool]:
     """One game: (win share, status, cast out) of the tested side, its decision times,
     and whether anybody won (the winners' shares always add up to 1)."""
     matchup, game, players, budgets, advanced, seed = job
-    deal, tested = divmod(game, players)
+    deal, tested = divmod(game, seatings(matchup, players))
     state = new_game(
         players=players, seed=f"{seed}-{deal}", advanced=advanced, first_player=deal % players
     )
@@ -122,7 +133,6 @@ def main() -> None:
     parser.add_argument("--seed", default="bench")
     args = parser.parse_args()
     advanced = tuple(a for a in args.advanced.split(",") if a)
-    games = -(-args.games // args.players) * args.players
     budgets = {
         "hard": args.budget,
         "expert": args.expert_budget,
@@ -137,9 +147,11 @@ def main() -> None:
     )
     print(
         f"{'matchup':<22}{'games':>6}{'wins':>8}{'rate':>7}  {'95% interval':<16}"
-        f"{'status':>7}{'cast out':>9}{'s/move mean':>12}{'median':>8}{'p95':>7}"
+        f"{'status':>9}{'cast out':>9}{'s/move mean':>12}{'median':>8}{'p95':>7}"
     )
     for matchup in args.matchups.split(","):
+        rotations = seatings(matchup, args.players)
+        games = -(-args.games // rotations) * rotations
         jobs = [(matchup, g, args.players, budgets, advanced, args.seed) for g in range(games)]
         start = time.perf_counter()
         if args.jobs > 1:

@@ -21,8 +21,9 @@ gap, no accepted move lost or doubled, server logs free of errors).
 Before the play, the cross-node checks: a move made through node A (its own port,
 bypassing HAProxy) must be on the board fetched from node B right after, with node B's
 session of the same player (sessions live in the database, the "at the table" marks in
-Redis: nothing is kept per node).  ``CROSS_NODE_CHECKS`` is the list to extend when the
-board gets a stream of its own.
+Redis: nothing is kept per node), and it must reach a board's stream open on the ASGI
+node beside node B; first, a page of node B must know the session node A made.
+``CROSS_NODE_CHECKS`` is the list to extend.
 
 HAProxy and PgBouncer are Debian packages: ``make bench-cluster`` installs them with
 apt-get when missing (as root); otherwise this script says what to install.  Every
@@ -57,6 +58,7 @@ from bench.stack import (  # noqa: E402
     database_create,
     django_setup,
     process_stop,
+    queues_delete,
     server_start,
     server_wait,
     spawn,
@@ -547,6 +549,7 @@ def main(argv: list[str] | None = None) -> int:  # noqa: PLR0915 (one script, in
             process_stop(processes.get(name))
         for handle in log_files.values():
             handle.close()
+        queues_delete(args.redis_url, queues.values())
 
     from django.db import close_old_connections
 

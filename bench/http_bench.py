@@ -43,6 +43,7 @@ from bench.stack import (  # noqa: E402  (the repository root is on the path fro
     django_setup,
     free_port,
     process_stop,
+    queues_delete,
     server_start,
     server_wait,
     stack_env,
@@ -51,8 +52,16 @@ from bench.stack import (  # noqa: E402  (the repository root is on the path fro
 LUXURIES = {f"lux{n}" for n in range(1, 11)} | {"excursions", "yacht"}
 
 
-def bench_env(args) -> dict[str, str]:
-    return stack_env(args.database_url, args.redis_url, BENCH_FLOOR_VIEW="1")
+def bench_env(args, queues: dict[str, str]) -> dict[str, str]:
+    """The server's environment: its tasks (a move's turn e-mails) go to queues of this
+    run's own, removed with what is in them at the end (no worker runs here)."""
+    return stack_env(
+        args.database_url,
+        args.redis_url,
+        BENCH_FLOOR_VIEW="1",
+        EMAIL_URL="dummy:",
+        **{f"CELERY_QUEUE_{kind.upper()}": name for kind, name in queues.items()},
+    )
 
 
 # --------------------------------------------------------------------------- set-up
@@ -347,10 +356,11 @@ def main() -> int:
     if not 1 <= args.rounds <= 20:
         raise SystemExit("rounds 1-20")
 
-    env = bench_env(args)
-    database_create(args.database_url)
-    django_setup(env, eager=True, pages=args.pages)  # tables of people only: no bot tasks
     run = f"{int(time.time()) % 10**6}"
+    queues = {kind: f"hs-http-{run}-{os.getpid()}-{kind}" for kind in ("bots", "email", "sweeps")}
+    env = bench_env(args, queues)
+    database_create(args.database_url, fresh=True)  # a run's figures on its own tables only
+    django_setup(env, eager=True, pages=args.pages)  # tables of people only: no bot tasks
     print(
         f"Setting up {args.clients * args.tables} tables in {args.database_url.rsplit('/', 1)[1]} …"
     )
@@ -393,6 +403,7 @@ def main() -> int:
     finally:
         if server is not None:
             process_stop(server, group=True)
+        queues_delete(args.redis_url, queues.values())
 
     print(
         f"\ngunicorn {args.workers} sync workers, {args.clients} concurrent clients, "

@@ -22,7 +22,7 @@ a double click would: one must be accepted and the other answered 409.  At most
 
 The mix (``--seed``): 3 to 5 seats per table, drawn evenly; 1 to all of them people
 (drawn evenly), the rest bots of the levels random, easy and medium (drawn evenly;
-``hard`` is left out since it thinks up to a second per move by design).  No deadlines,
+``hard`` is left out since it searches a quarter of a second per move by design).  No deadlines,
 no advanced cards.
 
 Afterwards, against the database: every game finished; its stored state equals the
@@ -65,6 +65,7 @@ from bench.stack import (  # noqa: E402  (the repository root is on the path fro
     django_setup,
     free_port,
     process_stop,
+    queues_delete,
     server_start,
     server_wait,
     stack_env,
@@ -697,6 +698,7 @@ def main(argv: list[str] | None = None) -> int:
         server_log.close()
         worker_log.close()
         shutil.rmtree(settings_dir, ignore_errors=True)  # imported by now wherever needed
+        queues_delete(args.redis_url, [queue])
 
     from django.db import close_old_connections
 

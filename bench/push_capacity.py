@@ -53,7 +53,7 @@ TICKS = os.sysconf("SC_CLK_TCK")
 
 
 def server_start(env: dict[str, str], port: int, workers: int, log) -> object:
-    return stack._spawn(
+    return stack.spawn(
         [
             str(stack.BIN / "gunicorn"),
             "highsociety_site.asgi:application",

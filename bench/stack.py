@@ -243,6 +243,17 @@ def worker_wait(worker: subprocess.Popen, ping: Callable[[], bool], timeout: flo
     raise SystemExit(f"the Celery worker did not answer within {timeout:.0f} s")
 
 
+def queues_delete(redis_url: str, names) -> None:
+    """This run's queues, with what is left in them and the broker's bindings of them,
+    are removed from Redis: a run leaves no key behind."""
+    import redis
+
+    client = redis.Redis.from_url(redis_url)
+    for name in names:
+        client.delete(name, f"_kombu.binding.{name}", f"_kombu.binding_permanent.{name}")
+    client.close()
+
+
 def process_stop(process: subprocess.Popen | None, *, group: bool = False) -> None:
     """SIGTERM (its whole process group with ``group``), then SIGKILL to the group
     after 20 s.  Safe to call twice and on a process that has ended."""

@@ -1,7 +1,7 @@
 """How many visits standing orders save in games played over days.
 
 Simulates 4-player games between people who each look at the site once a day (at an
-hour of their own), in two ways, on the same decks and first players:
+hour of their own), in three ways, on the same decks and first players:
 
 - **answer**: a person answers every turn of theirs at their next visit;
 - **orders**: at each visit a person answers, and when they bid they also leave a
@@ -9,12 +9,14 @@ hour of their own), in two ways, on the same decks and first players:
   default for misfortunes (pay up to their valuation of the cheapest misfortune to
   come) and Theft's discard (the lowest luxury).  Their orders answer at once, in the
   move that made their turn come (games.ai.orders, as the game service plays them),
-  so they visit only when no order answers.
+  so they visit only when no order answers;
+- **mixed**: two people (alternate seats) leave orders as above and two answer.
 
 Every person decides as the medium bot (its valuation is ``medium_limit``), so the two
 ways differ only in who answers.  Prints visits per player per game, the game's length
 in simulated days, and the winners: the share of games each seat (counted from the
-first player) wins in each way, and how often both ways crowned the same winners.
+first player) wins in each way, how often both ways crowned the same winners, and at the
+mixed tables the share of the wins that went to the people who leave orders.
 
     python bench/standing_orders.py [--games 400] [--jobs 2] [--seed 1]
 """
@@ -31,6 +33,8 @@ from multiprocessing import Pool
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from ai_tournament import wilson  # noqa: E402  (this script's own folder)
 
 from games.ai import choose_action  # noqa: E402
 from games.ai.orders import LOWEST, Defaults, Order, order_action  # noqa: E402
@@ -116,6 +120,7 @@ def play(job: tuple[int, str, int]) -> dict:
         "days": now,
         "winners": winners,
         "order_wins": order_wins,
+        "decided": any(r["winner"] for r in rows),
     }
 
 
@@ -198,10 +203,16 @@ def main() -> None:
         1 for a, o in zip(by["answer"], by["orders"], strict=True) if a["winners"] == o["winners"]
     )
     print(f"same winners in both ways: {same / args.games:.0%} of the games")
-    mixed = sum(r["order_wins"] for r in by["mixed"]) / args.games
+    # The orders' side's share of the wins in the games somebody won (a win shared across
+    # the sides split): 50% is fair, whatever the number of games nobody wins.
+    wins = sum(r["order_wins"] for r in by["mixed"])
+    decided = sum(r["decided"] for r in by["mixed"])
+    share = wins / decided if decided else 0.0
+    low, high = wilson(wins, decided)
     print(
-        f"mixed tables (two people leave orders, two answer): orders' side wins {mixed:.1%} "
-        f"(fair: 50%, 95% ±{_margin(0.5, args.games):.1%})"
+        f"mixed tables (two people leave orders, two answer): orders' side takes {share:.1%} "
+        f"of the wins ({wins:g} of the {decided} games somebody won; fair: 50%, "
+        f"95% interval {low:.1%}-{high:.1%})"
     )
 
 

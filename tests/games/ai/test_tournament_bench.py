@@ -38,3 +38,29 @@ def test_a_tiny_tournament_prints_every_matchup():
     # The searching bots' decisions are timed: a mean, a median and a 95th percentile.
     mean, median, p95 = (float(x) for x in rows["expert vs 3 hard"][7:10])
     assert 0.0 < median <= p95 and mean > 0.0
+
+
+def test_no_table_is_played_twice():
+    """Head to head at four seats, rotations 2 and 3 repeated rotations 0 and 1 on the same
+    deal: "600 games" were 300 tables, each played twice, and the interval too narrow."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location("tournament", ROOT / "bench" / "ai_tournament.py")
+    tournament = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(tournament)
+    for matchup, players in [("expert-hard", 4), ("expert-hard", 3), ("expert", 4), ("hard", 5)]:
+        rotations = tournament.seatings(matchup, players)
+        tables = set()
+        for game in range(rotations * 3):
+            deal, tested = divmod(game, rotations)
+            levels, side = tournament.seat_levels(matchup, players, tested)
+            tables.add((deal, tuple(levels)))
+            assert len(side) == levels.count(levels[tested])
+        assert len(tables) == rotations * 3, (matchup, players, rotations)
+        # Every seat holds the tested level in some rotation of a deal.
+        assert {
+            seat
+            for _, levels in tables
+            for seat, level in enumerate(levels)
+            if level == matchup.split("-")[0]
+        } == set(range(players))
