@@ -82,6 +82,7 @@ run: install messages
 	$(PY) manage.py migrate --noinput
 	$(PY) manage.py demo
 	$(PY) -m uvicorn highsociety_site.asgi:application --host $(HOST) --port $(PORT) --lifespan off \
+	  --no-proxy-headers \
 	  --reload $(addprefix --reload-dir ,games accounts ops highsociety_site templates) \
 	  $(addprefix --reload-include ,'*.html' '*.txt')
 

@@ -120,6 +120,24 @@ def test_the_demo_account_plays_a_whole_game_against_two_bots(make_run):
         assert bad not in output, output[-4000:]
 
 
+def test_a_forged_forwarded_for_does_not_dodge_the_log_in_limit(make_run):
+    """uvicorn believed X-Forwarded-For from a client on loopback and rewrote the
+    client's address before the app saw it: a new forged address per attempt never met
+    the ten-per-minute limit on token log-ins.  TRUSTED_PROXY_COUNT (0 here) decides."""
+    base, _ = make_run
+    statuses = [
+        requests.post(
+            f"{base}/api/v1/auth/token/",
+            json={"username": f"nobody{n}", "password": "wrong"},
+            headers={"X-Forwarded-For": f"203.0.113.{n}"},
+            timeout=10,
+        ).status_code
+        for n in range(12)
+    ]
+    assert statuses[:10] == [400] * 10, statuses
+    assert statuses[10:] == [429, 429], statuses
+
+
 @pytest.mark.parametrize(
     "make_run",
     # The sweeps every second, two seconds of grace: not every minute after a minute.
