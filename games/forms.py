@@ -16,7 +16,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.ai.orders import Defaults, Order
 from games.engine import ADVANCED_CARDS, MONEY
-from games.presenter import money_text
+from games.presenter import money_text, quoted
 
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
 MAX_SEATS = 5
@@ -167,11 +167,7 @@ class GameCreateForm(forms.Form):
         service quotes the username), else at the top of the form."""
         for n in range(1, MAX_SEATS + 1):
             name = (self.cleaned_data.get(f"invite_{n}") or "").strip()
-            if (
-                name
-                and self.cleaned_data.get(f"seat_{n}") == "invite"
-                and repr(name[:40]) in message
-            ):
+            if name and self.cleaned_data.get(f"seat_{n}") == "invite" and quoted(name) in message:
                 self.add_error(f"invite_{n}", message)
                 return
         self.add_error(None, message)
@@ -270,7 +266,9 @@ def parse_cards(values: list[str]) -> tuple[list[int], str | None]:
         try:
             value = int(raw)
         except (TypeError, ValueError):
-            return [], gettext("%(value)s is not a money card.") % {"value": repr(str(raw)[:20])}
+            return [], gettext("%(value)s is not a money card.") % {
+                "value": quoted(str(raw), limit=20)
+            }
         if value not in MONEY:
             return [], gettext("%(value)s is not a money card.") % {"value": money_text(value)}
         if value in cards:

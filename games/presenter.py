@@ -92,6 +92,14 @@ def utc_offset_text(local: datetime) -> str:
     return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
 
 
+def quoted(value: Any, *, limit: int = 40) -> str:
+    """User input quoted in a message, cut short, in the reader's language's quotation
+    marks (Python's repr gave 'bob' in every language)."""
+    text = value if isinstance(value, str) else repr(value)
+    text = text[:limit] + ("…" if len(text) > limit else "")
+    return pgettext("user input quoted in a message", "“%(text)s”") % {"text": text}
+
+
 def money_text(value: int) -> str:
     """12000 as the active language writes money: '12,000', '12.000', '12 000'."""
     return number_format(value, force_grouping=True)

@@ -73,7 +73,7 @@ from games.models import (
     Seat,
     StandingOrder,
 )
-from games.presenter import card_name, engine_text
+from games.presenter import card_name, engine_text, quoted
 from games.selectors import orders_refusal, player_named
 from ops.logcontext import game_logged
 
@@ -164,35 +164,59 @@ def game_create(
 def game_rematch(*, game: Game, user: User) -> tuple[Game, bool]:
     """A new table like the finished ``game``: the same seats in the same order (its
     people invited again, the requester seated, its bots again), the same options, a
-    new shuffle.  One rematch per game: asked again (by anyone) it is the same table.
-    Returns the table and whether this call opened it (as ``get_or_create`` does)."""
+    new shuffle.  One rematch per game: asked again (by anyone) it is the same table,
+    and asking counts as accepting one's invitation there.  A player who blocks the
+    requester's invitations is not invited: their seat is kept for the host, as when an
+    invitation is declined.  Returns the table and whether this call opened it (as
+    ``get_or_create`` does)."""
     _user_require(user, NotYourSeat(_("Log in to ask for a rematch.")))
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.accepted:
             raise NotYourSeat(_("Only the players of this game can ask for a rematch."))
+        if locked.status == Game.Status.ABANDONED:
+            raise NotAllowed(_("This table was closed before it started: there is no rematch."))
         if locked.status != Game.Status.FINISHED:
             raise NotAllowed(_("The game is not over yet: a rematch comes after the end."))
         existing = Game.objects.filter(rematch_of=locked).first()
-        if existing is not None:
-            return existing, False
-        specs = [_rematch_seat(s) for s in seats]
-        rematch = game_create(
-            creator=user,
-            players=locked.players,
-            seats=specs,
-            advanced=locked.advanced or (),
-            move_deadline_hours=locked.move_deadline_hours,
-            memory_aid=locked.memory_aid,
-        )
-        Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
-        # The finished table changed too: its open end screens show the rematch.
-        locked.save(update_fields=["updated_at"])
-        events.announce(events.board_changed, game_id=locked.pk, version=locked.version)
+        if existing is None:
+            rematch = _rematch_open(locked, seats, user)
+    if existing is not None:
+        invited = existing.seats.filter(user=user, accepted=False).exists()
+        if invited and existing.status == Game.Status.OPEN:
+            game_join(game=existing, user=user)
+            existing.refresh_from_db()
+        return existing, False
     # Read again after the commit: without a broker the bots' opening turns ran on it.
     rematch.refresh_from_db()
     return rematch, True
+
+
+def _rematch_open(locked: Game, seats: list[Seat], user: User) -> Game:
+    """The rematch table of ``locked`` (locked, finished, none yet), opened by ``user``."""
+    blocking = set(
+        InvitationBlock.objects.filter(
+            blocked=user, user__in=[s.user_id for s in seats if s.user_id]
+        ).values_list("user_id", flat=True)
+    )
+    specs = [{"open": True} if s.user_id in blocking else _rematch_seat(s) for s in seats]
+    rematch = game_create(
+        creator=user,
+        players=locked.players,
+        seats=specs,
+        advanced=locked.advanced or (),
+        move_deadline_hours=locked.move_deadline_hours,
+        memory_aid=locked.memory_aid,
+    )
+    for s in seats:  # their seats wait for the host's choice, never for a stranger
+        if s.user_id in blocking:
+            Seat.objects.filter(game=rematch, position=s.position).update(declined_by=s.user_id)
+    Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
+    # The finished table changed too: its open end screens show the rematch.
+    locked.save(update_fields=["updated_at"])
+    events.announce(events.board_changed, game_id=locked.pk, version=locked.version)
+    return rematch
 
 
 def _rematch_seat(seat: Seat) -> dict[str, Any]:
@@ -348,7 +372,7 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
                 raise GameError(_("You already sit at this table.")).about("user")
             if held is not None:
                 raise GameError(
-                    _("%(name)s already has a seat at this table.") % {"name": _shown(value)}
+                    _("%(name)s already has a seat at this table.") % {"name": quoted(value)}
                 ).about("user")
         _account_lock(user)  # the limits below count this account's tables
         if invitee is not None:
@@ -387,6 +411,8 @@ def game_leave(*, game: Game, user: User) -> Game:
         if user.pk == locked.created_by_id:
             locked.status = Game.Status.ABANDONED
             locked.save(update_fields=["status", "updated_at"])
+            if locked.rematch_of_id is not None:
+                _rematch_release(locked)
         else:
             if not seat.accepted:
                 seat.declined_by = user  # an invitation declined by leaving
@@ -396,6 +422,16 @@ def game_leave(*, game: Game, user: User) -> Game:
             locked.save(update_fields=["updated_at"])
         _board_changed(locked)
     return _game_sync(game, locked)
+
+
+def _rematch_release(closed: Game) -> None:
+    """A rematch closed before it started no longer stands for its finished game: the
+    players there may ask for another, and its end screens stop naming this table."""
+    finished = Game.objects.select_for_update().get(pk=closed.rematch_of_id)
+    Game.objects.filter(pk=closed.pk).update(rematch_of=None)
+    closed.rematch_of = None
+    finished.save(update_fields=["updated_at"])
+    events.announce(events.board_changed, game_id=finished.pk, version=finished.version)
 
 
 @game_logged
@@ -1431,7 +1467,7 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
     twice = next((name for name, n in Counter(n.casefold() for n in names).items() if n > 1), None)
     if twice is not None:
         raise GameError(
-            _("%(name)s is listed twice: each player takes one seat.") % {"name": _shown(twice)}
+            _("%(name)s is listed twice: each player takes one seat.") % {"name": quoted(twice)}
         )
     users = _users_by_name(names)
     specs: list[tuple[str, Any]] = []
@@ -1494,7 +1530,7 @@ def _seat_entry(entry: Any, number: int) -> tuple[str, Any]:
                     "Seat %(number)s: unknown bot level %(level)s; choose random, easy, "
                     "medium, hard or expert."
                 )
-                % {"number": number, "level": _shown(value)}
+                % {"number": number, "level": quoted(value)}
             )
         return "ai", value
     if value is not True:
@@ -1509,9 +1545,9 @@ def _invitee(creator: User, name: str, users: dict[str, Any]) -> Any:
     ``_users_by_name``), who takes invitations from ``creator``."""
     user = users.get(name.casefold())
     if user is None:
-        raise GameError(_("There is no player called %(name)s.") % {"name": _shown(name)})
+        raise GameError(_("There is no player called %(name)s.") % {"name": quoted(name)})
     if InvitationBlock.objects.filter(user=user, blocked=creator).exists():
-        raise GameError(_("%(name)s does not take invitations from you.") % {"name": _shown(name)})
+        raise GameError(_("%(name)s does not take invitations from you.") % {"name": quoted(name)})
     return user
 
 
@@ -1539,7 +1575,7 @@ def _advanced_check(advanced: Any) -> list[str]:
         if not isinstance(card, str) or card not in ADVANCED_CARDS:
             raise GameError(
                 _("Unknown advanced card %(card)s; choose from %(cards)s.")
-                % {"card": _shown(card), "cards": ", ".join(ADVANCED_CARDS)}
+                % {"card": quoted(card), "cards": ", ".join(ADVANCED_CARDS)}
             )
     if len(set(advanced)) != len(advanced):
         raise GameError(_("Each advanced card can be added once."))
@@ -1581,9 +1617,3 @@ def _first_player_check(first_player: Any, players: int) -> int:
             _("The first player must be a seat from 0 to %(last)s.") % {"last": players - 1}
         )
     return first_player
-
-
-def _shown(value: Any) -> str:
-    """User input quoted in a message, cut short."""
-    text = value if isinstance(value, str) else repr(value)
-    return repr(text[:40] + ("…" if len(text) > 40 else ""))

@@ -518,15 +518,22 @@ def game_rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     """The same players and options at a new table (or the rematch already opened)."""
     game = game_or_404(request, game_id)
     try:
-        rematch, _opened = services.game_rematch(game=game, user=request.user)
+        rematch, opened = services.game_rematch(game=game, user=request.user)
     except GameError as error:
         return _board_response(request, game, error=str(error))
-    if rematch.status == Game.Status.ACTIVE:  # against bots only: it starts at once
+    seated = rematch.seats.filter(user=request.user, accepted=True).exists()
+    if not seated:  # asked again after declining it, or the host gave the seat away
+        done = _("Rematch: table %(table)s. You have no seat there.")
+    elif rematch.status == Game.Status.ACTIVE:  # against bots only, or the last to accept
         done = _("Rematch: table %(table)s. The game has begun.")
-    else:
+    elif opened:
         done = _(
             "Rematch: table %(table)s. The other players are invited; it starts when "
             "everyone has accepted."
+        )
+    else:
+        done = _(
+            "Rematch: table %(table)s. Your seat is taken; it starts when everyone has accepted."
         )
     messages.success(request, done % {"table": rematch.pk})
     if request.htmx:

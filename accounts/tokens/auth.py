@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 from rest_framework import exceptions
 from rest_framework.authentication import BaseAuthentication, get_authorization_header
 
-from accounts.tokens.models import ApiToken, token_digest
+from accounts.tokens.models import TOKEN_PREFIX, ApiToken, token_digest
 
 KEYWORD = b"token"
 # "Last used" is kept to the minute: a write per request would cost more than the request.
@@ -28,6 +28,11 @@ class TokenAuthentication(BaseAuthentication):
         if parts and parts[0].lower() == b"bearer":  # the scheme other APIs use
             raise exceptions.AuthenticationFailed(
                 _("Send the token as 'Authorization: Token <token>', not 'Bearer'.")
+            )
+        if len(parts) == 1 and parts[0].startswith(TOKEN_PREFIX.encode()):
+            # The token alone, as the API docs page sends what is pasted in its box.
+            raise exceptions.AuthenticationFailed(
+                _("Put the word Token before the token: 'Authorization: Token <token>'.")
             )
         if not parts or parts[0].lower() != KEYWORD:
             return None  # no token: other schemes (the session) may apply

@@ -52,6 +52,7 @@ from games.selectors import (
     orders_refusal_for,
     orders_view,
     seat_declined_by,
+    seat_names,
     seats_prefetch,
     table_view,
 )
@@ -179,7 +180,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
         "seats_info": [
             {
                 "position": s.position,
-                "display_name": s.display_name,
+                "display_name": name,  # as the game's own view names it (two easy bots: #1, #2)
                 "username": s.user.username if s.user_id is not None else None,
                 "is_bot": s.is_bot,
                 "ai_level": s.ai_level,
@@ -191,7 +192,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
                 "is_you": s is mine,
                 "declined_by": getattr(seat_declined_by(s, host=host), "username", None),
             }
-            for s in seats
+            for s, name in zip(seats, seat_names(seats), strict=True)
         ],
     }
 
@@ -351,12 +352,15 @@ class GameRematchView(ApiView):
             "A new table with the same seats in the same order and the same options, and a "
             "new shuffle: you are seated, the other people are invited again (their seats "
             "wait for them; an account closed since leaves its seat open), the bots play "
-            "again. Against bots only it starts at once. One rematch per game: 201 with "
-            "the new table's view (`Location` names it) when this call opened it, 200 "
-            "with the same table when a player of the game already had. The finished "
+            "again; a player who blocks your invitations is not invited (their seat waits "
+            "for the host, as a declined one). Against bots only it starts at once. One "
+            "rematch per game: 201 with the new table's view (`Location` names it) when "
+            "this call opened it, 200 with the same table when a player of the game "
+            "already had (and your seat there taken, if you were still invited). A "
+            "rematch its host closed before the start no longer counts. The finished "
             "game's view names it in `rematch`, the new one's names the old in "
-            "`rematch_of`. 403 without a seat in the game; 409 before the end or over a "
-            "limit on open tables."
+            "`rematch_of`. 403 without a seat in the game; 409 before the end, on a "
+            "table closed before it started, or over a limit on open tables."
         ),
         tags=["games"],
         parameters=[GAME_ID],

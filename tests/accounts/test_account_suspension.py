@@ -89,6 +89,6 @@ def test_a_suspended_player_cannot_be_invited(abuser_tables, carol, alice):
     from games.errors import GameError
 
     account_suspend(user=carol)
-    with pytest.raises(GameError, match="no player called 'carol'"):
+    with pytest.raises(GameError, match="no player called “carol”"):
         game_create(creator=alice, players=3, seats=[{"user": "carol"}, {"ai": "easy"}])
     token_create(user=carol, name="after")  # the account is kept; it just cannot sign in

@@ -137,6 +137,17 @@ def test_a_bearer_token_is_told_which_scheme_to_use(alice):
     assert secret not in error["detail"]
 
 
+def test_a_token_sent_alone_is_told_to_put_token_before_it(alice):
+    """What the API docs page sends when the token alone is pasted in its box: the answer
+    said no credentials came."""
+    _token, secret = token_create(user=alice, name="docs", days=1)
+    client = APIClient()
+    client.credentials(HTTP_AUTHORIZATION=secret)
+    error = _error(client.get(GAMES_URL), 401, "authentication_failed")
+    assert "Put the word Token before the token" in error["detail"]
+    assert secret not in error["detail"]
+
+
 def test_expired_token_is_401(alice):
     token, secret = token_create(user=alice, name="old", days=1)
     ApiToken.objects.filter(pk=token.pk).update(expires_at=timezone.now() - timedelta(seconds=1))

@@ -306,6 +306,15 @@ def test_list_items_say_whose_turn_and_open_seats(clients):
     assert "state" not in open_item and "scenario_deck" not in open_item
 
 
+def test_the_list_names_the_seats_as_the_game_does(clients):
+    """Two easy bots read "Bot (easy)" twice in the list and "#1", "#2" in the game."""
+    game = create(clients["alice"], players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+    listed = {g["id"]: g for g in clients["alice"].get(GAMES).json()["results"]}[game["id"]]
+    names = [s["display_name"] for s in listed["seats_info"]]
+    assert names == [s["display_name"] for s in game["seats_info"]]
+    assert len(set(names)) == 3, names
+
+
 def test_nested_field_errors_are_named_by_their_path(clients):
     body = {"players": 3, "seats": [{"ai": "easy"}, {"ai": "genius"}], "advanced": ["x"]}
     error = _error(clients["alice"].post(GAMES, body, format="json"), 400, "invalid")

@@ -193,7 +193,7 @@ def test_unknown_username_is_shown_beside_its_seat(client, alice):
     row = html.split('class="seat-row seat-row--3"', 1)[1].split('class="seat-row seat-row--4"', 1)[
         0
     ]
-    assert "There is no player called &#x27;ghost&#x27;." in row
+    assert "There is no player called “ghost”." in row
     assert 'value="ghost"' in row and 'aria-invalid="true"' in row
 
 
@@ -203,7 +203,7 @@ def test_unknown_username_is_shown_beside_its_seat(client, alice):
         (
             {"seat_3": "invite", "invite_3": "ghost"},  # the service's objection
             '<a href="#id_invite_3">Username to invite to seat 3</a>: '
-            "There is no player called &#x27;ghost&#x27;.",
+            "There is no player called “ghost”.",
         ),
         (
             {"seat_2": "invite", "invite_2": "alice"},  # the form's

@@ -48,7 +48,7 @@ def test_preview_totals_and_beats(client, table, alice, bob):
     ("cards", "message"),
     [
         ((), "Choose at least one money card to bid."),
-        (("abc",), "&#x27;abc&#x27; is not a money card."),
+        (("abc",), "“abc” is not a money card."),
         ((7000,), "7,000 is not a money card."),
         ((1000, 1000), "You listed the 1,000 card twice."),
         (("<script>",), "is not a money card."),
@@ -100,7 +100,7 @@ def test_preview_of_unknown_game_is_404(client):
 def test_parse_cards():
     assert parse_cards(["1000", "25000"]) == ([1000, 25000], None)
     assert parse_cards([]) == ([], None)
-    assert parse_cards(["1e3"])[1] == "'1e3' is not a money card."
+    assert parse_cards(["1e3"])[1] == "“1e3” is not a money card."
     assert parse_cards(["1000"] * 30)[1] == "You listed the 1,000 card twice."
 
 

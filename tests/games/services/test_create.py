@@ -115,12 +115,12 @@ BAD_TABLES = [
         "Seat 1: say who sits there",
     ),
     ({"players": 3, "seats": [{"robot": "easy"}, {"open": True}]}, "Seat 1: say who sits there"),
-    ({"players": 3, "seats": [{"ai": "master"}, {"open": True}]}, "unknown bot level 'master'"),
-    ({"players": 3, "seats": [{"ai": 3}, {"open": True}]}, "unknown bot level '3'"),
+    ({"players": 3, "seats": [{"ai": "master"}, {"open": True}]}, "unknown bot level “master”"),
+    ({"players": 3, "seats": [{"ai": 3}, {"open": True}]}, "unknown bot level “3”"),
     ({"players": 3, "seats": [{"ai": ""}, {"open": True}]}, "unknown bot level"),
     ({"players": 3, "seats": [{"open": False}, {"open": True}]}, 'written {"open": true}'),
     ({"players": 3, "seats": [{"open": "yes"}, {"open": True}]}, 'written {"open": true}'),
-    ({"players": 3, "seats": [{"user": "nobody"}, {"open": True}]}, "no player called 'nobody'"),
+    ({"players": 3, "seats": [{"user": "nobody"}, {"open": True}]}, "no player called “nobody”"),
     ({"players": 3, "seats": [{"user": "  "}, {"open": True}]}, "give the username"),
     ({"players": 3, "seats": [{"user": 7}, {"open": True}]}, "give the username"),
     ({"players": 3, "seats": [{"user": "bob"}, {"user": "Bob"}]}, "listed twice"),
@@ -131,7 +131,7 @@ BAD_TABLES = [
     ),
     (
         {"players": 3, "seats": [{"ai": "easy"}] * 2, "advanced": ["casino"]},
-        "Unknown advanced card 'casino'",
+        "Unknown advanced card “casino”",
     ),
     ({"players": 3, "seats": [{"ai": "easy"}] * 2, "advanced": ["yacht", "yacht"]}, "added once"),
     ({"players": 3, "seats": [{"ai": "easy"}] * 2, "advanced": "yacht"}, "must be a list"),
@@ -151,9 +151,22 @@ def test_bad_input_is_refused_and_nothing_is_stored(alice, bob, kwargs, phrase):
     assert _nothing_stored()
 
 
+@pytest.mark.parametrize(
+    "language, quoted",
+    [("en", "“nobody”"), ("de", "„nobody“"), ("fr", "«\u00a0nobody\u00a0»")],
+)
+def test_a_name_as_typed_is_quoted_as_the_language_quotes(alice, language, quoted):
+    """Python's repr quoted it 'nobody' in every language."""
+    from django.utils import translation
+
+    with translation.override(language), pytest.raises(GameError) as error:
+        game_create(creator=alice, players=3, seats=[{"user": "nobody"}, {"open": True}])
+    assert quoted in str(error.value) and "'" not in str(error.value)
+
+
 def test_an_inactive_user_cannot_be_invited(alice):
     UserFactory(username="gone", is_active=False)
-    with pytest.raises(GameError, match="no player called 'gone'"):
+    with pytest.raises(GameError, match="no player called “gone”"):
         game_create(creator=alice, players=3, seats=[{"user": "gone"}, {"open": True}])
     assert _nothing_stored()
 

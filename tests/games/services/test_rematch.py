@@ -56,9 +56,60 @@ def test_a_rematch_seats_the_same_players_and_options_at_a_new_table(finished, b
         (None, "easy", True),
         (carol.pk, "", False),
     ]
-    # Asked again, by anyone at the table: the same table, not a second one.
+    # Asked again, by anyone at the table: the same table, not a second one, and asking
+    # takes one's seat there (Carol was left "invited, not answered" with a message that
+    # the others were invited).
     assert game_rematch(game=finished, user=carol) == (rematch, False)
     assert Game.objects.filter(rematch_of=finished).count() == 1
+    assert Seat.objects.get(game=rematch, position=3).accepted
+    assert not Seat.objects.get(game=rematch, position=0).accepted  # Alice did not ask
+
+
+def test_asking_again_says_where_one_stands(client, finished, alice, bob, carol):
+    """The message after Rematch on a table someone else opened: one's seat taken, or,
+    after declining, no seat (it said "the others are invited" to all of them)."""
+    rematch, _ = game_rematch(game=finished, user=bob)
+    game_invitation_respond(game=rematch, user=carol, accept=False)
+    client.force_login(alice)
+    page = client.post(f"/games/{finished.pk}/rematch/", follow=True).content.decode()
+    assert f"Rematch: table {rematch.pk}. Your seat is taken" in page
+    client.force_login(carol)
+    page = client.post(f"/games/{finished.pk}/rematch/", follow=True).content.decode()
+    assert f"Rematch: table {rematch.pk}. You have no seat there." in page
+    assert not Seat.objects.filter(game=rematch, user=carol).exists()
+
+
+def test_a_rematch_closed_by_its_host_makes_way_for_another(client, finished, alice, bob):
+    """The host closed the rematch before it started: the end screens named the closed
+    table for ever (a 404 to the others) and no new rematch could be made."""
+    from games.services import game_leave
+
+    rematch, _ = game_rematch(game=finished, user=bob)
+    game_leave(game=rematch, user=bob)
+    rematch.refresh_from_db()
+    assert rematch.status == Game.Status.ABANDONED and rematch.rematch_of is None
+    client.force_login(alice)
+    html = client.get(f"/games/{finished.pk}/").content.decode()
+    assert f"Rematch: table {rematch.pk}" not in html
+    assert f'action="/games/{finished.pk}/rematch/"' in html
+    second, opened = game_rematch(game=finished, user=alice)
+    assert opened and second.pk != rematch.pk and second.rematch_of == finished
+    with pytest.raises(NotAllowed, match="closed before it started"):
+        game_rematch(game=rematch, user=bob)
+
+
+def test_a_player_who_blocks_the_asker_does_not_stop_the_rematch(finished, alice, bob, carol):
+    """Carol blocks Bob's invitations (declined one of his tables): his rematch was
+    refused outright ("carol does not take invitations from you").  Her seat now waits
+    for the host, as a declined invitation does, and she is not invited."""
+    from games.models import InvitationBlock
+
+    InvitationBlock.objects.create(user=carol, blocked=bob)
+    rematch, opened = game_rematch(game=finished, user=bob)
+    assert opened
+    seat = Seat.objects.get(game=rematch, position=3)
+    assert seat.user is None and seat.declined_by == carol and seat.held
+    assert Seat.objects.get(game=rematch, position=0).user == alice  # the others invited
 
 
 def test_a_resigned_player_is_invited_again_as_a_person(alice, bob, carol, run_commits):

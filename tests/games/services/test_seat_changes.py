@@ -96,10 +96,10 @@ def test_a_bot_can_make_way_for_a_player(alice, carol):
         ("alice", 2, {"ai": "easy", "open": True}, GameError, "say who sits there"),
         ("alice", 2, "hard", GameError, "say who sits there"),
         ("alice", 2, {"user": "  "}, GameError, "give the username"),
-        ("alice", 2, {"user": "nobody"}, GameError, "no player called 'nobody'"),
-        ("alice", 2, {"user": "bob"}, GameError, "'bob' already has a seat"),
+        ("alice", 2, {"user": "nobody"}, GameError, "no player called “nobody”"),
+        ("alice", 2, {"user": "bob"}, GameError, "“bob” already has a seat"),
         ("alice", 2, {"user": "alice"}, GameError, "You already sit at this table"),
-        ("alice", 2, {"user": "dave"}, GameError, "'dave' does not take invitations from you"),
+        ("alice", 2, {"user": "dave"}, GameError, "“dave” does not take invitations from you"),
     ],
 )
 def test_refusals_say_why_and_change_nothing(

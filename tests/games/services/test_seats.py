@@ -126,6 +126,24 @@ def test_a_declined_seat_waits_for_the_host(alice, bob, carol):
     assert game.status == Game.Status.ACTIVE
 
 
+def test_no_join_button_where_no_seat_is_open(client, alice, bob, carol):
+    """After declining (or as anyone, at a table whose free seats are all kept), the
+    board offered "Join this table", and the click was refused."""
+    game = _open_table(alice, {"user": "bob"}, {"user": "carol"})
+    game_invitation_respond(game=game, user=bob, accept=False)
+    for who in (bob, None):
+        client.logout()
+        if who:
+            client.force_login(who)
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        assert f'action="/games/{game.pk}/join/"' not in html
+        assert "Log in to join" not in html
+        assert "No seat is open at this table." in html
+    game_seat_set(game=game, user=alice, position=1, seat={"open": True})
+    client.force_login(bob)
+    assert f'action="/games/{game.pk}/join/"' in client.get(f"/games/{game.pk}/").content.decode()
+
+
 def test_the_last_acceptance_starts_the_game(alice, bob, carol):
     game = people_game(alice, bob, carol)
     assert game.status == Game.Status.ACTIVE
