@@ -57,6 +57,8 @@ class TableSeat:
     # Who declined an invitation to this open seat: for the host of a waiting table only.
     declined_by: str | None = None
     declined_by_name: str | None = None
+    # The host handed the seat to a bot after missed deadlines (``resigned`` is set too).
+    handed_over: bool = False
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -76,6 +78,7 @@ class TableSeat:
             ),
             "accepted": self.accepted,
             "resigned": self.resigned,
+            "handed_over": self.handed_over,
             "is_you": self.is_you,
             "vacation_until": self.vacation_until.isoformat() if self.vacation_until else None,
             "timeouts": self.timeouts,

@@ -307,7 +307,12 @@ def seat_names(seats: list[Seat], *, moves: int | None = None) -> list[str]:
     number), so a player's own moves before they resigned carry their plain name;
     None: as they read now."""
     names = [
-        pgettext("seat name", "%(name)s (resigned)") % {"name": seat.display_name}
+        (
+            pgettext("seat name", "%(name)s (replaced by a bot)")
+            if seat.handed_over
+            else pgettext("seat name", "%(name)s (resigned)")
+        )
+        % {"name": seat.display_name}
         if _resigned_by(seat, moves)
         else seat.display_name
         for seat in seats
@@ -414,6 +419,8 @@ def orders_refusal(*, status: str, seated: bool, resigned: bool) -> GameError | 
         return NotYourSeat(gettext("You do not have a seat at this table."))
     if status == Game.Status.OPEN:
         return NotAllowed(gettext("The game has not started yet."))
+    if status == Game.Status.ABANDONED:  # closed before it started: never "over"
+        return NotAllowed(gettext("This table was abandoned by its creator."))
     if status != Game.Status.ACTIVE:
         return AuctionOver(gettext("The game is over: there is nothing left to order."))
     if resigned:
@@ -756,6 +763,7 @@ def _table_seat(
         username=seat.user.username if seat.user_id is not None else None,
         accepted=seat.accepted,
         resigned=seat.resigned,
+        handed_over=seat.handed_over,
         is_you=is_you,
         vacation_until=_vacation_until(seat) if vacations else None,
         timeouts=seat.timeouts,

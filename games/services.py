@@ -513,9 +513,9 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
                 )
                 % {"count": seat.timeouts, "needed": needed}
             )
-        seat.ai_level, seat.resigned = RESIGNED_BOT_LEVEL, True
+        seat.ai_level, seat.resigned, seat.handed_over = RESIGNED_BOT_LEVEL, True, True
         seat.resigned_after = locked.version
-        seat.save(update_fields=["ai_level", "resigned", "resigned_after"])
+        seat.save(update_fields=["ai_level", "resigned", "handed_over", "resigned_after"])
         StandingOrder.objects.filter(seat=seat).delete()
         state = locked.engine_state()
         _deadline_set(locked, seats, state, now, restart=False)
@@ -976,6 +976,8 @@ def _seat_in_running_game(
         raise NotYourSeat(_("You do not have a seat at this table."))
     if game.status == Game.Status.OPEN:
         raise not_started
+    if game.status == Game.Status.ABANDONED:  # closed before it started: never "over"
+        raise NotAllowed(_("This table was abandoned by its creator."))
     if game.status != Game.Status.ACTIVE:
         raise over
     return seat
@@ -1275,7 +1277,17 @@ def _order_for_card_check(
     )
     if not still_on:
         if isinstance(card, str) and _known_card(card):
-            if not any(event[0] == "reveal" and event[2] == card for event in state.events):
+            if card not in deck_cards(state.advanced):
+                raise AuctionOver(
+                    _("%(card)s is not in this game: an order is for the card up now.")
+                    % {"card": card_name(card)}
+                )
+            if auction_number is not None and auction_number != state.auction_number:
+                # The order names its auction: before or after the one on now.
+                later = auction_number > state.auction_number
+            else:
+                later = not any(event[0] == "reveal" and event[2] == card for event in state.events)
+            if later:
                 raise AuctionOver(
                     _("%(card)s is not up for auction yet: an order is for the card up now.")
                     % {"card": card_name(card)}
@@ -1385,6 +1397,10 @@ def _acting_seat(seats: list[Seat], user, action: dict, actor: str) -> Seat:
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.accepted:
             raise NotYourSeat(_("You do not have a seat at this table."))
+        if seat.handed_over:
+            raise NotYourSeat(
+                _("The host handed your seat to a bot after missed deadlines: it plays it now.")
+            )
         if seat.resigned:
             raise NotYourSeat(_("You resigned from this game: a bot plays your seat now."))
         if given is not None and given != seat.position:

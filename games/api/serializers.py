@@ -412,6 +412,11 @@ class TableSeatSerializer(serializers.Serializer):
     )
     accepted = _out(serializers.BooleanField, "The seat is taken (a player accepted, or a bot).")
     resigned = _out(serializers.BooleanField, "The player resigned; a bot plays on.")
+    handed_over = _out(
+        serializers.BooleanField,
+        "The table's creator handed this seat to a bot after its player missed deadlines "
+        "(`resigned` is true too: a bot plays on; the player did not resign).",
+    )
     is_you = _out(serializers.BooleanField, "This is your seat.")
     declined_by = _out(
         serializers.CharField,

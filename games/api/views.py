@@ -189,6 +189,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
                 "held": s.held,
                 "accepted": s.accepted,
                 "resigned": s.resigned,
+                "handed_over": s.handed_over,
                 "is_you": s is mine,
                 "declined_by": getattr(seat_declined_by(s, host=host), "username", None),
             }

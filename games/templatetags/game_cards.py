@@ -362,6 +362,10 @@ def my_game_row(game: Any) -> SafeString:
                     ' <span class="badge badge--done">{}</span>',
                     gettext("%(name)s declined") % {"name": declined.public_name},
                 )
+    elif game.status == "active" and game.your_seat.handed_over:
+        badge = format_html(
+            '<span class="badge badge--done">{}</span>', gettext("A bot plays your seat")
+        )
     elif game.status == "active" and game.your_seat.resigned:
         badge = format_html('<span class="badge badge--done">{}</span>', gettext("You resigned"))
     elif game.status == "active":

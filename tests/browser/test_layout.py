@@ -112,3 +112,29 @@ def test_the_header_links_stand_beside_the_brand_on_a_laptop(
     assert links["height"] < 60, links  # the links themselves on one line
     logout = page.locator(".site-header__who button")
     assert logout.is_visible() and logout.bounding_box()["height"] >= 24
+
+
+def test_the_hand_over_step_reads_on_the_board(live_server, new_page, log_in, alice, bob, carol):
+    """The cream sheets' dark red, on the board's dark felt, read at about 2:1 (axe
+    cannot judge text on the felt's gradient, so the colour is measured here)."""
+    from games.models import Seat
+    from tests.games.pages.conftest import table_make
+
+    alice.is_staff = True  # table_make fixes the deck and the first player
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    Seat.objects.filter(game=game, user=bob).update(timeouts=2)
+    page = new_page()
+    log_in(page, alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    rgb = page.locator(".player details.confirm-step summary").evaluate(
+        "e => getComputedStyle(e).color.match(/\\d+/g).slice(0, 3).map(Number)"
+    )
+
+    def channel(c: int) -> float:
+        c = c / 255
+        return c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4
+
+    luminance = 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
+    # The felt is darker than luminance 0.05: 4.5:1 needs the text at 0.29 or more.
+    assert luminance >= 0.29, (rgb, luminance)

@@ -260,6 +260,15 @@ def test_abandoned_tables_are_known_only_to_their_players(clients, alice):
     assert clients["alice"].get(f"{GAMES}{view['id']}/").json()["status"] == "abandoned"
     _error(clients["bob"].get(f"{GAMES}{view['id']}/"), 404)
     assert clients["bob"].get(GAMES).json()["count"] == 0
+    # Its host is told it was closed, not that "the game is over" (nothing was played).
+    url = f"{GAMES}{view['id']}/"
+    for answer in (
+        clients["alice"].post(f"{url}resign/"),
+        clients["alice"].get(f"{url}orders/"),
+        clients["alice"].put(f"{url}orders/", {"defaults": {}}, format="json"),
+    ):
+        body = _error(answer, 409, "not_allowed")
+        assert body["detail"] == "This table was abandoned by its creator.", body
 
 
 # --------------------------------------------------------------------------- list

@@ -158,6 +158,17 @@ def test_an_auction_that_is_not_on_answers_409_and_says_why(clients):
     response = orders(clients, "bob", game_id, "put", {"for_card": "lux5", **pass_order})
     detail = _error(response, 409, "auction_over")["detail"]
     assert detail == "The auction of Luxury 5 is over: look at the board again."
+    # A card up now named with a later auction's number is not up yet (it said "over"),
+    # and a card this game's deck does not hold never comes (it said "not up yet").
+    later = {"for_card": "lux6", "auction_number": 99, **pass_order}
+    detail = _error(orders(clients, "bob", game_id, "put", later), 409, "auction_over")["detail"]
+    assert detail == "Luxury 6 is not up for auction yet: an order is for the card up now."
+    detail = _error(
+        orders(clients, "bob", game_id, "put", {"for_card": "yacht", **pass_order}),
+        409,
+        "auction_over",
+    )["detail"]
+    assert detail == "Yacht Club is not in this game: an order is for the card up now."
     assert not StandingOrder.objects.exists()
 
 

@@ -8,6 +8,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games.errors import NotYourSeat
 from games.models import Seat
 from games.notifications import seat_online
 from games.services import game_invitation_respond, vacation_start
@@ -79,11 +80,24 @@ def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bo
     assert not Seat.objects.get(game=game, user=bob).is_bot
     client.force_login(dora)
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert html.count("Hand this seat to a bot for good") == 1
+    # Behind a second step: it cannot be undone, and one tap was enough.
+    assert html.count("<summary>Hand this seat to a bot for good…</summary>") == 1
+    assert "This cannot be undone: Bob cannot take the seat back." in html
     done = client.post(f"/games/{game.pk}/seat-to-bot/", {"position": "1"}, follow=True)
     assert "A bot plays that seat from now on." in done.content.decode()
     seat = Seat.objects.get(game=game, user=bob)
-    assert seat.is_bot and seat.resigned
+    assert seat.is_bot and seat.resigned and seat.handed_over
+    # Bob did not resign, and nothing he reads says he did (it said "You resigned").
+    client.force_login(bob)
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert "the host handed your seat to a bot" in board and "You resigned" not in board
+    assert "Bob (replaced by a bot)" in board and "(resigned)" not in board
+    lobby = client.get("/").content.decode()
+    assert "A bot plays your seat" in lobby and "You resigned" not in lobby
+    from games.services import game_submit_action
+
+    with pytest.raises(NotYourSeat, match="The host handed your seat to a bot"):
+        game_submit_action(game=game, user=bob, action={"type": "pass"}, expected_version=0)
 
 
 def test_the_chat_changes_no_visitors_stamp_nor_poll(client, game, dora, bob, outsider):

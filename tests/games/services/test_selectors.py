@@ -165,6 +165,7 @@ def test_the_view_of_the_player_to_act(table, alice):
         "user": {"id": alice.id, "username": "alice"},
         "accepted": True,
         "resigned": False,
+        "handed_over": False,
         "is_you": True,
         "vacation_until": None,
         "timeouts": 0,
