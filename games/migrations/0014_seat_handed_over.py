@@ -4,15 +4,14 @@ from django.db import migrations, models
 
 
 class Migration(migrations.Migration):
-
     dependencies = [
-        ('games', '0013_seat_resigned_after'),
+        ("games", "0013_seat_resigned_after"),
     ]
 
     operations = [
         migrations.AddField(
-            model_name='seat',
-            name='handed_over',
+            model_name="seat",
+            name="handed_over",
             field=models.BooleanField(default=False),
         ),
     ]
