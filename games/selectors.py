@@ -411,11 +411,17 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     )
 
 
-def orders_refusal(*, status: str, seated: bool, resigned: bool) -> GameError | None:
+def orders_refusal(
+    *, status: str, seated: bool, resigned: bool, invited: bool = False
+) -> GameError | None:
     """Why a player may neither read nor leave standing orders at a table (``None``:
     they may), checked in this order: no accepted seat, the game not started, the
     game over, resigned.  Reading and setting orders refuse alike."""
     if not seated:
+        if invited:
+            return NotYourSeat(
+                gettext("Accept your invitation first: your seat here is not taken yet.")
+            )
         return NotYourSeat(gettext("You do not have a seat at this table."))
     if status == Game.Status.OPEN:
         return NotAllowed(gettext("The game has not started yet."))
@@ -436,6 +442,7 @@ def orders_refusal_for(view: TableView) -> GameError | None:
         status=view.status,
         seated=seat is not None and seat.accepted,
         resigned=seat is not None and seat.resigned,
+        invited=seat is not None and seat.invited,
     )
 
 

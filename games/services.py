@@ -867,7 +867,7 @@ def _bot_only_check(user: User) -> None:
         raise NotAllowed(
             _(
                 "You have %(count)s running games against bots only, the most one account "
-                "may have: finish one first, or invite people to this table."
+                "may have: finish one first, or play with people."
             )
             % {"count": bot_only}
         )
@@ -973,7 +973,7 @@ def _seat_in_running_game(
     """The user's accepted seat at a running game, or the error that says why not."""
     seat = _seat_of_user(seats, user)
     if seat is None or not seat.accepted:
-        raise NotYourSeat(_("You do not have a seat at this table."))
+        raise _not_seated(seat)
     if game.status == Game.Status.OPEN:
         raise not_started
     if game.status == Game.Status.ABANDONED:  # closed before it started: never "over"
@@ -981,6 +981,14 @@ def _seat_in_running_game(
     if game.status != Game.Status.ACTIVE:
         raise over
     return seat
+
+
+def _not_seated(seat: Seat | None) -> NotYourSeat:
+    """The refusal for a user without an accepted seat: an invitation not answered yet
+    says so (it said "you do not have a seat" to a player the view placed there)."""
+    if seat is not None and seat.invited:
+        return NotYourSeat(_("Accept your invitation first: your seat here is not taken yet."))
+    return NotYourSeat(_("You do not have a seat at this table."))
 
 
 def _seat_of_user(seats: list[Seat], user) -> Seat | None:
@@ -1209,6 +1217,7 @@ def game_orders_set(
             status=locked.status,
             seated=seat is not None and seat.accepted,
             resigned=seat is not None and seat.resigned,
+            invited=seat is not None and seat.invited,
         )
         if refusal is not None:
             raise refusal
@@ -1316,7 +1325,7 @@ def game_orders_cancel(*, game: Game, user: User) -> None:
         _locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.accepted:
-            raise NotYourSeat(_("You do not have a seat at this table."))
+            raise _not_seated(seat)
         StandingOrder.objects.filter(seat=seat).delete()
 
 
@@ -1396,7 +1405,7 @@ def _acting_seat(seats: list[Seat], user, action: dict, actor: str) -> Seat:
     if actor == Move.Actor.PLAYER:
         seat = _seat_of_user(seats, user)
         if seat is None or not seat.accepted:
-            raise NotYourSeat(_("You do not have a seat at this table."))
+            raise _not_seated(seat)
         if seat.handed_over:
             raise NotYourSeat(
                 _("The host handed your seat to a bot after missed deadlines: it plays it now.")

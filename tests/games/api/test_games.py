@@ -190,6 +190,21 @@ def test_join_accepts_an_invitation(clients):
     assert response.status_code == 200 and response.json()["your_seat"] == 1
 
 
+def test_an_invited_player_is_told_to_accept_first(clients):
+    """The view places an invited player at their seat (`your_seat`), so "You do not
+    have a seat at this table" read as a contradiction."""
+    view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    url = f"{GAMES}{view['id']}/"
+    assert clients["bob"].get(url).json()["your_seat"] == 1
+    for answer in (
+        clients["bob"].post(f"{url}moves/", {"type": "pass", "version": 0}, format="json"),
+        clients["bob"].get(f"{url}orders/"),
+        clients["bob"].delete(f"{url}orders/"),
+    ):
+        body = _error(answer, 403, "not_your_seat")
+        assert body["detail"].startswith("Accept your invitation first"), body
+
+
 def test_join_twice_or_a_full_table_is_409(clients):
     view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"open": True}])
     _error(clients["alice"].post(f"{GAMES}{view['id']}/join/"), 409, "not_allowed")

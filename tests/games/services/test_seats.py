@@ -322,7 +322,7 @@ def test_a_resigned_player_can_no_longer_move(dora, alice, bob):
     [
         ("outsider", NotYourSeat, "do not have a seat"),
         ("open", NotAllowed, "leave the table instead"),
-        ("invited", NotYourSeat, "do not have a seat"),
+        ("invited", NotYourSeat, "Accept your invitation first"),
         ("finished", NotAllowed, "is over"),
     ],
 )

@@ -370,7 +370,7 @@ def test_an_invited_user_who_has_not_accepted_cannot_move(alice, bob):
     _refused(
         game,
         NotYourSeat,
-        "do not have a seat",
+        "Accept your invitation first",
         user=bob,
         action={"type": "pass"},
         expected_version=0,
