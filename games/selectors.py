@@ -384,8 +384,11 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     # says why it waits), not for every visitor.
     vacations = game.status in (Game.Status.OPEN, Game.Status.ACTIVE) and me is not None
     host = hosts_waiting(game, user)
-    rematch = (
-        Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+    rematch = (  # a rematch closed before it started is none (closed before 0014: still linked)
+        Game.objects.filter(rematch_of=game)
+        .exclude(status=Game.Status.ABANDONED)
+        .values_list("pk", flat=True)
+        .first()
         if finished
         else None
     )

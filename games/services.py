@@ -180,6 +180,10 @@ def game_rematch(*, game: Game, user: User) -> tuple[Game, bool]:
         if locked.status != Game.Status.FINISHED:
             raise NotAllowed(_("The game is not over yet: a rematch comes after the end."))
         existing = Game.objects.filter(rematch_of=locked).first()
+        if existing is not None and existing.status == Game.Status.ABANDONED:
+            # Closed before it started, before closing released it: it counts no more.
+            Game.objects.filter(pk=existing.pk).update(rematch_of=None)
+            existing = None
         if existing is None:
             rematch = _rematch_open(locked, seats, user)
     if existing is not None:

@@ -98,6 +98,18 @@ def test_a_rematch_closed_by_its_host_makes_way_for_another(client, finished, al
         game_rematch(game=rematch, user=bob)
 
 
+def test_a_rematch_closed_before_closing_released_it_counts_no_more(client, finished, alice, bob):
+    """Tables closed before the release existed are still linked to their finished game."""
+    rematch, _ = game_rematch(game=finished, user=bob)
+    Game.objects.filter(pk=rematch.pk).update(status=Game.Status.ABANDONED)  # as closed then
+    client.force_login(alice)
+    assert (
+        f"Rematch: table {rematch.pk}" not in client.get(f"/games/{finished.pk}/").content.decode()
+    )
+    second, opened = game_rematch(game=finished, user=alice)
+    assert opened and second.pk != rematch.pk
+
+
 def test_a_player_who_blocks_the_asker_does_not_stop_the_rematch(finished, alice, bob, carol):
     """Carol blocks Bob's invitations (declined one of his tables): his rematch was
     refused outright ("carol does not take invitations from you").  Her seat now waits
