@@ -134,7 +134,7 @@ class TokenView(ApiView):
         description="Revokes the token that authenticates this request (log out a program).",
         tags=["auth"],
         request=None,
-        responses={204: None, **error_responses(400, 401, 429)},
+        responses={204: None, **error_responses(400, 401, 403, 429)},
     )
     def delete(self, request: Request) -> Response:
         if not isinstance(request.auth, ApiToken):
