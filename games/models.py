@@ -136,6 +136,9 @@ class Seat(models.Model):
     # set too: the bot plays on as for a resignation); the player did not resign, and
     # the pages say so.
     handed_over = models.BooleanField(default=False)
+    # The person here took the seat by accepting an invitation to it (not an open seat):
+    # if they leave before the start, the seat waits for the host, as when declined.
+    by_invitation = models.BooleanField(default=False)
     joined_at = models.DateTimeField(null=True, blank=True)
     # Moves a bot made for this seat because its deadline passed (games.deadlines).
     timeouts = models.PositiveSmallIntegerField(default=0)

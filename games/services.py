@@ -243,6 +243,7 @@ def game_join(*, game: Game, user: User) -> Seat:
         seat = _seat_of_user(seats, user)
         if seat is not None and seat.accepted:
             raise NotAllowed(_("You already have a seat at this table."))
+        seat_invited = seat is not None
         if seat is None:
             seat = next((s for s in seats if s.is_open), None)
             if seat is None:
@@ -261,7 +262,8 @@ def game_join(*, game: Game, user: User) -> Seat:
             seat.user = user
         _limits_check(user)
         seat.accepted, seat.joined_at, seat.declined_by = True, now, None
-        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
+        seat.by_invitation = seat_invited
+        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by", "by_invitation"])
         _table_touch_or_start(locked, seats, now)
     _game_sync(game, locked)
     return seat
@@ -288,11 +290,11 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
         if seat is None or not seat.invited:
             raise NotAllowed(_("You have no open invitation to this table."))
         if accept:
-            seat.accepted, seat.joined_at = True, now
+            seat.accepted, seat.joined_at, seat.by_invitation = True, now, True
         else:
             seat.user, seat.declined_by = None, user  # the host sees who declined
             _declined_announce(locked, user)
-        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
+        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by", "by_invitation"])
         if block and locked.created_by_id != user.pk:
             InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
         _table_touch_or_start(locked, seats, now)
@@ -418,11 +420,16 @@ def game_leave(*, game: Game, user: User) -> Game:
             if locked.rematch_of_id is not None:
                 _rematch_release(locked)
         else:
-            if not seat.accepted:
-                seat.declined_by = user  # an invitation declined by leaving
+            if not seat.accepted or seat.by_invitation:
+                # An invitation declined by leaving, or given up after accepting: the
+                # seat waits for the host, who is told (a table of friends stays theirs).
+                seat.declined_by = user
                 _declined_announce(locked, user)
             seat.user, seat.accepted, seat.joined_at = None, False, None
-            seat.save(update_fields=["user", "accepted", "joined_at", "declined_by"])
+            seat.by_invitation = False
+            seat.save(
+                update_fields=["user", "accepted", "joined_at", "declined_by", "by_invitation"]
+            )
             locked.save(update_fields=["updated_at"])
         _board_changed(locked)
     return _game_sync(game, locked)

@@ -79,12 +79,15 @@ def test_leaving_an_unanswered_invitation_is_a_decline_too(alice, bob, carol, wa
     assert [m.subject for m in _to(alice)] == [
         f"[High Society] Bob declined your invitation to table {waiting.pk}"
     ]
-    # A player who had accepted and leaves declined nothing.
+    # A player who had accepted and leaves before the start gives the invitation up:
+    # the host hears of it the same way (the seat became a stranger's open seat, untold).
     with run_commits():
         game_invitation_respond(game=waiting, user=carol, accept=True)
         game_leave(game=waiting, user=carol)
-    assert len(_to(alice)) == 1
-    assert not _declined_rows(alice).filter(key=f"{waiting.pk}:{carol.pk}").exists()
+    assert [m.subject for m in _to(alice)][1:] == [
+        f"[High Society] Carol declined your invitation to table {waiting.pk}"
+    ]
+    assert _declined_rows(alice).filter(key=f"{waiting.pk}:{carol.pk}").exists()
 
 
 def test_declining_everything_tells_each_host(alice, bob, carol, waiting, run_commits):

@@ -195,6 +195,35 @@ def test_an_invited_user_leaving_declines(alice, bob):
     assert seat.held and not seat.is_open and seat.declined_by == bob  # as if answering no
 
 
+@pytest.mark.parametrize("accept", ["respond", "join"])
+def test_an_invited_user_who_accepted_then_leaves_keeps_the_seat_for_the_host(
+    alice, bob, carol, accept, run_commits
+):
+    """Bob accepted and then left: his seat became a public open seat (a stranger could
+    take a seat at a table of friends) and Alice was not told.  Now it waits for her,
+    as when he declines, and she hears of it."""
+    from games.models import Notification
+
+    game = _open_table(alice, {"user": "bob"}, {"user": "carol"})
+    if accept == "respond":
+        game_invitation_respond(game=game, user=bob, accept=True)
+    else:
+        game_join(game=game, user=bob)
+    with run_commits():
+        game_leave(game=game, user=bob)
+    seat = game.seats.get(position=1)
+    assert seat.held and not seat.is_open and seat.declined_by == bob
+    assert not games_open(user=carol).filter(pk=game.pk).exists()
+    assert Notification.objects.filter(
+        user=alice, kind=Notification.Kind.DECLINED, game=game
+    ).exists()
+    # Someone who took an open seat and leaves opens it again, as before.
+    other = _open_table(alice, {"open": True}, {"open": True})
+    game_join(game=other, user=bob)
+    game_leave(game=other, user=bob)
+    assert other.seats.get(position=1).is_open
+
+
 def test_the_creator_leaving_abandons_the_table(alice, bob):
     game = _open_table(alice, {"open": True}, {"open": True})
     game_join(game=game, user=bob)
