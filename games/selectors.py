@@ -384,7 +384,7 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     # says why it waits), not for every visitor.
     vacations = game.status in (Game.Status.OPEN, Game.Status.ACTIVE) and me is not None
     host = hosts_waiting(game, user)
-    rematch = (  # a rematch closed before it started is none (closed before 0014: still linked)
+    rematch = (  # a rematch closed before it started is none (older ones are still linked)
         Game.objects.filter(rematch_of=game)
         .exclude(status=Game.Status.ABANDONED)
         .values_list("pk", flat=True)
@@ -414,6 +414,16 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     )
 
 
+def not_seated(*, invited: bool) -> NotYourSeat:
+    """The refusal for a user without an accepted seat: an invitation not answered yet
+    says so (it said "you do not have a seat" to a player the view placed there)."""
+    if invited:
+        return NotYourSeat(
+            gettext("Accept your invitation first: your seat here is not taken yet.")
+        )
+    return NotYourSeat(gettext("You do not have a seat at this table."))
+
+
 def orders_refusal(
     *, status: str, seated: bool, resigned: bool, invited: bool = False
 ) -> GameError | None:
@@ -421,11 +431,7 @@ def orders_refusal(
     they may), checked in this order: no accepted seat, the game not started, the
     game over, resigned.  Reading and setting orders refuse alike."""
     if not seated:
-        if invited:
-            return NotYourSeat(
-                gettext("Accept your invitation first: your seat here is not taken yet.")
-            )
-        return NotYourSeat(gettext("You do not have a seat at this table."))
+        return not_seated(invited=invited)
     if status == Game.Status.OPEN:
         return NotAllowed(gettext("The game has not started yet."))
     if status == Game.Status.ABANDONED:  # closed before it started: never "over"

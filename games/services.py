@@ -74,7 +74,7 @@ from games.models import (
     StandingOrder,
 )
 from games.presenter import card_name, engine_text, quoted
-from games.selectors import orders_refusal, player_named
+from games.selectors import not_seated, orders_refusal, player_named
 from ops.logcontext import game_logged
 
 if TYPE_CHECKING:
@@ -995,11 +995,7 @@ def _seat_in_running_game(
 
 
 def _not_seated(seat: Seat | None) -> NotYourSeat:
-    """The refusal for a user without an accepted seat: an invitation not answered yet
-    says so (it said "you do not have a seat" to a player the view placed there)."""
-    if seat is not None and seat.invited:
-        return NotYourSeat(_("Accept your invitation first: your seat here is not taken yet."))
-    return NotYourSeat(_("You do not have a seat at this table."))
+    return not_seated(invited=seat is not None and seat.invited)
 
 
 def _seat_of_user(seats: list[Seat], user) -> Seat | None:
