@@ -38,6 +38,7 @@ class User(AbstractUser):
         "invitation": _("Invitations to a table"),
         "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
+        "handed_over": _("Your seat handed to a bot after missed deadlines"),
     }
     # The same kinds inside a sentence ("Stop these e-mails (your turn)").
     EMAIL_KIND_PHRASES = {
@@ -52,6 +53,9 @@ class User(AbstractUser):
         "game_over": pgettext_lazy(
             "e-mail kind in a sentence", "the result of a game you were away for"
         ),
+        "handed_over": pgettext_lazy(
+            "e-mail kind in a sentence", "your seat handed to a bot after missed deadlines"
+        ),
     }
 
     # The kinds of game notice that may also come as a Web Push notification, on the
@@ -63,6 +67,7 @@ class User(AbstractUser):
         "invitation": _("Invitations to a table"),
         "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
+        "handed_over": _("Your seat handed to a bot after missed deadlines"),
     }
 
     class TurnEmails(models.TextChoices):

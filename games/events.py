@@ -25,6 +25,10 @@ ready: ``games.apps``):
 - ``declined`` — after the commit: ``by_user_id`` declined their invitation to the
   table ``game_id`` (answering no, or leaving before they answered), whose host is
   ``host_id``.  Listener: ``games.tasks`` owes the host an e-mail saying so.
+- ``seat_handed_over`` — inside the transaction in which the table's creator handed
+  ``game``'s seat ``seat`` (its player absent, deadlines missed) to a bot, so that the
+  news is never lost while the change stands.  Listener: ``games.tasks`` owes that
+  player an e-mail saying so (sent after the commit).
 - ``board_changed`` — after the commit: what the board of ``game_id`` shows changed
   (a move, a seat, a resignation, a deadline, a chat message); ``version`` is the
   game's version now.  Listener: ``games.live`` tells every open board of that game,
@@ -49,6 +53,7 @@ pushes_owed = Signal()  # ids (push subscriptions), payload
 game_finished = Signal()  # game, seats (inside the transaction)
 invited = Signal()  # game_id, user_ids, by_user_id
 declined = Signal()  # game_id, host_id, by_user_id
+seat_handed_over = Signal()  # game, seat (inside the transaction)
 board_changed = Signal()  # game_id, version
 
 

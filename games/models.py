@@ -364,6 +364,7 @@ class Notification(models.Model):
         INVITATION = "invitation", "Invitation to a table"
         DECLINED = "declined", "Invitation declined"
         GAME_OVER = "game_over", "Game over"
+        HANDED_OVER = "handed_over", "Seat handed to a bot"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"
@@ -377,7 +378,7 @@ class Notification(models.Model):
     game = models.ForeignKey(
         Game, null=True, blank=True, on_delete=models.CASCADE, related_name="notifications"
     )
-    kind = models.CharField(max_length=10, choices=Kind.choices)
+    kind = models.CharField(max_length=16, choices=Kind.choices)
     key = models.CharField(max_length=64)
     # The turn a turn e-mail or reminder is about (Game.turn_started_at when created);
     # the move number of a deadline move.

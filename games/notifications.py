@@ -251,6 +251,20 @@ def declined_notice_create(*, game_id: int, host_id: int, by_user_id: int, now: 
         _send_queue([notice.pk])
 
 
+def handed_over_notice_create(*, game: Game, seat: Seat, now: datetime) -> None:
+    """Inside the transaction that hands ``seat`` to a bot: a HANDED_OVER row for its
+    player (once per table), sent after the commit."""
+    notice = _claim(
+        user_id=seat.user_id,
+        game_id=game.pk,
+        kind=Kind.HANDED_OVER,
+        key=str(game.pk),
+        due_at=now + OUTBOX_GRACE,
+    )
+    if notice is not None:
+        events.announce(events.notices_owed, ids=[notice.pk])  # once the change is committed
+
+
 class About(NamedTuple):
     """Whom a row about one game names, read once per send for its e-mail and its push:
     the inviter of an invitation; for a decline, the seat (while it is still open and
@@ -262,7 +276,7 @@ class About(NamedTuple):
 
 
 def _about(notice: Notification, game: Game) -> About:
-    if notice.kind == Kind.INVITATION:
+    if notice.kind in (Kind.INVITATION, Kind.HANDED_OVER):
         return About(who=game.created_by.public_name)
     if notice.kind != Kind.DECLINED:
         return About()
@@ -477,6 +491,10 @@ def _not_wanted_now(
         return _unless_seen_at_the_table(
             notice, game, user, now, "The player saw the end at the board."
         )
+    if notice.kind == Kind.HANDED_OVER:
+        if game is None:
+            return "skip", "The table has gone."
+        return _unless_seen_at_the_table(notice, game, user, now, "The player saw it at the board.")
     # A turn notice or a reminder: only while it is still that turn and theirs to play.
     if not _still_to_act(game, user, notice.turn_started_at):
         return "skip", "The turn is over."
@@ -824,6 +842,23 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
     )
 
 
+def _message_handed_over(letter: Letter) -> EmailMultiAlternatives:
+    seat = next((seat for seat in letter.view.seats_info if seat.is_you), None)
+    return _message(
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject(
+            "handed_over", game_id=letter.game.pk, who=letter.about.who
+        ),
+        template="handed_over",
+        context={
+            "who": letter.about.who,
+            "missed": seat.timeouts if seat else 0,
+            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+        },
+    )
+
+
 def _final_scores(view: TableView) -> list[str]:
     """The final scores in one line per seat, in the order of the places, as the end
     screen has them: "1. Bob: status 15, 102,000 (winner)"."""
@@ -867,6 +902,7 @@ _MESSAGES = {
     Kind.INVITATION: _message_invitation,
     Kind.DECLINED: _message_declined,
     Kind.GAME_OVER: _message_game_over,
+    Kind.HANDED_OVER: _message_handed_over,
 }
 
 

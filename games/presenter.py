@@ -711,6 +711,11 @@ def email_subject(
         }
     if kind == "game_over":
         return _("The game at table %(table)s is over") % {"table": game_id}
+    if kind == "handed_over":
+        return _("%(who)s handed your seat at table %(table)s to a bot") % {
+            "who": who,
+            "table": game_id,
+        }
     if kind == "turn":
         return _("Your turn at table %(table)s") % {"table": game_id}
     if kind == "reminder":
@@ -737,6 +742,8 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
         body = _("A table of %(options)s.") % {"options": options}
     elif kind == "declined":
         body = _("The seat waits for you: give it to a bot, invite someone else, or open it.")
+    elif kind == "handed_over":
+        body = _("You missed your deadlines: a bot plays your seat to the end of the game.")
     else:
         body = headline(view).text
     return title, body

@@ -528,6 +528,7 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
         seat.resigned_after = locked.version
         seat.save(update_fields=["ai_level", "resigned", "handed_over", "resigned_after"])
         StandingOrder.objects.filter(seat=seat).delete()
+        events.announce_now(events.seat_handed_over, game=locked, seat=seat)
         state = locked.engine_state()
         _deadline_set(locked, seats, state, now, restart=False)
         locked.save(update_fields=["deadline_at", "updated_at"])

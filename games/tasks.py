@@ -369,6 +369,12 @@ def _declined(*, game_id: int, host_id: int, by_user_id: int, **_) -> None:
         logger.exception("game %s: the host's e-mail about a decline was not owed", game_id)
 
 
+@receiver(events.seat_handed_over)
+def _seat_handed_over(*, game, seat, **_) -> None:
+    """Inside the transaction that hands the seat over: owe its player the news."""
+    notifications.handed_over_notice_create(game=game, seat=seat, now=timezone.now())
+
+
 @receiver(events.game_finished)
 def _game_over_emails(*, game, seats, **_) -> None:
     """Inside the transaction that ends the game: owe its people the result by e-mail."""

@@ -62,7 +62,7 @@ from accounts.tokens.models import ApiToken
 from accounts.tokens.services import token_create
 from games.engine import AUCTION, seats_to_act
 from games.engine.cards import LUXURY_VALUE, PRESTIGE
-from games.models import Game, Move, Seat
+from games.models import Game, Move, Notification, Seat
 from games.services import game_create, game_join, game_leave, game_submit_action
 from tests.factories import PASSWORD, UserFactory
 from tests.games.factories import (
@@ -289,8 +289,13 @@ def seat_handed_to_bot(table: str = "active") -> Effect:
         seat = _seat(world, table, "other")
         assert seat.resigned and seat.ai_level
         assert changes["games.seat"] == {seat.pk}
+        # One notice: to the seat's player, whose seat was handed over.
+        notices = Notification.objects.filter(pk__in=changes["games.notification"])
+        assert [(n.user_id, n.kind) for n in notices] == [(seat.user_id, "handed_over")]
 
-    return Effect(frozenset({"games.game", "games.seat"}), check, "seat-to-bot")
+    return Effect(
+        frozenset({"games.game", "games.seat", "games.notification"}), check, "seat-to-bot"
+    )
 
 
 def seat_set_to_bot(position: int = 3, table: str = "open") -> Effect:
@@ -830,7 +835,9 @@ add(
     data={"push_on": "turn"},
     effects={
         p: user_changed(
-            p, "push_off", ["reminder", "deadline", "invitation", "declined", "game_over"]
+            p,
+            "push_off",
+            ["reminder", "deadline", "invitation", "declined", "game_over", "handed_over"],
         )
         for p in PERSONAS[1:]
     },

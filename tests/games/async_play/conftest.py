@@ -8,7 +8,10 @@ from django.core import mail
 from django.utils import timezone
 
 from accounts.management.commands.vapid_keys import vapid_key_pair
+from games.deadlines import deadlines_sweep
+from games.engine import seats_to_act
 from games.models import Game
+from games.services import game_submit_action
 from tests.games.async_play import push_service
 from tests.games.factories import GameFactory, game_age, scenario_deck
 
@@ -40,6 +43,39 @@ def age():
     too): the test's clock for deadlines, without touching the real one."""
 
     return game_age
+
+
+@pytest.fixture
+def passes_until(run_commits):
+    """``passes_until(game, host, position)``: the host (the only other person at the
+    table) passes until seat ``position`` is to act.  Returns the game as it is then."""
+
+    def play(game, host, position):
+        game.refresh_from_db()
+        while seats_to_act(game.engine_state()) != [position]:
+            with run_commits():
+                game_submit_action(
+                    game=game, user=host, action={"type": "pass"}, expected_version=game.version
+                )
+            game.refresh_from_db()
+        return game
+
+    return play
+
+
+@pytest.fixture
+def misses_deadline(passes_until, age, run_commits):
+    """``misses_deadline(game, host, position)``: ``passes_until`` that seat is to act;
+    then its deadline passes and the sweep's bot moves for it."""
+
+    def miss(game, host, position):
+        game = age(passes_until(game, host, position), 25)
+        with run_commits():
+            assert deadlines_sweep(now=timezone.now()) == 1
+        game.refresh_from_db()
+        return game
+
+    return miss
 
 
 @pytest.fixture

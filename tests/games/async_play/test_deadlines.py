@@ -321,26 +321,9 @@ def test_another_players_vacation_does_not_move_my_deadline(dora, bob, run_commi
 # --------------------------------------------------------------------------- seat to bot
 
 
-def _dora_plays_until_bob_is_to_act(game, dora, run_commits):
-    game.refresh_from_db()
-    while seats_to_act(game.engine_state()) != [1]:
-        with run_commits():
-            game_submit_action(
-                game=game, user=dora, action={"type": "pass"}, expected_version=game.version
-            )
-        game.refresh_from_db()
-    return game
-
-
-def _bob_misses_his_deadline(game, dora, run_commits, age):
-    game = age(_dora_plays_until_bob_is_to_act(game, dora, run_commits), 25)
-    with run_commits():
-        assert deadlines_sweep(now=timezone.now()) == 1
-    game.refresh_from_db()
-    return game
-
-
-def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(dora, bob, run_commits, age):
+def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(
+    dora, bob, run_commits, passes_until, misses_deadline
+):
     with run_commits():
         game = GameFactory(
             creator=dora,
@@ -350,10 +333,10 @@ def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(dora, bob, run_
             move_deadline_hours=24,
         )
         game_invitation_respond(game=game, user=bob, accept=True)
-    game = _bob_misses_his_deadline(game, dora, run_commits, age)
+    game = misses_deadline(game, dora, 1)
     with pytest.raises(NotAllowed, match="missed 1 deadline; it can be handed to a bot after 2"):
         game_seat_to_bot(game=game, user=dora, position=1)
-    game = _bob_misses_his_deadline(game, dora, run_commits, age)
+    game = misses_deadline(game, dora, 1)
     assert Seat.objects.get(game=game, position=1).timeouts == 2
     with pytest.raises(NotAllowed, match="Only the table's creator"):
         game_seat_to_bot(game=game, user=bob, position=1)
@@ -363,7 +346,7 @@ def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(dora, bob, run_
         game_seat_to_bot(game=game, user=dora, position=2)
     with pytest.raises(GameError, match="no seat 7"):
         game_seat_to_bot(game=game, user=dora, position=7)
-    game = _dora_plays_until_bob_is_to_act(game, dora, run_commits)
+    game = passes_until(game, dora, 1)
     version = game.version
     with run_commits():  # Bob's turn: his new bot plays it at once
         game_seat_to_bot(game=game, user=dora, position=1)

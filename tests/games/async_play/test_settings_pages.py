@@ -143,13 +143,13 @@ def test_each_emails_link_stops_its_own_kind_only(client, dora, run_commits):
 def test_the_profile_switches_kinds_on_and_off(client, dora):
     client.force_login(dora)
     page = client.get("/accounts/profile/").content.decode()
-    assert page.count('name="emails_on"') == 7
+    assert page.count('name="emails_on"') == 8
     client.post(
         "/accounts/profile/notifications/",
         {"turn_emails": "every", "emails_on": ["turn", "invitation", "game_over"]},
     )
     dora.refresh_from_db()
-    assert dora.emails_off == ["reminder", "deadline", "digest", "declined"]
+    assert dora.emails_off == ["reminder", "deadline", "digest", "declined", "handed_over"]
     bad = client.post(
         "/accounts/profile/notifications/", {"turn_emails": "every", "emails_on": ["spam"]}
     )
@@ -163,6 +163,7 @@ def test_the_profile_switches_kinds_on_and_off(client, dora):
         "invitation",
         "declined",
         "game_over",
+        "handed_over",
     ]
 
 
