@@ -239,6 +239,9 @@ class PlayerResult(models.Model):
     won = models.BooleanField()
     cast_out = models.BooleanField()
     resigned = models.BooleanField(default=False)
+    # The table's creator handed the seat to a bot after missed deadlines (``resigned``
+    # is true too: the end is the bot's); the pages say so rather than "resigned".
+    handed_over = models.BooleanField(default=False)
     status = models.IntegerField()
     money = models.IntegerField()
     rated = models.BooleanField()

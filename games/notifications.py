@@ -834,6 +834,7 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "rating": result.rating_after if result and result.rated else None,
             "rating_change": result.rating_delta if result and result.rated else None,
             "resigned": bool(result and result.resigned),
+            "handed_over": bool(result and result.handed_over),
             "cast_out": bool(mine and mine["cast_out"]),
             "scores": _final_scores(letter.view),
             # From the set-up: "watch" the game again from its start, move by move.

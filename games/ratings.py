@@ -77,8 +77,10 @@ def unrated_reason(game: Game, seats: Sequence[Seat]) -> str:
     # marks them for translation: games.selectors.game_ending).
     if game.scenario_deck is not None or game.scenario_first_player is not None:
         return gettext_noop("A scenario game (the deck or first player was fixed by staff).")
-    if any(seat.resigned for seat in seats):
+    if any(seat.resigned and not seat.handed_over for seat in seats):
         return gettext_noop("A player resigned.")
+    if any(seat.handed_over for seat in seats):
+        return gettext_noop("The host handed an absent player's seat to a bot.")
     if Move.objects.filter(game=game, actor=Move.Actor.DEADLINE).exists():
         return gettext_noop("A deadline passed and a bot moved for an absent player.")
     return ""
@@ -193,6 +195,7 @@ def record_finished_game(game: Game, *, seats: Sequence[Seat] | None = None) -> 
                 won=won,
                 cast_out=bool(detail["cast_out"]),
                 resigned=seat.resigned,
+                handed_over=seat.handed_over,
                 status=detail["status"],
                 money=detail["money"],
                 rated=rated,

@@ -173,6 +173,7 @@ def game_record(replay: Replay) -> dict[str, Any]:
                 "username": seat.user.username if seat.user_id is not None else None,
                 "bot": seat.ai_level if seat.user_id is None else None,
                 "resigned": seat.resigned,
+                "handed_over": seat.handed_over,
             }
             for seat in replay.seats
         ],

@@ -811,6 +811,11 @@ class RecentGameSerializer(serializers.Serializer):
     won = _out(serializers.BooleanField, "Won (a shared win counts; never after resigning).")
     cast_out = _out(serializers.BooleanField, "Cast out (the least money).")
     resigned = _out(serializers.BooleanField, "Resigned; a bot finished the seat.")
+    handed_over = _out(
+        serializers.BooleanField,
+        "The table's creator handed the seat to a bot after missed deadlines (`resigned` "
+        "is true too: the bot finished the seat; the player did not resign).",
+    )
     status = _out(serializers.IntegerField, "Final status.")
     rated = _out(serializers.BooleanField, "Whether the game changed ratings.")
     rating_change = _out(

@@ -198,6 +198,7 @@ def user_stats(user) -> dict[str, Any]:
                 "won": r.won,
                 "cast_out": r.cast_out,
                 "resigned": r.resigned,
+                "handed_over": r.handed_over,
                 "status": r.status,
                 "rated": r.rated,
                 "rating_change": r.rating_delta,

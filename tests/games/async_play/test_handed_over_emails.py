@@ -4,15 +4,18 @@ once per table, in their language, and not when their board showed it already.""
 
 from __future__ import annotations
 
+import random
+
 import pytest
 from django.core import mail
 
+from accounts.models import GameRecord, PlayerResult, PlayerStats
 from accounts.preferences import emails_off_set
-from games.models import Notification
+from games.models import Game, Notification
 from games.notifications import notification_send, seat_seen
 from games.services import game_invitation_respond, game_seat_to_bot
 from tests.games.async_play.push_service import subscribe
-from tests.games.factories import GameFactory, scenario_deck
+from tests.games.factories import GameFactory, people_play, scenario_deck
 
 pytestmark = pytest.mark.django_db
 
@@ -116,3 +119,44 @@ def test_the_push_says_so_and_nothing_else(dora, bob, bob_away, run_commits, ser
         "tag": f"game-{bob_away.pk}",
         "kind": "handed_over",
     }
+
+
+def test_at_the_end_the_result_says_the_seat_was_handed_over(
+    client, dora, bob, bob_away, run_commits
+):
+    """The game-over e-mail, the history, the replay, the API and the unrated reason
+    say the host handed the seat over; the record still counts it as resigned."""
+    _hand_over(bob_away, dora, run_commits)
+    game, rng = bob_away, random.Random(3)
+    # An ordinary game from here (the fixed deck alone would leave it unrated).
+    Game.objects.filter(pk=game.pk).update(scenario_deck=None, scenario_first_player=None)
+    while game.status == Game.Status.ACTIVE:
+        with run_commits():
+            game = people_play(game, rng)
+        game.refresh_from_db()
+    (over,) = [m for m in _to(bob) if "is over" in m.subject]
+    assert "The host had handed your seat to a bot after missed deadlines: it played" in over.body
+    assert "You had resigned" not in over.body and "Bob (replaced by a bot)" in over.body
+    result = PlayerResult.objects.get(user=bob, game=game)
+    assert result.handed_over and result.resigned and not result.rated
+    assert GameRecord.objects.get(game=game).unrated_reason == (
+        "The host handed an absent player's seat to a bot."
+    )
+    assert PlayerStats.objects.get(user=bob).games_resigned == 1
+
+    client.force_login(bob)
+    history = client.get("/games/history/").content.decode()
+    assert "Replaced by a bot" in history and "Resigned" not in history
+    replay = client.get(f"/games/{game.pk}/replay/").content.decode()
+    assert "(missed deadlines; the host handed the seat to a bot" in replay
+    assert "(resigned; a bot finished the game)" not in replay
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert "The host handed an absent player&#x27;s seat to a bot." in board
+    (recent,) = client.get("/api/v1/users/bob/").json()["recent_games"]
+    assert (recent["handed_over"], recent["resigned"]) == (True, True)
+    record = client.get(f"/games/{game.pk}/record.json").json()
+    assert [(p["resigned"], p["handed_over"]) for p in record["players"]] == [
+        (False, False),
+        (True, True),
+        (False, False),
+    ]

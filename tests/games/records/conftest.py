@@ -71,6 +71,7 @@ def store_game(
                 seat.ai_level = spec
             elif isinstance(spec, tuple):
                 seat.user, seat.ai_level, seat.resigned = spec[1], "medium", True
+                seat.handed_over = spec[0] == "handed_over"
                 seat.resigned_after = spec[2] if len(spec) > 2 else None
             else:
                 seat.user = spec

@@ -79,6 +79,7 @@ def test_the_fields_and_the_hand_checked_figures(api, five_games, alice):  # noq
         "won": False,
         "cast_out": False,
         "resigned": True,
+        "handed_over": False,
         "status": 10,
         "rated": False,
         "rating_change": None,

@@ -206,3 +206,31 @@ def test_the_data_migration_takes_the_bots_end_out_of_old_totals(five_games, ali
     migration.resigned_ends_out(apps, None)
     stats.refresh_from_db()
     assert (stats.status_total, stats.times_cast_out) == (17, 2)
+
+
+def test_the_data_migration_marks_old_results_of_seats_handed_over(alice, bob, carol):
+    """Results stored before ``PlayerResult.handed_over``: accounts' migration 0013
+    marks those whose seat the host handed to a bot, not those who resigned."""
+    import importlib
+
+    from django.apps import apps
+
+    from tests.games.records.conftest import play_random, store_game
+
+    state, _ = play_random(3, 1)
+    handed = store_game([("handed_over", alice), ("resigned", bob), carol], state)
+    rows = PlayerResult.objects.filter(game=handed)
+    assert {r.user_id: r.handed_over for r in rows} == {
+        alice.pk: True,
+        bob.pk: False,
+        carol.pk: False,
+    }
+    assert GameRecord.objects.get(game=handed).unrated_reason == "A player resigned."
+    rows.update(handed_over=False)  # as stored before the field
+    migration = importlib.import_module("accounts.migrations.0013_playerresult_handed_over")
+    migration.handed_over_backfill(apps, None)
+    assert {r.user_id: r.handed_over for r in rows.all()} == {
+        alice.pk: True,
+        bob.pk: False,
+        carol.pk: False,
+    }
