@@ -29,10 +29,20 @@ class ApiToken(models.Model):
     created_at = models.DateTimeField(auto_now_add=True)
     expires_at = models.DateTimeField()
     last_used_at = models.DateTimeField(null=True, blank=True)
+    # The one-time value of the tokens page's form that made it (empty: made otherwise):
+    # the same form sent again, even twice at once, makes no second token.
+    form_once = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "-created_at"], name="tokens_user_created")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "form_once"],
+                condition=~models.Q(form_once=""),
+                name="tokens_form_once",
+            )
+        ]
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…) of {self.user_id}"

@@ -23,13 +23,27 @@ class TokenLimitReached(Exception):
     """The user holds too many live tokens already."""
 
 
-def token_create(*, user, name: str, days: int = DEFAULT_TOKEN_DAYS) -> tuple[ApiToken, str]:
+class FormAlreadySent(Exception):
+    """The tokens page's form with this one-time value made its token already."""
+
+
+def token_create(
+    *, user, name: str, days: int = DEFAULT_TOKEN_DAYS, once: str = ""
+) -> tuple[ApiToken, str]:
     """A new token for ``user``; returns the row and the secret, which is never stored
-    and cannot be shown again."""
+    and cannot be shown again.  ``once``: the one-time value of the form that asks for
+    it; a second request with the same value makes none (``FormAlreadySent``).  The
+    user's row is locked first, so two requests at once are counted one after the
+    other, against the limit and against ``once``."""
+    from accounts.models import User
+
     if not 1 <= days <= max(TOKEN_DAYS_CHOICES):
         raise ValueError(f"A token lives 1 to {max(TOKEN_DAYS_CHOICES)} days.")
     now = timezone.now()
     with transaction.atomic():
+        User.objects.select_for_update().filter(pk=user.pk).first()
+        if once and ApiToken.objects.filter(user=user, form_once=once).exists():
+            raise FormAlreadySent(once)
         ApiToken.objects.filter(user=user, expires_at__lt=now - EXPIRED_KEPT).delete()
         if ApiToken.objects.filter(user=user, expires_at__gt=now).count() >= MAX_ACTIVE_TOKENS:
             raise TokenLimitReached(
@@ -46,6 +60,7 @@ def token_create(*, user, name: str, days: int = DEFAULT_TOKEN_DAYS) -> tuple[Ap
             prefix=secret[:SHOWN_PREFIX_LENGTH],
             digest=token_digest(secret),
             expires_at=now + timedelta(days=days),
+            form_once=once,
         )
     return token, secret
 

@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from accounts.tokens.forms import TokenCreateForm
 from accounts.tokens.services import (
+    FormAlreadySent,
     TokenLimitReached,
     token_create,
     token_revoke,
@@ -20,8 +21,6 @@ from accounts.tokens.services import (
 )
 
 TEMPLATE = "accounts/tokens.html"
-SENT_FORMS = "api_token_forms_sent"  # the session's last sent token forms (their "once")
-SENT_FORMS_KEPT = 20
 
 
 def _page(request, form, *, new_secret=None, new_token=None, status=200) -> HttpResponse:
@@ -49,8 +48,14 @@ def token_new(request: HttpRequest) -> HttpResponse:
     form = TokenCreateForm(request.POST)
     if not form.is_valid():
         return _page(request, form, status=400)
-    once, sent = form.cleaned_data["once"], request.session.get(SENT_FORMS, [])
-    if once and once in sent:
+    try:
+        token, secret = token_create(
+            user=request.user,
+            name=form.cleaned_data["name"],
+            days=form.cleaned_data["days"],
+            once=form.cleaned_data["once"],
+        )
+    except FormAlreadySent:
         messages.info(
             request,
             _(
@@ -59,12 +64,6 @@ def token_new(request: HttpRequest) -> HttpResponse:
             ),
         )
         return redirect("api_tokens")
-    if once:
-        request.session[SENT_FORMS] = [*sent, once][-SENT_FORMS_KEPT:]
-    try:
-        token, secret = token_create(
-            user=request.user, name=form.cleaned_data["name"], days=form.cleaned_data["days"]
-        )
     except TokenLimitReached as error:
         form.add_error(None, str(error))
         return _page(request, form, status=400)

@@ -11,8 +11,14 @@ from django.utils import timezone
 from rest_framework.test import APIClient
 
 from accounts.tokens.models import ApiToken, token_digest
-from accounts.tokens.services import token_create
+from accounts.tokens.services import (
+    MAX_ACTIVE_TOKENS,
+    FormAlreadySent,
+    TokenLimitReached,
+    token_create,
+)
 from tests.factories import PASSWORD, UserFactory
+from tests.races import at_once
 
 TOKEN_URL = "/api/v1/auth/token/"
 GAMES_URL = "/api/v1/games/"
@@ -272,6 +278,37 @@ def test_the_same_form_sent_twice_makes_one_token(alice, alice_browser):
     assert ApiToken.objects.filter(user=alice).count() == 1
     fresh = alice_browser.get("/accounts/profile/tokens/").content.decode()
     assert once not in fresh  # a new form, a new value: a second token is one click away
+
+
+def test_the_same_form_from_two_sessions_makes_one_token(alice):
+    """Two log-ins of one account (two tabs of which one was logged in again, or two
+    posts of one form in flight together): the form's one-time value is kept with the
+    token, not in a session, so the second request makes no second token."""
+    first, second = Client(), Client()
+    first.force_login(alice)
+    second.force_login(alice)
+    page = first.get("/accounts/profile/tokens/").content.decode()
+    once = page.split('name="once" value="')[1].split('"')[0]
+    form = {"name": "my bot", "days": 7, "once": once}
+    assert first.post("/accounts/profile/tokens/new/", form).status_code == 200
+    again = second.post("/accounts/profile/tokens/new/", form, follow=True)
+    assert "That form was sent already" in again.content.decode()
+    assert ApiToken.objects.filter(user=alice).count() == 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_tokens_asked_for_at_once_keep_to_the_limit_and_to_one_per_form(alice):
+    for n in range(MAX_ACTIVE_TOKENS - 4):
+        token_create(user=alice, name=f"bot {n}")
+    outcomes = at_once(
+        [lambda n=n: token_create(user=alice, name="more", once=f"form-{n}") for n in range(8)]
+    )
+    assert sum(isinstance(o, TokenLimitReached) for o in outcomes) == 4, outcomes
+    assert ApiToken.objects.filter(user=alice).count() == MAX_ACTIVE_TOKENS
+    ApiToken.objects.filter(user=alice, name="more").delete()
+    outcomes = at_once([lambda: token_create(user=alice, name="twice", once="same")] * 4)
+    assert sum(isinstance(o, FormAlreadySent) for o in outcomes) == 3, outcomes
+    assert ApiToken.objects.filter(user=alice, name="twice").count() == 1
 
 
 @pytest.mark.parametrize(

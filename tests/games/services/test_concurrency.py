@@ -11,6 +11,7 @@ import games.services
 from games.errors import VersionConflict
 from games.models import Game, Move
 from tests.games.factories import people_game, scenario_deck
+from tests.races import at_once
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -30,26 +31,14 @@ def slow_engine(monkeypatch):
 
 def _race(game_id: int, submissions: list[dict]) -> list:
     """Each submission in its own thread and database connection, all released at once."""
-    barrier = threading.Barrier(len(submissions))
-    outcomes: list = [None] * len(submissions)
+    game = Game.objects.get(pk=game_id)
 
-    def submit(index: int, submission: dict) -> None:
-        try:
-            game = Game.objects.get(pk=game_id)
-            barrier.wait(timeout=10)
-            outcomes[index] = games.services.game_submit_action(game=game, **submission)
-        except Exception as error:  # recorded for the assertions
-            outcomes[index] = error
-        finally:
-            connection.close()
+    def submitter(submission: dict):
+        return lambda: games.services.game_submit_action(
+            game=Game.objects.get(pk=game.pk), **submission
+        )
 
-    threads = [threading.Thread(target=submit, args=(i, s)) for i, s in enumerate(submissions)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=60)
-    assert not any(thread.is_alive() for thread in threads)
-    return outcomes
+    return at_once([submitter(s) for s in submissions])
 
 
 @pytest.fixture
