@@ -20,8 +20,10 @@ ready: ``games.apps``):
   never stored without its consequences.  Listeners: ``games.ratings`` records the
   statistics and ratings; ``games.tasks`` owes the people at the table a game-over
   e-mail (sent after the commit, unless they watched the end at the board).
-- ``invited`` — after the commit: ``by_user_id`` invited the people ``user_ids`` to
-  the table ``game_id``.  Listener: ``games.tasks`` owes each an invitation e-mail.
+- ``invited`` — inside the transaction: ``by_user_id`` invited the people ``user_ids``
+  to the table ``game_id``.  Listener: ``games.tasks`` owes each an invitation e-mail
+  (the rows commit with the invitation: the invitation limits count them; sent after
+  the commit).
 - ``declined`` — after the commit: ``by_user_id`` declined their invitation to the
   table ``game_id`` (answering no, or leaving before they answered), whose host is
   ``host_id``.  Listener: ``games.tasks`` owes the host an e-mail saying so.
@@ -51,7 +53,7 @@ turn_started = Signal()  # game_id, turn (the turn's key), user_ids
 notices_owed = Signal()  # ids
 pushes_owed = Signal()  # ids (push subscriptions), payload
 game_finished = Signal()  # game, seats (inside the transaction)
-invited = Signal()  # game_id, user_ids, by_user_id
+invited = Signal()  # game_id, user_ids, by_user_id (inside the transaction)
 declined = Signal()  # game_id, host_id, by_user_id
 seat_handed_over = Signal()  # game, seat (inside the transaction)
 board_changed = Signal()  # game_id, version

@@ -225,7 +225,10 @@ def deadline_notice_create(*, game: Game, seat: Seat, move_number: int, now: dat
 
 
 def invitation_notices_create(*, game_id: int, user_ids: list[int], now: datetime) -> list[int]:
-    """An INVITATION row for each invited person (once per table), then their sends."""
+    """Inside the transaction that invites them: an INVITATION row for each invited
+    person (once per table), sent after the commit.  The rows are what the invitation
+    limits count (``services._invitations_check``, under the host's row lock), so they
+    commit with the invitation."""
     created = []
     for user_id in user_ids:
         notice = _claim(
@@ -233,7 +236,8 @@ def invitation_notices_create(*, game_id: int, user_ids: list[int], now: datetim
         )
         if notice is not None:
             created.append(notice.pk)
-    _send_queue(created)
+    if created:
+        events.announce(events.notices_owed, ids=created)  # once the invitation is committed
     return created
 
 

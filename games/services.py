@@ -151,7 +151,7 @@ def game_create(
             seat.user.pk for seat in seat_rows if seat.user is not None and not seat.accepted
         ]
         if invited:
-            events.announce(
+            events.announce_now(
                 events.invited, game_id=game.pk, user_ids=invited, by_user_id=creator.pk
             )
         if all(seat.is_filled for seat in seat_rows):
@@ -393,7 +393,7 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
         target.declined_by = None
         target.save(update_fields=["user", "ai_level", "accepted", "joined_at", "declined_by"])
         if invitee is not None:
-            events.announce(
+            events.announce_now(
                 events.invited, game_id=locked.pk, user_ids=[invitee.pk], by_user_id=user.pk
             )
         _table_touch_or_start(locked, seats, now)

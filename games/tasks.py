@@ -349,13 +349,9 @@ def _turn_started(*, game_id: int, turn: int, user_ids: list[int], **_) -> None:
 
 @receiver(events.invited)
 def _invited(*, game_id: int, user_ids: list[int], **_) -> None:
-    """After the commit: owe each invited person an invitation e-mail."""
-    try:
-        notifications.invitation_notices_create(
-            game_id=game_id, user_ids=user_ids, now=timezone.now()
-        )
-    except DATABASE_ERRORS:
-        logger.exception("game %s: the invitation e-mails were not owed", game_id)
+    """Inside the transaction that invites them: owe each invited person an invitation
+    e-mail (stored with the invitation, so the invitation limits count it at once)."""
+    notifications.invitation_notices_create(game_id=game_id, user_ids=user_ids, now=timezone.now())
 
 
 @receiver(events.declined)

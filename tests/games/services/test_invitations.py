@@ -6,9 +6,10 @@ from __future__ import annotations
 import pytest
 
 from games.errors import GameError
-from games.models import Game, Seat
+from games.models import Game, Notification, Seat
 from games.services import game_create, game_invitation_respond, invitations_decline_all
 from tests.factories import UserFactory
+from tests.races import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -137,3 +138,31 @@ def test_invitations_sent_in_a_day_are_limited_even_from_tables_left_again(
     ):
         _invite(mallory, bob)
     assert Game.objects.filter(created_by=mallory).count() == 7
+
+
+@pytest.mark.django_db(transaction=True)
+def test_invitations_sent_at_once_keep_to_the_limits(settings, monkeypatch, alice):
+    """Nine tables opened together, each inviting Alice: the e-mails' rows commit with
+    the invitations, so the host's row lock counts each one before the next (made
+    after the commit, a row was missed by a request that took the lock meanwhile:
+    the owing takes a moment here, so that it would be)."""
+    import time
+
+    from games import notifications
+
+    owe = notifications.invitation_notices_create
+
+    def slowly(**kwargs):
+        time.sleep(0.05)
+        return owe(**kwargs)
+
+    monkeypatch.setattr(notifications, "invitation_notices_create", slowly)
+    settings.TABLE_LIMITS = {**settings.TABLE_LIMITS, "invitations_per_person": 5}
+    mallory = UserFactory()
+    outcomes = at_once([lambda: _invite(mallory, alice)] * 9)
+    refused = [o for o in outcomes if isinstance(o, GameError)]
+    assert len(refused) == 4, outcomes
+    assert all("You have invited" in str(o) for o in refused), refused
+    invitations = Notification.objects.filter(user=alice, kind=Notification.Kind.INVITATION)
+    assert invitations.count() == 5
+    assert Game.objects.filter(created_by=mallory).count() == 5
