@@ -189,7 +189,13 @@ def game_rematch(*, game: Game, user: User) -> tuple[Game, bool]:
     if existing is not None:
         invited = existing.seats.filter(user=user, accepted=False).exists()
         if invited and existing.status == Game.Status.OPEN:
-            game_join(game=existing, user=user)
+            try:
+                game_join(game=existing, user=user)
+            except NotAllowed:
+                # Asked twice at once: the other request took the seat (and may have
+                # started the table).  Seated either way: the same answer.
+                if not existing.seats.filter(user=user, accepted=True).exists():
+                    raise
             existing.refresh_from_db()
         return existing, False
     # Read again after the commit: without a broker the bots' opening turns ran on it.

@@ -12,6 +12,7 @@ from games.models import Game, Seat
 from games.services import game_invitation_respond, game_rematch, game_resign
 from games.templatetags.game_cards import rating_change
 from tests.games.factories import people_game, people_play, play_out
+from tests.races import at_once
 
 pytestmark = pytest.mark.django_db
 
@@ -260,3 +261,28 @@ def test_a_spectators_end_screen_does_not_refresh(client, finished, dave):
     client.force_login(dave)
     html = client.get(f"/games/{finished.pk}/").content.decode()
     assert "Final scores" in html and "hx-trigger" not in html.split('id="board"', 1)[1][:600]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_rematch_asked_for_at_once_by_an_invited_player_is_the_same_answer(
+    finished, monkeypatch, alice, bob
+):
+    """Bob, invited to the rematch Alice opened, asks three times at once (a
+    double-click, a retried request): each answer is the table, his seat taken once."""
+    import time
+
+    import games.services
+
+    rematch, _ = game_rematch(game=finished, user=alice)
+    join = games.services.game_join
+
+    def slowly(**kwargs):  # every request has read "invited" before the first joins
+        time.sleep(0.05)
+        return join(**kwargs)
+
+    monkeypatch.setattr(games.services, "game_join", slowly)
+    outcomes = at_once([lambda: game_rematch(game=Game.objects.get(pk=finished.pk), user=bob)] * 3)
+    assert [o if isinstance(o, Exception) else (o[0].pk, o[1]) for o in outcomes] == [
+        (rematch.pk, False)
+    ] * 3
+    assert Seat.objects.filter(game=rematch, user=bob, accepted=True).count() == 1
