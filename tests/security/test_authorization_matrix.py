@@ -314,8 +314,17 @@ def rematch_opened(persona: str) -> Effect:
         assert changes["games.game"] == {new.pk, world.ids["finished"]}
         assert new.rematch_of_id == world.ids["finished"]
         assert new.created_by == world.user(persona) and new.status == Game.Status.OPEN
+        # The invitations to the other players, stored with the table.
+        invited = set(new.seats.exclude(user=None).filter(accepted=False).values_list("user_id"))
+        notices = Notification.objects.filter(pk__in=changes.get("games.notification", ()))
+        assert {(n.user_id,) for n in notices} == invited
+        assert {n.kind for n in notices} <= {"invitation"} and {n.game_id for n in notices} <= {
+            new.pk
+        }
 
-    return Effect(frozenset({"games.game", "games.seat"}), check, "rematch-opened")
+    return Effect(
+        frozenset({"games.game", "games.seat", "games.notification"}), check, "rematch-opened"
+    )
 
 
 def chat_posted(persona: str) -> Effect:
