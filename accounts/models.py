@@ -128,6 +128,11 @@ class User(AbstractUser):
     def on_vacation(self, now: datetime) -> bool:
         return self.vacation_until is not None and self.vacation_until > now
 
+    def vacation_mark(self, now: datetime) -> str:
+        """The vacation as a page shows it, for its form to send back: when it ends, or
+        "none".  A form whose mark no longer matches was sent twice, or from an old page."""
+        return self.vacation_until.isoformat() if self.on_vacation(now) else "none"
+
     def vacation_days_taken(self, year: int) -> int:
         """Vacation days counted against ``year`` (the count starts again each year)."""
         return self.vacation_days_used if self.vacation_year == year else 0

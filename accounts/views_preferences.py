@@ -83,7 +83,11 @@ def vacation_update(request: HttpRequest) -> HttpResponse:
             vacation_end(user=request.user)
             messages.success(request, _("Welcome back: your deadlines run again."))
         else:
-            user = vacation_start(user=request.user, days=request.POST.get("days", ""))
+            user = vacation_start(
+                user=request.user,
+                days=request.POST.get("days", ""),
+                seen=request.POST.get("seen"),
+            )
             local = timezone.localtime(user.vacation_until)
             until = f"{date_format(local, 'DATETIME_FORMAT')} {dateformat.format(local, 'T')}"
             messages.success(

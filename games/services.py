@@ -683,10 +683,14 @@ def _active_game_ids(user: Any) -> list[int]:
     )
 
 
-def vacation_start(*, user: Any, days: Any, now: datetime | None = None) -> Any:
+def vacation_start(
+    *, user: Any, days: Any, now: datetime | None = None, seen: str | None = None
+) -> Any:
     """Pause the player's deadlines for ``days`` whole days from now (or from the end
     of the vacation they are on: it grows).  At most ``VACATION_DAYS_PER_YEAR`` days per
-    calendar year, counted in the year the days are taken."""
+    calendar year, counted in the year the days are taken.  ``seen``: the vacation as
+    the form's page showed it (``User.vacation_mark``); if it has changed since (the
+    form sent twice: a double-click), nothing is added."""
     from accounts.models import User
 
     now = now or timezone.now()
@@ -696,6 +700,13 @@ def vacation_start(*, user: Any, days: Any, now: datetime | None = None) -> Any:
         raise GameError(_("Choose a number of whole days, at least one."))
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
+        if seen is not None and seen != locked.vacation_mark(now):
+            raise NotAllowed(
+                _(
+                    "Nothing was added: your vacation changed after this page was shown "
+                    "(was the form sent twice?). The page now shows when it ends."
+                )
+            )
         left = locked.vacation_days_left(now)
         if days > left:
             raise NotAllowed(

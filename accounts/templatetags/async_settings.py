@@ -25,6 +25,7 @@ def async_settings(context: template.Context) -> dict:
             (kind, label, kind not in user.emails_off) for kind, label in User.EMAIL_KINDS.items()
         ],
         "on_vacation": user.on_vacation(now),
+        "vacation_mark": user.vacation_mark(now),
         "days_left": user.vacation_days_left(now),
         "days_per_year": settings.VACATION_DAYS_PER_YEAR,
         "digest_hour": f"{settings.DIGEST_HOUR}:00",

@@ -88,6 +88,27 @@ def test_the_profile_sets_game_emails_and_vacations(client, dora):
     assert dora.vacation_until is None and dora.vacation_days_used == 1  # the day begun
 
 
+def test_a_vacation_form_sent_twice_adds_its_days_once(client, dora):
+    """A double-click on "Start my vacation" sends the form twice: the second finds the
+    vacation changed since its page was shown, adds nothing, and says so; a form from
+    the page as it is now lengthens the vacation."""
+    client.force_login(dora)
+    page = client.get("/accounts/profile/").content.decode()
+    seen = page.split('name="seen" value="')[1].split('"')[0]
+    assert seen == "none"
+    form = {"action": "start", "days": "3", "seen": seen}
+    client.post("/accounts/profile/vacation/", form)
+    again = client.post("/accounts/profile/vacation/", form, follow=True).content.decode()
+    assert "Nothing was added: your vacation changed after this page was shown" in again
+    dora.refresh_from_db()
+    assert dora.vacation_days_used == 3
+    seen = again.split('name="seen" value="')[1].split('"')[0]
+    assert seen == dora.vacation_until.isoformat()
+    client.post("/accounts/profile/vacation/", {**form, "days": "2", "seen": seen})
+    dora.refresh_from_db()
+    assert dora.vacation_days_used == 5
+
+
 def test_settings_pages_need_a_login_and_a_post(client, dora):
     assert client.post("/accounts/profile/vacation/", {"days": "3"}).status_code == 302
     client.login(username="dora", password=PASSWORD)
