@@ -47,6 +47,15 @@ class NotAllowed(GameError):
     """The request is not allowed in the table's situation (full, started, over, …)."""
 
 
+class TableOpenedAlready(GameError):
+    """The same request to open a table came again (a form sent twice, a retried API
+    call with the same ``Idempotency-Key``): ``game`` is the table it opened."""
+
+    def __init__(self, message: str, *, game):
+        super().__init__(message)
+        self.game = game
+
+
 class InvalidOrder(GameError):
     """A standing order that could never act (a maximum below the high bid, …)."""
 

@@ -6,6 +6,7 @@ the services' business (their GameError sentences are shown as form errors).
 
 from __future__ import annotations
 
+import secrets
 from typing import Any
 
 from django import forms
@@ -101,10 +102,15 @@ class GameCreateForm(forms.Form):
         required=False,
         help_text=_("Anyone could work it out from the log; this saves the counting."),
     )
+    # One value per form shown: the same form sent twice (a double click, a reload)
+    # opens one table, not two (services.game_create's ``once``).
+    once = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
 
     def __init__(self, *args: Any, creator: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
+        if not self.is_bound:
+            self.initial["once"] = secrets.token_urlsafe(16)
         for n in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{n}"] = forms.ChoiceField(
                 label=format_lazy(_("Seat {}"), n),
@@ -181,6 +187,7 @@ class GameCreateForm(forms.Form):
             "advanced": tuple(data.get("advanced") or ()),
             "move_deadline_hours": data.get("move_deadline_hours"),
             "memory_aid": bool(data.get("memory_aid")),
+            "once": data.get("once") or "",
         }
 
 

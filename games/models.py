@@ -72,6 +72,9 @@ class Game(models.Model):
     rematch_of = models.OneToOneField(
         "self", null=True, blank=True, on_delete=models.SET_NULL, related_name="rematch"
     )
+    # The one-time value of the request that opened the table (the form's, or the API's
+    # Idempotency-Key); empty if none: the same request again opens no second table.
+    form_once = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["-created_at", "-id"]
@@ -88,6 +91,11 @@ class Game(models.Model):
                 condition=Q(move_deadline_hours__isnull=True)
                 | Q(move_deadline_hours__in=DEADLINE_HOURS),
                 name="games_game_deadline_hours_allowed",
+            ),
+            models.UniqueConstraint(
+                fields=["created_by", "form_once"],
+                condition=~Q(form_once=""),
+                name="games_game_form_once",
             ),
         ]
 

@@ -57,6 +57,7 @@ from games.errors import (
     NoSuchSeat,
     NotAllowed,
     NotYourSeat,
+    TableOpenedAlready,
     VersionConflict,
 )
 from games.models import (
@@ -100,13 +101,16 @@ def game_create(
     memory_aid: bool = False,
     deck: Sequence[str] | None = None,
     first_player: int | None = None,
+    once: str = "",
 ) -> Game:
     """Open a table; it starts at once when every seat is filled (bots, the creator).
 
     ``seats`` lists the other seats (the creator then takes seat 0) or all of them (the
     creator's own username marks their seat).  Each entry is ``{"user": username}`` (an
     invitation), ``{"ai": level}`` or ``{"open": True}``.  ``deck`` and ``first_player``
-    fix a scenario game and are for staff only.
+    fix a scenario game and are for staff only.  ``once``: the request's one-time value
+    (the form's, an API client's ``Idempotency-Key``); the same value again opens no
+    second table but raises ``TableOpenedAlready`` with the first.
     """
     _user_require(creator, NotAllowed(_("Log in to open a table.")))
     players = _players_check(players)
@@ -123,8 +127,22 @@ def game_create(
         if first_player is not None:
             first_player = _first_player_check(first_player, players)
 
+    if not isinstance(once, str) or len(once) > ONCE_MAX_LENGTH:
+        raise GameError(
+            _("A request's one-time value is text of at most %(most)s characters.")
+            % {"most": ONCE_MAX_LENGTH}
+        )
     now = timezone.now()
     with transaction.atomic():
+        if once:
+            _account_lock(creator)  # the same request twice at once: one after the other
+            earlier = Game.objects.filter(created_by=creator, form_once=once).first()
+            if earlier is not None:
+                raise TableOpenedAlready(
+                    _("This request opened its table already (table %(table)s).")
+                    % {"table": earlier.pk},
+                    game=earlier,
+                )
         _limits_check(creator, specs=specs)
         game = Game.objects.create(
             status=Game.Status.OPEN,
@@ -135,6 +153,7 @@ def game_create(
             move_deadline_hours=move_deadline_hours,
             scenario_deck=deck,
             scenario_first_player=first_player,
+            form_once=once,
         )
         seat_rows = []
         for position, (kind, value) in enumerate(specs):
@@ -158,6 +177,9 @@ def game_create(
             _game_start(game, seat_rows, now)
     game.refresh_from_db()  # without a broker, the bots' opening turns ran on commit
     return game
+
+
+ONCE_MAX_LENGTH = 40  # Game.form_once
 
 
 @game_logged

@@ -35,7 +35,7 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import chat, live, notifications, presenter, selectors, services
-from games.errors import GameError
+from games.errors import GameError, TableOpenedAlready
 from games.forms import (
     SEAT_CHOICES,
     ActionForm,
@@ -136,6 +136,8 @@ def game_new(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             game = services.game_create(creator=request.user, **form.service_kwargs())
+        except TableOpenedAlready as sent:  # the form came twice: its table, once
+            return redirect("games:detail", game_id=sent.game.pk)
         except GameError as error:
             form.add_service_error(str(error))
         else:

@@ -4,13 +4,14 @@ Errors rise and become the one error format in ``games.api.errors``."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.db.models import Exists, OuterRef, Q, Subquery, prefetch_related_objects
 from django.db.models.fields.json import KT
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from drf_spectacular.utils import OpenApiParameter, extend_schema
+from drf_spectacular.utils import OpenApiParameter, OpenApiResponse, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.request import Request
 from rest_framework.response import Response
@@ -38,7 +39,7 @@ from games.api.serializers import (
 )
 from games.engine import final_ranking
 from games.engine.state import SEALED
-from games.errors import NoSuchSeat, NotAllowed, NotYourSeat
+from games.errors import NoSuchSeat, NotAllowed, NotYourSeat, TableOpenedAlready
 from games.models import Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
@@ -59,6 +60,19 @@ from games.selectors import (
 
 MAX_ID = 2**63 - 1  # PostgreSQL's bigint: a larger id is simply not a game
 GAME_ID = OpenApiParameter("game_id", int, OpenApiParameter.PATH, description="The game's id.")
+IDEMPOTENCY_KEY = OpenApiParameter(
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
+    pattern=r"^[A-Za-z0-9_.~-]{1,40}$",
+    description=(
+        "A value of your choice, new for each table you mean to open (1 to 40 letters, "
+        "digits and `-_.~`). Sent again with the same request (a retry after a timeout), "
+        "it opens no second table: the answer is 200 with the table the first opened."
+    ),
+)
+IDEMPOTENCY_KEY_FORM = re.compile(r"(?:[A-Za-z0-9_.~-]{1,40})?")
 
 # --------------------------------------------------------------------------- helpers
 
@@ -247,9 +261,27 @@ class GamesView(ApiView):
         tags=["games"],
         request=GameCreateInputSerializer,
         examples=CREATE_EXAMPLES,
-        responses={201: GameViewSerializer, **error_responses(400, 401, 403, 409, 413, 415, 429)},
+        parameters=[IDEMPOTENCY_KEY],
+        responses={
+            201: GameViewSerializer,
+            200: OpenApiResponse(
+                GameViewSerializer,
+                description="The same `Idempotency-Key` opened this table already: its view.",
+            ),
+            **error_responses(400, 401, 403, 409, 413, 415, 429),
+        },
     )
     def post(self, request: Request) -> Response:
+        once = request.headers.get("Idempotency-Key", "")
+        if not IDEMPOTENCY_KEY_FORM.fullmatch(once):
+            raise exceptions.ValidationError(
+                {
+                    "Idempotency-Key": _(
+                        "The Idempotency-Key header is 1 to 40 letters, digits and "
+                        "-_.~ (a random value per table you mean to open)."
+                    )
+                }
+            )
         body = GameCreateInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         options = dict(body.validated_data)
@@ -258,11 +290,13 @@ class GamesView(ApiView):
                 _("Only staff can fix the deck or the first player (scenario games).")
             )
         options["seats"] = [dict(seat) for seat in options["seats"]]
-        game = services.game_create(creator=request.user, **options)
+        try:
+            game = services.game_create(creator=request.user, once=once, **options)
+            answer = status.HTTP_201_CREATED
+        except TableOpenedAlready as sent:  # a retry: the table the first request opened
+            game, answer = sent.game, status.HTTP_200_OK
         location = reverse("api:game-detail", kwargs={"game_id": game.pk})
-        return _view_response(
-            game, request.user, status.HTTP_201_CREATED, headers={"Location": location}
-        )
+        return _view_response(game, request.user, answer, headers={"Location": location})
 
 
 class GameDetailView(ApiView):

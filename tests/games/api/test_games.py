@@ -362,3 +362,47 @@ def test_a_scenario_table_waiting_is_listed_to_those_seated_only(clients):
     assert scenario["id"] not in [game["id"] for game in listed["alice"]["results"]]
     assert scenario["id"] in [game["id"] for game in listed["bob"]["results"]]
     assert scenario["id"] in [g["id"] for g in clients["dora"].get(GAMES).json()["results"]]
+
+
+def test_an_idempotency_key_opens_one_table_however_often_it_is_sent(clients):
+    """A client that retries after a timeout sends the same key: the answer is the
+    table the first request opened (200), never a second table."""
+    alice = clients["alice"]
+    body = {"players": 3, "seats": [{"open": True}, {"ai": "easy"}]}
+    first = alice.post(GAMES, body, format="json", HTTP_IDEMPOTENCY_KEY="table-1")
+    again = alice.post(GAMES, body, format="json", HTTP_IDEMPOTENCY_KEY="table-1")
+    assert (first.status_code, again.status_code) == (201, 200)
+    assert first["Location"] == again["Location"]
+    assert again.json()["id"] == first.json()["id"]
+    other = alice.post(GAMES, body, format="json", HTTP_IDEMPOTENCY_KEY="table-2")
+    assert other.status_code == 201 and other.json()["id"] != first.json()["id"]
+    # Keys are each account's own: Bob's "table-1" is his first table.
+    bobs = clients["bob"].post(GAMES, body, format="json", HTTP_IDEMPOTENCY_KEY="table-1")
+    assert bobs.status_code == 201
+    assert Game.objects.count() == 3
+
+
+@pytest.mark.parametrize("key", ["x" * 41, "two words", "é", "a/b"])
+def test_a_bad_idempotency_key_is_400_and_opens_nothing(clients, key):
+    response = clients["alice"].post(
+        GAMES, {"players": 3, "seats": BOTS}, format="json", HTTP_IDEMPOTENCY_KEY=key
+    )
+    error = _error(response, 400, "invalid")
+    assert "Idempotency-Key" in error["errors"]
+    assert error["detail"].startswith("Idempotency-Key: The Idempotency-Key header is 1 to 40")
+    assert not Game.objects.exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_one_idempotency_key_sent_four_times_at_once_opens_one_table(alice):
+    from tests.games.api.conftest import token_client
+    from tests.races import at_once
+
+    body = {"players": 3, "seats": [{"open": True}, {"ai": "easy"}]}
+    programs = [token_client(alice) for _ in range(4)]
+    answers = at_once(
+        [lambda p=p: p.post(GAMES, body, format="json", HTTP_IDEMPOTENCY_KEY="k") for p in programs]
+    )
+    assert sorted(a.status_code for a in answers) == [200, 200, 200, 201], answers
+    assert len({a.json()["id"] for a in answers}) == 1
+    assert Game.objects.filter(created_by=alice).count() == 1

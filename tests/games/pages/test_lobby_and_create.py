@@ -278,3 +278,37 @@ def test_each_of_your_turns_says_when_its_move_is_due(client, host, bob, carol):
     assert "Time is up for this move: a bot plays it shortly." in again.content.decode()
     client.force_login(carol)  # not her turn: no deadline shown to her
     assert "badge--due" not in client.get("/").content.decode()
+
+
+def _once(client) -> str:
+    page = client.get("/games/new/").content.decode()
+    return page.split('name="once" value="')[1].split('"')[0]
+
+
+def test_the_same_form_sent_twice_opens_one_table(client, alice):
+    """A double click (or a reload of the answer) sends the form again: the second
+    request goes to the table the first opened; a fresh form opens another."""
+    client.force_login(alice)
+    form = _form(once=_once(client))
+    first = client.post("/games/new/", form)
+    again = client.post("/games/new/", form)
+    (game,) = Game.objects.filter(created_by=alice)
+    assert first["Location"] == again["Location"] == f"/games/{game.pk}/"
+    client.post("/games/new/", _form(once=_once(client)))
+    assert Game.objects.filter(created_by=alice).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_form_sent_twice_at_once_opens_one_table(alice):
+    from django.test import Client
+
+    from tests.races import at_once
+
+    browsers = [Client(), Client()]
+    for browser in browsers:
+        browser.force_login(alice)
+    form = _form(once=_once(browsers[0]), seat_2="bot:easy")
+    answers = at_once([lambda b=b: b.post("/games/new/", form) for b in browsers])
+    (game,) = Game.objects.filter(created_by=alice)
+    assert [a.status_code for a in answers] == [302, 302], answers
+    assert {a["Location"] for a in answers} == {f"/games/{game.pk}/"}
