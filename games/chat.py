@@ -3,7 +3,9 @@
 ``chat_post`` is the one way a message is stored: only a player seated at the table
 (accepted; resigned players too) may write, while the table is open, running or over
 (not abandoned); the text is one line of at most ``CHAT_MAX_LENGTH`` characters, and
-one player may send ``CHAT_BURST`` messages per ``CHAT_WINDOW`` at one table.  It
+one player may send ``CHAT_BURST`` messages per ``CHAT_WINDOW`` at one table.  The
+same text from the same player again within ``CHAT_REPEAT_WINDOW`` (a double click, a
+retried request, even two in flight at once) is the same message, stored once.  It
 stamps the table's ``chat_at`` under the game row's lock (the one lock order: the game
 row first) and announces the change (``events.board_changed``), so every open board
 sees the message at once through its stream, or with its next poll.
@@ -33,6 +35,7 @@ from games.selectors import player_named
 
 CHAT_BURST = 5  # messages …
 CHAT_WINDOW = timedelta(seconds=30)  # … per this long, per player and table
+CHAT_REPEAT_WINDOW = timedelta(seconds=10)  # the same line again this soon: the same message
 # Invisible format characters that writing needs: the zero-width non-joiner (Persian,
 # German ligatures), the zero-width joiner (emoji sequences such as families and the
 # rainbow flag) and the tag characters of subdivision flags (England, Scotland, Wales).
@@ -79,6 +82,9 @@ def chat_post(*, game: Game, user: Any, text: Any) -> ChatMessage:
             raise NotAllowed(_("This table was abandoned."))
         if not Seat.objects.filter(game=locked, user=user, accepted=True).exists():
             raise NotYourSeat(_("Only the players at this table can write in its chat."))
+        last = ChatMessage.objects.filter(game=locked, user=user).order_by("-id").first()
+        if last is not None and last.text == clean and last.created_at >= now - CHAT_REPEAT_WINDOW:
+            return last  # sent twice: the line is there once
         recent = list(
             ChatMessage.objects.filter(
                 game=locked, user=user, created_at__gte=now - CHAT_WINDOW

@@ -107,6 +107,33 @@ def test_a_burst_of_messages_is_limited(game, alice, bob):
     chat_post(game=game, user=alice, text="one more")
 
 
+def test_the_same_line_sent_twice_is_one_message(game, alice, bob):
+    """A double click, or a program retrying: the same text from the same player within
+    ten seconds is the message already there; later, or from someone else, a new one."""
+    first = chat_post(game=game, user=alice, text="good game")
+    assert chat_post(game=game, user=alice, text="  good   game ") == first  # the same line
+    chat_post(game=game, user=bob, text="good game")
+    assert ChatMessage.objects.filter(game=game, text="good game").count() == 2
+    ChatMessage.objects.filter(pk=first.pk).update(
+        created_at=timezone.now() - timedelta(seconds=11)
+    )
+    assert chat_post(game=game, user=alice, text="good game") != first
+    chat_post(game=game, user=alice, text="again")
+    chat_post(game=game, user=alice, text="good game")  # not the last line: said again
+    assert ChatMessage.objects.filter(user=alice, text="good game").count() == 3
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_same_line_sent_twice_at_once_is_one_message(game, alice):
+    from tests.races import at_once
+
+    outcomes = at_once(
+        [lambda: chat_post(game=Game.objects.get(pk=game.pk), user=alice, text="gg")] * 4
+    )
+    assert len({o.pk for o in outcomes}) == 1, outcomes
+    assert ChatMessage.objects.filter(user=alice).count() == 1
+
+
 def test_the_api_answers_a_burst_with_429_and_when_to_try_again(game, alice):
     """A client tells the flood limit from a refusal for good (409) and knows when to
     send again."""
