@@ -230,11 +230,14 @@ def record_finished_game(game: Game, *, seats: Sequence[Seat] | None = None) -> 
 
 def _stats_locked(user_ids: list[int]) -> dict[int, PlayerStats]:
     """The people's stats rows, created when missing, locked in user order (two games
-    ending at once for the same person wait for each other, never deadlock)."""
+    ending at once for the same person wait for each other, never deadlock).  Missing
+    rows are inserted in that order too: an insert waits on another transaction's
+    insert of the same key, so two games seating the same new players in other orders
+    would otherwise wait on each other."""
     if not user_ids:
         return {}
     PlayerStats.objects.bulk_create(
-        [PlayerStats(user_id=uid) for uid in user_ids], ignore_conflicts=True
+        [PlayerStats(user_id=uid) for uid in sorted(user_ids)], ignore_conflicts=True
     )
     rows = PlayerStats.objects.select_for_update().filter(user_id__in=user_ids).order_by("user_id")
     return {row.user_id: row for row in rows}
@@ -251,7 +254,7 @@ def _bot_ratings_locked(levels: list[str]) -> dict[str, BotRating]:
                 sigma=DEFAULT_SIGMA,
                 rating=rating_display(DEFAULT_MU, DEFAULT_SIGMA),
             )
-            for level in levels
+            for level in sorted(levels)  # in lock order, as for the stats rows
         ],
         ignore_conflicts=True,
     )
@@ -303,8 +306,11 @@ def _head_to_head_update(seats: Sequence[Seat], ranks: list[int]) -> None:
             outcomes[(me.user_id, None, level)] = _outcome(place[me.position], p)
     if not outcomes:
         return
-    HeadToHead.objects.bulk_create(
-        [HeadToHead(user_id=u, opponent_id=o, opponent_bot=b) for u, o, b in outcomes],
+    HeadToHead.objects.bulk_create(  # in one order for every game, as for the stats rows
+        [
+            HeadToHead(user_id=u, opponent_id=o, opponent_bot=b)
+            for u, o, b in sorted(outcomes, key=lambda key: (key[0], key[1] or 0, key[2]))
+        ],
         ignore_conflicts=True,
     )
     wanted = Q()
