@@ -24,9 +24,10 @@ ready: ``games.apps``):
   to the table ``game_id``.  Listener: ``games.tasks`` owes each an invitation e-mail
   (the rows commit with the invitation: the invitation limits count them; sent after
   the commit).
-- ``declined`` — after the commit: ``by_user_id`` declined their invitation to the
-  table ``game_id`` (answering no, or leaving before they answered), whose host is
-  ``host_id``.  Listener: ``games.tasks`` owes the host an e-mail saying so.
+- ``declined`` — inside the transaction: ``by_user_id`` declined their invitation to
+  the table ``game_id`` (answering no, or leaving before they answered), whose host is
+  ``host_id``.  Listener: ``games.tasks`` owes the host an e-mail saying so (the row
+  commits with the decline; sent after the commit).
 - ``seat_handed_over`` — inside the transaction in which the table's creator handed
   ``game``'s seat ``seat`` (its player absent, deadlines missed) to a bot, so that the
   news is never lost while the change stands.  Listener: ``games.tasks`` owes that
@@ -54,7 +55,7 @@ notices_owed = Signal()  # ids
 pushes_owed = Signal()  # ids (push subscriptions), payload
 game_finished = Signal()  # game, seats (inside the transaction)
 invited = Signal()  # game_id, user_ids, by_user_id (inside the transaction)
-declined = Signal()  # game_id, host_id, by_user_id
+declined = Signal()  # game_id, host_id, by_user_id (inside the transaction)
 seat_handed_over = Signal()  # game, seat (inside the transaction)
 board_changed = Signal()  # game_id, version
 

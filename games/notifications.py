@@ -242,8 +242,9 @@ def invitation_notices_create(*, game_id: int, user_ids: list[int], now: datetim
 
 
 def declined_notice_create(*, game_id: int, host_id: int, by_user_id: int, now: datetime) -> None:
-    """A DECLINED row for the host: ``by_user_id`` declined their invitation (once per
-    player and table, like the invitation itself), then its send."""
+    """Inside the decline's transaction: a DECLINED row for the host, ``by_user_id``
+    declined their invitation (once per player and table, like the invitation itself),
+    sent after the commit."""
     notice = _claim(
         user_id=host_id,
         game_id=game_id,
@@ -252,7 +253,7 @@ def declined_notice_create(*, game_id: int, host_id: int, by_user_id: int, now: 
         due_at=now + OUTBOX_GRACE,
     )
     if notice is not None:
-        _send_queue([notice.pk])
+        events.announce(events.notices_owed, ids=[notice.pk])  # once the decline is committed
 
 
 def handed_over_notice_create(*, game: Game, seat: Seat, now: datetime) -> None:

@@ -61,6 +61,7 @@ from games.models import (
     Game,
     InvitationBlock,
     Move,
+    Notification,
     Seat,
     StandingOrder,
 )
@@ -756,6 +757,26 @@ def hosts_waiting(game: Game, user: User | None) -> bool:
     """``user`` created ``game``, which waits for players: who declined an invitation to
     one of its open seats is theirs to see (``seat_declined_by``)."""
     return game.status == Game.Status.OPEN and _user_known(user) and game.created_by_id == user.pk
+
+
+def invitation_withdrawn(game: Game, user: User | None) -> bool:
+    """``user`` was invited to ``game`` (their invitation e-mail was owed) but has no
+    seat there now and did not decline: the host gave the seat to someone else.  What
+    the invitation's link should say when it leads to a table that no longer waits for
+    them."""
+    if not _user_known(user):
+        return False
+    declined = Notification.objects.filter(  # the host's notice of their decline
+        game=game, kind=Notification.Kind.DECLINED, key=f"{game.pk}:{user.pk}"
+    )
+    return (
+        Notification.objects.filter(
+            user=user, game=game, kind=Notification.Kind.INVITATION
+        ).exists()
+        and not declined.exists()
+        and not Seat.objects.filter(game=game, user=user).exists()
+        and not Seat.objects.filter(game=game, declined_by=user).exists()
+    )
 
 
 def seat_declined_by(seat: Seat, *, host: bool) -> Any:

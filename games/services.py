@@ -359,8 +359,9 @@ def invitation_block_lift(*, user: User, username: Any) -> User:
 
 
 def _declined_announce(game: Game, user: User) -> None:
-    """Inside the decline's transaction: the host hears of it once it commits."""
-    events.announce(
+    """Inside the decline's transaction: the host's notice commits with it (what the
+    invitation's link then reads: ``selectors.invitation_withdrawn``), sent after."""
+    events.announce_now(
         events.declined, game_id=game.pk, host_id=game.created_by_id, by_user_id=user.pk
     )
 

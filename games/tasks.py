@@ -356,13 +356,10 @@ def _invited(*, game_id: int, user_ids: list[int], **_) -> None:
 
 @receiver(events.declined)
 def _declined(*, game_id: int, host_id: int, by_user_id: int, **_) -> None:
-    """After the commit: owe the host an e-mail saying who declined their invitation."""
-    try:
-        notifications.declined_notice_create(
-            game_id=game_id, host_id=host_id, by_user_id=by_user_id, now=timezone.now()
-        )
-    except DATABASE_ERRORS:
-        logger.exception("game %s: the host's e-mail about a decline was not owed", game_id)
+    """Inside the decline's transaction: owe the host an e-mail saying who declined."""
+    notifications.declined_notice_create(
+        game_id=game_id, host_id=host_id, by_user_id=by_user_id, now=timezone.now()
+    )
 
 
 @receiver(events.seat_handed_over)

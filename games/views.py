@@ -667,6 +667,8 @@ def _board_response(
     context["live"] = bool(settings.LIVE_STREAM and context["poll"] and user is not None)
     if view.finished:
         with_ending(context, game)
+    if view.status == "open" and view.you is None:  # the invitation's link, seat gone
+        context["invitation_withdrawn"] = selectors.invitation_withdrawn(game, user)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if (error or seat_refusal) and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)

@@ -263,8 +263,14 @@ def left(persona: str, table: str = "open") -> Effect:
     def check(world, changes):
         assert _seat(world, table, persona) is None
         assert len(changes["games.seat"]) == 1
+        # An invitation left unanswered is declined: the host's notice, stored with it.
+        notices = Notification.objects.filter(pk__in=changes.get("games.notification", ()))
+        game = Game.objects.get(pk=world.ids[table])
+        assert {(n.user_id, n.kind, n.game_id) for n in notices} <= {
+            (game.created_by_id, "declined", game.pk)
+        }
 
-    return Effect(frozenset({"games.game", "games.seat"}), check, "left")
+    return Effect(frozenset({"games.game", "games.seat", "games.notification"}), check, "left")
 
 
 def abandoned_by_creator(table: str = "open") -> Effect:

@@ -164,6 +164,30 @@ def test_a_withdrawn_invitation_leaves_the_lobby(client, table, alice, bob):
     assert "from Alice" not in client.get("/").content.decode()
 
 
+WITHDRAWN = "Your invitation is withdrawn: the host has given your seat to someone else."
+
+
+def test_the_invitations_link_says_it_was_withdrawn(client, table, alice, bob, carol, dora):
+    """Bob follows his invitation's link after Alice gave his seat to a bot: the table
+    says why he has no seat there (and that an open seat is still his to take); not to
+    someone never invited, nor to a player who declined."""
+    game_seat_set(game=table, user=alice, position=1, seat={"ai": "hard"})
+    client.force_login(bob)
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert f"{WITHDRAWN} You may still take an open seat." in page
+    client.force_login(carol)
+    assert WITHDRAWN not in client.get(f"/games/{table.pk}/").content.decode()
+    other = game_create(creator=alice, players=3, seats=[{"user": "dora"}, {"open": True}])
+    game_invitation_respond(game=other, user=dora, accept=False)
+    game_seat_set(game=other, user=alice, position=1, seat={"ai": "easy"})
+    client.force_login(dora)
+    assert WITHDRAWN not in client.get(f"/games/{other.pk}/").content.decode()
+    for position in (2, 3):
+        game_seat_set(game=table, user=alice, position=position, seat={"ai": "easy"})
+    client.force_login(bob)  # the last seats went to bots too: the game has started
+    assert WITHDRAWN not in client.get(f"/games/{table.pk}/").content.decode()
+
+
 def test_who_declined_is_kept_for_the_host_until_the_seat_changes(table, alice, bob, carol):
     from games.selectors import table_view
 
