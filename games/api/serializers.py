@@ -62,6 +62,18 @@ class JsonIntegerField(serializers.IntegerField):
         return super().to_internal_value(data)
 
 
+class QueryIntegerField(serializers.IntegerField):
+    """A whole number in a query string, in digits and nothing else: ``2``, not ``2.0``,
+    ``+2`` or ``2e0`` (which DRF's own field takes for 2)."""
+
+    default_error_messages = {"invalid": _("A whole number in digits is required (such as 2).")}
+
+    def to_internal_value(self, data):
+        if not (isinstance(data, str) and data.isascii() and data.isdigit()):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class JsonBooleanField(serializers.BooleanField):
     """A JSON true or false and nothing else: no "true", 1 or "yes"."""
 
@@ -259,8 +271,8 @@ class QuerySerializer(serializers.Serializer):
 class PageQuerySerializer(QuerySerializer):
     """A list's page (``PagePagination``): checked before the paginator reads it."""
 
-    page = serializers.IntegerField(min_value=1, max_value=MAX_INT, required=False)
-    page_size = serializers.IntegerField(min_value=1, max_value=100, required=False)
+    page = QueryIntegerField(min_value=1, max_value=MAX_INT, required=False)
+    page_size = QueryIntegerField(min_value=1, max_value=100, required=False)
 
 
 class GameListQuerySerializer(PageQuerySerializer):
@@ -344,19 +356,19 @@ class MoveInputSerializer(StrictSerializer):
 
 
 class MovesQuerySerializer(QuerySerializer):
-    since = serializers.IntegerField(
+    since = QueryIntegerField(
         min_value=0,
         max_value=MAX_INT,
         default=0,
         help_text="The first move number to return (0 for the whole log).",
     )
-    limit = serializers.IntegerField(
+    limit = QueryIntegerField(
         min_value=1, max_value=500, default=500, help_text="At most this many moves (1 to 500)."
     )
 
 
 class ChatQuerySerializer(QuerySerializer):
-    after = serializers.IntegerField(
+    after = QueryIntegerField(
         min_value=0,
         max_value=MAX_INT,
         required=False,

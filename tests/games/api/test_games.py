@@ -406,3 +406,22 @@ def test_one_idempotency_key_sent_four_times_at_once_opens_one_table(alice):
     assert sorted(a.status_code for a in answers) == [200, 200, 200, 201], answers
     assert len({a.json()["id"] for a in answers}) == 1
     assert Game.objects.filter(created_by=alice).count() == 1
+
+
+@pytest.mark.parametrize(
+    "query",
+    ["page=2.0", "page_size=20.0", "page=+1", "page=1e0", "page= 1", "page=１", "page_size=-5"],
+)
+def test_page_numbers_are_whole_numbers_in_digits(clients, query):
+    """DRF's integer field takes "2.0" (and "1e0") for 2; a list's page is asked for in
+    digits, anything else is a 400 that says so."""
+    error = _error(clients["alice"].get(f"{GAMES}?{query}"), 400, "invalid")
+    assert "A whole number in digits is required (such as 2)." in error["detail"]
+
+
+def test_the_move_log_and_chat_take_whole_numbers_in_digits_too(clients):
+    view = create(clients["alice"], players=3, seats=BOTS)
+    for query in ("moves/?since=1.0", "moves/?limit=5.0", "chat/?after=0.0"):
+        response = clients["alice"].get(f"{GAMES}{view['id']}/{query}")
+        assert "A whole number in digits" in _error(response, 400, "invalid")["detail"], query
+    assert clients["alice"].get(f"{GAMES}{view['id']}/moves/?since=1&limit=5").status_code == 200
