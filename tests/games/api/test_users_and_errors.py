@@ -263,6 +263,21 @@ def test_a_client_polling_an_unchanged_answer_gets_304_without_a_body(clients):
     assert "ETag" not in clients["alice"].get("/api/v1/games/999999/")
 
 
+def test_a_head_carries_the_gets_etag_and_answers_304_too(clients):
+    """HEAD: the answer without its body, tagged as the GET is (Django's own middleware
+    tags GETs only), so a client can check for a change without the body."""
+    view = people_table(clients, "alice", ["bob", "carol"])
+    path = f"/api/v1/games/{view['id']}/"
+    etag = clients["alice"].get(path)["ETag"]
+    head = clients["alice"].head(path)
+    assert head.status_code == 200 and head["ETag"] == etag
+    again = clients["alice"].head(path, HTTP_IF_NONE_MATCH=f'"other", {etag}')
+    assert again.status_code == 304 and again["ETag"] == etag
+    assert "RateLimit-Remaining" in again and "authorization" in again["Vary"].lower()
+    assert clients["bob"].head(path, HTTP_IF_NONE_MATCH=etag).status_code == 200
+    assert "ETag" not in clients["alice"].head("/api/v1/games/999999/")
+
+
 def test_a_finished_games_view_says_each_seats_place_and_rating_change(clients):
     """What the end screen shows, for a client: places as the records count them and
     each person's rating change, the same figures as the player's recent games."""
