@@ -749,10 +749,14 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
     return title, body
 
 
+MINUTES_BELOW = 3  # hours left under which the time left says its minutes too
+
+
 def due_in(deadline: datetime, now: datetime) -> str:
     """How long until ``deadline``, as the board counts it: days and hours from a day
-    on ("in 2 days and 23 hours", not a rounded-down "in 2 days"), else hours, else
-    minutes."""
+    on ("in 2 days and 23 hours", not a rounded-down "in 2 days"), else hours, with
+    the minutes too below ``MINUTES_BELOW`` ("in 1 hour and 59 minutes", not "in 1
+    hour"), else minutes.  Never more than is left."""
     left = max(deadline - now, timedelta(0))
     hours = int(left.total_seconds() // 3600)
     if hours >= 24:
@@ -764,9 +768,18 @@ def due_in(deadline: datetime, now: datetime) -> str:
             % {"count": rest},
         }
         return _("in %(days)s") % words if rest == 0 else _("in %(days)s and %(hours)s") % words
-    if hours >= 1:
+    minutes = int(left.total_seconds() // 60) % 60
+    if hours >= 1 and (hours >= MINUTES_BELOW or minutes == 0):
         return ngettext("in %(count)s hour", "in %(count)s hours", hours) % {"count": hours}
-    minutes = max(1, int(left.total_seconds() // 60))
+    if hours >= 1:
+        words = {
+            "hours": npgettext("time left", "%(count)s hour", "%(count)s hours", hours)
+            % {"count": hours},
+            "minutes": npgettext("time left", "%(count)s minute", "%(count)s minutes", minutes)
+            % {"count": minutes},
+        }
+        return _("in %(hours)s and %(minutes)s") % words
+    minutes = max(1, minutes)
     return ngettext("in %(count)s minute", "in %(count)s minutes", minutes) % {"count": minutes}
 
 

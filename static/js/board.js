@@ -368,7 +368,7 @@
       button.classList.add("is-armed");
       var said = document.getElementById("choice-confirm");
       if (said) {
-        said.textContent = button.dataset.choice + ": " + button.dataset.confirm;
+        said.textContent = button.dataset.choice;  // the whole sentence, in the page's language
       }
     },
     true

@@ -28,7 +28,7 @@ def test_a_secret_choice_takes_two_taps(live_server, new_page, log_in, alice, bo
     choice.click()
     expect(choice).to_have_class("card-button is-armed")
     expect(choice.locator(".card-button__label")).to_have_text("Press again to choose")
-    expect(page.locator("#choice-confirm")).to_have_text("Choose 1,000: Press again to choose")
+    expect(page.locator("#choice-confirm")).to_have_text("Choose 1,000: press again to choose it")
     assert Game.objects.get(pk=game.pk).version == 0  # nothing sent yet
     page.locator("#seal-2000").click()  # another card: that one is marked instead
     expect(page.locator("#seal-2000")).to_have_class("card-button is-armed")

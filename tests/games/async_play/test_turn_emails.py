@@ -374,6 +374,14 @@ def test_a_turn_email_lists_the_readers_own_standing_orders_and_nobody_elses(
         (timedelta(hours=23, minutes=59), "en", "in 23 hours"),
         (timedelta(days=2, hours=23), "de", "in 2 Tagen und 23 Stunden"),
         (timedelta(days=1, hours=1), "fr", "dans 1 jour et 1 heure"),
+        # Under three hours, the minutes too: "in 1 hour" was said with nearly two left.
+        (timedelta(hours=1, minutes=59, seconds=30), "en", "in 1 hour and 59 minutes"),
+        (timedelta(hours=2, minutes=1), "en", "in 2 hours and 1 minute"),
+        (timedelta(hours=2), "en", "in 2 hours"),
+        (timedelta(hours=3, minutes=59), "en", "in 3 hours"),
+        (timedelta(minutes=59, seconds=59), "en", "in 59 minutes"),
+        (timedelta(hours=1, minutes=30), "de", "in 1 Stunde und 30 Minuten"),
+        (timedelta(hours=1, minutes=30), "fr", "dans 1 heure et 30 minutes"),
     ],
 )
 def test_the_time_left_is_not_rounded_down_to_whole_days(left, language, words):
