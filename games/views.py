@@ -393,14 +393,17 @@ def game_order_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     raw = request.GET.get("maximum", "").strip().replace(",", "")
     cards, problem = parse_cards(request.GET.getlist("cards"))
     maximum = int(raw) if raw.isdecimal() and len(raw) <= 7 else None
+    preview: tuple[bool, str] | None
     if problem:
-        ok, text = False, problem
-    elif raw and maximum is None:
-        ok, text = False, _("Give the most your bid may total as a number, like 12000.")
+        preview = False, problem
+    elif not raw:  # nothing typed (yet, or any more once the order is saved): the hint
+        preview = None
+    elif maximum is None:
+        preview = False, _("Give the most your bid may total as a number, like 12000.")
     else:
         only = cards if request.GET.get("only_ticked") else None
-        ok, text = presenter.order_preview(view, maximum, only)
-    context = board_context(view, options=table_options(game), order_preview=(ok, text))
+        preview = presenter.order_preview(view, maximum, only)
+    context = board_context(view, options=table_options(game), order_preview=preview)
     template = f"{BOARD}#order-preview" if request.htmx else BOARD
     return render(request, template, context)
 

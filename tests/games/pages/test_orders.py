@@ -129,6 +129,11 @@ def test_the_preview_checks_the_amount_as_it_is_typed(client, game, dora, alice)
     assert "Now it would add 3,000" in html.content.decode()
     html = client.get(url, {"maximum": "abc"}, **HX).content.decode()
     assert "as a number" in html
+    # Nothing typed (the field emptied, or the board redrawn once the order is saved,
+    # while a preview was on its way): the hint, not an error.
+    html = client.get(url, {"maximum": ""}, **HX).content.decode()
+    assert "preview--no" not in html and "Give the most" not in html
+    assert "The order answers for you when your turn comes" in html
     client.force_login(alice)
     html = client.get(url, {"maximum": "5000"}, **HX).content.decode()
     assert "When your turn comes it raises" in html
