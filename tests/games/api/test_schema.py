@@ -58,6 +58,16 @@ def _conforms(document: dict, component: str, instance) -> None:
     validator(schema).validate(instance)
 
 
+def test_the_session_scheme_says_there_is_nothing_to_enter(document):
+    """The docs page's "Authorize" box showed "Authorized" for a session cookie typed in,
+    which a page cannot send: the scheme says the browser sends it by itself."""
+    schemes = document["components"]["securitySchemes"]
+    assert set(schemes) == {"tokenAuth", "cookieAuth"}
+    cookie = schemes["cookieAuth"]
+    assert (cookie["in"], cookie["name"]) == ("cookie", "sessionid")
+    assert "Nothing to enter here" in cookie["description"]
+
+
 def test_answers_with_nulls_conform_for_strict_clients(document, alice, bob):
     """Answers whose nested objects are null (a table still waiting: no legal actions,
     no result; no standing order) conform to the schema read strictly, as a generated
