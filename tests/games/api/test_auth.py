@@ -266,12 +266,18 @@ def test_create_shows_the_secret_once(alice, alice_browser):
     assert secret not in alice_browser.get("/accounts/profile/tokens/").content.decode()
 
 
+def _token_form(browser) -> dict:
+    """The tokens page's form as the page fills it, with its one-time value."""
+    page = browser.get("/accounts/profile/tokens/").content.decode()
+    once = page.split('name="once" value="')[1].split('"')[0]
+    return {"name": "my bot", "days": 7, "once": once}
+
+
 def test_the_same_form_sent_twice_makes_one_token(alice, alice_browser):
     """Reloading the page that shows the new secret sends its form again: one token,
     and a page that says what happened instead of a second "my bot"."""
-    page = alice_browser.get("/accounts/profile/tokens/").content.decode()
-    once = page.split('name="once" value="')[1].split('"')[0]
-    form = {"name": "my bot", "days": 7, "once": once}
+    form = _token_form(alice_browser)
+    once = form["once"]
     assert alice_browser.post("/accounts/profile/tokens/new/", form).status_code == 200
     again = alice_browser.post("/accounts/profile/tokens/new/", form, follow=True)
     assert "That form was sent already" in again.content.decode()
@@ -287,9 +293,7 @@ def test_the_same_form_from_two_sessions_makes_one_token(alice):
     first, second = Client(), Client()
     first.force_login(alice)
     second.force_login(alice)
-    page = first.get("/accounts/profile/tokens/").content.decode()
-    once = page.split('name="once" value="')[1].split('"')[0]
-    form = {"name": "my bot", "days": 7, "once": once}
+    form = _token_form(first)
     assert first.post("/accounts/profile/tokens/new/", form).status_code == 200
     again = second.post("/accounts/profile/tokens/new/", form, follow=True)
     assert "That form was sent already" in again.content.decode()

@@ -11,7 +11,7 @@ from accounts.management.commands.vapid_keys import vapid_key_pair
 from games.deadlines import deadlines_sweep
 from games.engine import seats_to_act
 from games.models import Game
-from games.services import game_submit_action
+from games.services import game_invitation_respond, game_submit_action
 from tests.games.async_play import push_service
 from tests.games.factories import GameFactory, game_age, scenario_deck
 
@@ -43,6 +43,22 @@ def age():
     too): the test's clock for deadlines, without touching the real one."""
 
     return game_age
+
+
+@pytest.fixture
+def bobs_table(dora, bob, run_commits):
+    """Dora's table with Bob (seat 1, to act first, his invitation accepted) and an
+    easy bot, a day per move."""
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
+            first_player=1,
+            move_deadline_hours=24,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    return game
 
 
 @pytest.fixture

@@ -322,18 +322,9 @@ def test_another_players_vacation_does_not_move_my_deadline(dora, bob, run_commi
 
 
 def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(
-    dora, bob, run_commits, passes_until, misses_deadline
+    dora, bob, bobs_table, run_commits, passes_until, misses_deadline
 ):
-    with run_commits():
-        game = GameFactory(
-            creator=dora,
-            seats=[{"user": "bob"}, {"ai": "easy"}],
-            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
-            first_player=1,
-            move_deadline_hours=24,
-        )
-        game_invitation_respond(game=game, user=bob, accept=True)
-    game = misses_deadline(game, dora, 1)
+    game = misses_deadline(bobs_table, dora, 1)
     with pytest.raises(NotAllowed, match="missed 1 deadline; it can be handed to a bot after 2"):
         game_seat_to_bot(game=game, user=dora, position=1)
     game = misses_deadline(game, dora, 1)

@@ -13,9 +13,9 @@ from accounts.models import GameRecord, PlayerResult, PlayerStats
 from accounts.preferences import emails_off_set
 from games.models import Game, Notification
 from games.notifications import notification_send, seat_seen
-from games.services import game_invitation_respond, game_seat_to_bot
+from games.services import game_seat_to_bot
 from tests.games.async_play.push_service import subscribe
-from tests.games.factories import GameFactory, people_play, scenario_deck
+from tests.games.factories import people_play
 
 pytestmark = pytest.mark.django_db
 
@@ -25,19 +25,10 @@ def _to(user):
 
 
 @pytest.fixture
-def bob_away(dora, bob, run_commits, misses_deadline):
-    """Dora's table with Bob and an easy bot, a day per move; Bob has missed two
-    deadlines, so Dora may hand his seat to a bot; the outbox is empty."""
-    with run_commits():
-        game = GameFactory(
-            creator=dora,
-            seats=[{"user": "bob"}, {"ai": "easy"}],
-            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
-            first_player=1,
-            move_deadline_hours=24,
-        )
-        game_invitation_respond(game=game, user=bob, accept=True)
-    game = misses_deadline(misses_deadline(game, dora, 1), dora, 1)
+def bob_away(dora, bobs_table, misses_deadline):
+    """``bobs_table`` once Bob has missed two deadlines, so Dora may hand his seat to a
+    bot; the outbox is empty."""
+    game = misses_deadline(misses_deadline(bobs_table, dora, 1), dora, 1)
     mail.outbox.clear()
     return game
 
