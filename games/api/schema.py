@@ -175,7 +175,14 @@ _RETRY_AFTER = {
     "required": True,
     "schema": {"type": "integer", "minimum": 1},
 }
-_LOCATION_ANSWERS = {"games_create": ("201",), "games_rematch": ("201", "200")}
+_LOCATION_ANSWERS = {"games_create": ("201", "200"), "games_rematch": ("201", "200")}
+# Lists the server refuses with a value twice (DRF's ListField cannot say so itself):
+# an advanced card added twice, a money card twice in one bid or one order.
+_UNIQUE_ITEMS = {
+    "GameCreateInputRequest": ("advanced",),
+    "MoveInputRequest": ("cards",),
+    "OrderInputRequest": ("cards",),
+}
 # Where the client stands against the request limits (games.api.throttling): on every
 # answer to a request they counted, that is all but those refused before counting (no
 # or a bad token, no JSON accepted) and those of an unavailable cache.
@@ -221,7 +228,8 @@ def response_headers(result, generator, request, public):
     429 and 503 answer says ``Retry-After``; every counted answer the ``RateLimit-*``
     headers; a success without a description of its own is described by its
     operation's summary; creating a table and opening a rematch say
-    ``Location``; a read's 200 says ``ETag`` and the read takes ``If-None-Match``, with
+    ``Location``; the lists the server refuses with a value twice say
+    ``uniqueItems``; a read's 200 says ``ETag`` and the read takes ``If-None-Match``, with
     a 304 while nothing changed; a number in a path (a game's id, a seat) is never negative, as the
     paths take only digits (``/games/-1/`` is no endpoint at all)."""
     for operations in result.get("paths", {}).values():
@@ -247,4 +255,8 @@ def response_headers(result, generator, request, public):
             for code in _LOCATION_ANSWERS.get(operation.get("operationId"), ()):
                 if code in responses:
                     responses[code].setdefault("headers", {})["Location"] = _LOCATION
+    schemas = result.get("components", {}).get("schemas", {})
+    for name, fields in _UNIQUE_ITEMS.items():
+        for field in fields:
+            schemas[name]["properties"][field]["uniqueItems"] = True
     return result

@@ -13,6 +13,7 @@ from schemathesis.specs.openapi import checks as openapi_checks
 
 from tests.factories import UserFactory
 from tests.games.api.conftest import create, token_client
+from tests.games.factories import GameFactory
 
 EXAMPLES = 50  # per operation and kind of data: about 850 requests, under a minute
 OPERATIONS = {
@@ -66,6 +67,40 @@ def test_the_session_scheme_says_there_is_nothing_to_enter(document):
     cookie = schemes["cookieAuth"]
     assert (cookie["in"], cookie["name"]) == ("cookie", "sessionid")
     assert "Nothing to enter here" in cookie["description"]
+
+
+def test_lists_refused_with_a_value_twice_say_unique_items(document, alice, dora):
+    """The schema says ``uniqueItems`` exactly where the server refuses a repeated value
+    (schemathesis found those answers 400 for bodies the schema allowed)."""
+    schemas = document["components"]["schemas"]
+    unique = {
+        (name, field)
+        for name, schema in schemas.items()
+        for field, spec in (schema.get("properties") or {}).items()
+        if spec.get("uniqueItems")
+    }
+    assert unique == {
+        ("GameCreateInputRequest", "advanced"),
+        ("MoveInputRequest", "cards"),
+        ("OrderInputRequest", "cards"),
+    }
+    client = token_client(alice)
+    twice = client.post(
+        "/api/v1/games/",
+        {"players": 3, "seats": [{"ai": "easy"}] * 2, "advanced": ["yacht", "yacht"]},
+        format="json",
+    )
+    assert twice.status_code == 400
+    table = GameFactory(creator=dora, seats=[{"ai": "easy"}] * 2, first_player=0)
+    client = token_client(dora)  # to act first at her own (scenario) table
+    game = f"/api/v1/games/{table.pk}/"
+    view = client.get(game).json()
+    move = {"type": "bid", "cards": [1000, 1000], "version": view["version"]}
+    answer = client.post(f"{game}moves/", move, format="json")
+    assert (answer.status_code, answer.json()["code"]) == (400, "illegal_action"), answer.json()
+    order = {"for_card": view["card"], "order": {"type": "bid", "max": 9000, "cards": [1000, 1000]}}
+    answer = client.put(f"{game}orders/", order, format="json")
+    assert answer.json() == {"detail": "You listed the 1,000 card twice.", "code": "invalid_order"}
 
 
 def test_answers_with_nulls_conform_for_strict_clients(document, alice, bob):
