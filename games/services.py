@@ -91,6 +91,9 @@ SUBMIT_ACTORS = (Move.Actor.PLAYER, Move.Actor.BOT, Move.Actor.DEADLINE)
 # --------------------------------------------------------------------------- tables
 
 
+ONCE_MAX_LENGTH = 40  # Game.form_once
+
+
 def game_create(
     *,
     creator: User,
@@ -177,9 +180,6 @@ def game_create(
             _game_start(game, seat_rows, now)
     game.refresh_from_db()  # without a broker, the bots' opening turns ran on commit
     return game
-
-
-ONCE_MAX_LENGTH = 40  # Game.form_once
 
 
 @game_logged
