@@ -141,13 +141,16 @@ def game_deadline_pass(*, game_id: int, now: datetime) -> int:
 
 
 def reminders_sweep(*, now: datetime) -> int:
-    """One reminder per person and turn once 80% of the move time has gone (the move
-    time only: a vacation moved the deadline and the reminder with it)."""
+    """One reminder per person, turn and deadline once 80% of the move time has gone
+    before the deadline (the move time only: a vacation moved the deadline and the
+    reminder with it, and a reminder already sent for the old one does not stand for
+    the new)."""
     due = Q()
     for hours in DEADLINE_HOURS:
         left = timedelta(hours=hours) * (1 - REMINDER_AT)
         due |= Q(move_deadline_hours=hours, deadline_at__lte=now + left)
     reminded = notifications.Notification.objects.filter(
+        Q(deadline_at=OuterRef("deadline_at")) | Q(deadline_at__isnull=True),
         game=OuterRef("pk"),
         kind=notifications.Kind.REMINDER,
         turn_started_at=OuterRef("turn_started_at"),

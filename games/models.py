@@ -391,6 +391,9 @@ class Notification(models.Model):
     # The turn a turn e-mail or reminder is about (Game.turn_started_at when created);
     # the move number of a deadline move.
     turn_started_at = models.DateTimeField(null=True, blank=True)
+    # The deadline a reminder is about: a vacation that moves the turn's deadline owes
+    # a reminder for the new one (null: a reminder made before this was kept, for any).
+    deadline_at = models.DateTimeField(null=True, blank=True)
     move_number = models.PositiveIntegerField(null=True, blank=True)
     status = models.CharField(max_length=8, choices=Status.choices, default=Status.PENDING)
     due_at = models.DateTimeField()  # when a sweep may (re)try a pending row

@@ -183,25 +183,33 @@ def turn_notices_create(*, game_id: int, turn: int, now: datetime | None = None)
 
 @game_logged
 def reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
-    """REMINDER rows for the people to act in ``game``'s current turn (once per turn)."""
+    """REMINDER rows for the people to act in ``game``'s current turn, once per turn and
+    deadline (a vacation that moved the deadline owes a reminder for the new one)."""
     turn = turn_key(game.turn_started_at)
-    return _people_to_act_notices_create(game=game, kind=Kind.REMINDER, turn=turn, now=now)
+    return _people_to_act_notices_create(
+        game=game, kind=Kind.REMINDER, turn=turn, now=now, deadline=game.deadline_at
+    )
 
 
-def _people_to_act_notices_create(*, game: Game, kind: str, turn: int, now: datetime) -> list[int]:
-    """Claim one ``kind`` row per person (not bot) to act in this turn, then queue them."""
+def _people_to_act_notices_create(
+    *, game: Game, kind: str, turn: int, now: datetime, deadline: datetime | None = None
+) -> list[int]:
+    """Claim one ``kind`` row per person (not bot) to act in this turn (and, given one,
+    for this ``deadline``), then queue them."""
     seats = {seat.position: seat for seat in game.seats.all()}
     created = []
     for position in seats_to_act(game.engine_state()):
         seat = seats[position]
         if seat.is_bot or seat.user_id is None:
             continue
+        key = f"{game.pk}:{turn}" if deadline is None else f"{game.pk}:{turn}:{turn_key(deadline)}"
         notice = _claim(
             user_id=seat.user_id,
             game=game,
             kind=kind,
-            key=f"{game.pk}:{turn}",
+            key=key,
             turn_started_at=game.turn_started_at,
+            deadline_at=deadline,
             due_at=now + OUTBOX_GRACE,
         )
         if notice is not None:
@@ -939,7 +947,7 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "url": game_url(view.id),
         "headline": presenter.headline(view).text,
         "facts": presenter.game_facts(view),
-        "away": presenter.away_lines(view),
+        "away": presenter.away_lines(view, zone_named(time_zone) or UTC),
         "log": log,
         "deadline_at": deadline,
         "due_in": due_in,

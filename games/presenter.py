@@ -16,7 +16,7 @@ more than the viewer may see.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 
 from django.utils.formats import date_format, number_format
@@ -779,7 +779,8 @@ def due_in(deadline: datetime, now: datetime) -> str:
             % {"count": minutes},
         }
         return _("in %(hours)s and %(minutes)s") % words
-    minutes = max(1, minutes)
+    if minutes == 0:
+        return _("in less than a minute")
     return ngettext("in %(count)s minute", "in %(count)s minutes", minutes) % {"count": minutes}
 
 
@@ -859,14 +860,15 @@ def game_facts(view: TableView) -> list[str]:
     return facts
 
 
-def away_lines(view: TableView) -> list[str]:
+def away_lines(view: TableView, zone: tzinfo = UTC) -> list[str]:
     """Who at the table is on vacation, and until when, with the date as the rest of
-    the e-mail writes dates; the reader's own vacation in the second person."""
+    the e-mail writes dates, in the reader's ``zone`` (a vacation ending at 20:30 UTC
+    ends the next day in Auckland); the reader's own vacation in the second person."""
     lines = []
     for seat in view.seats_info:
         if seat.vacation_until is None:
             continue
-        date = date_format(seat.vacation_until, "DATE_FORMAT")
+        date = date_format(seat.vacation_until.astimezone(zone), "DATE_FORMAT")
         if seat.position == view.your_seat:
             lines.append(_("You are on vacation until %(date)s.") % {"date": date})
         else:

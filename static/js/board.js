@@ -246,7 +246,14 @@
       }
       // In the page's language (<html lang>), as the rest of the page.
       var lang = document.documentElement.lang;
-      var text = when.toLocaleString(LOCALES[lang] || lang || undefined, format);
+      var text;
+      try {
+        text = when.toLocaleString(LOCALES[lang] || lang || undefined, format);
+      } catch (error) {
+        // A zone this browser does not know (newer than its data): the server's text
+        // stays, written in that zone already.  The rest of the page's script runs on.
+        continue;
+      }
       stamps[i].textContent = stamps[i].dataset.local === "deadline" ? "(" + text + ")" : text;
       stamps[i].title = when.toUTCString();
     }

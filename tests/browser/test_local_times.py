@@ -32,3 +32,26 @@ def test_the_deadline_reads_as_the_server_writes_it(live_server, new_page, log_i
         r"\((Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+\)", text
     ), text
     assert "AM" not in text and "PM" not in text
+
+
+def test_a_zone_the_page_cannot_use_stops_no_script(live_server, new_page, log_in, alice):
+    """A stored zone this server does not know (chosen long ago, or newer than the
+    browser's data) is not handed to the page's script, and a zone the browser refuses
+    would leave the server's text in place: the board's script runs on either way."""
+    from games.services import game_create
+
+    type(alice).objects.filter(pk=alice.pk).update(time_zone="Mars/Olympus")
+    game = game_create(
+        creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}], move_deadline_hours=24
+    )
+    page = log_in(new_page(), alice)
+    errors = []
+    page.on("pageerror", lambda error: errors.append(str(error)))
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    assert page.evaluate("() => document.body.dataset.timeZone") is None
+    # A zone the browser refuses, written into the page as an old browser would meet it.
+    page.evaluate("() => { document.body.dataset.timeZone = 'Mars/Olympus'; }")
+    page.evaluate("() => document.dispatchEvent(new CustomEvent('htmx:afterSettle', {detail: {}}))")
+    page.wait_for_timeout(300)
+    assert errors == []
+    assert page.locator(".banner__deadline time").inner_text().startswith("(")

@@ -228,6 +228,26 @@ def test_a_reminder_at_80_percent_once_per_turn(table, age, run_commits):
     assert reminders_sweep(now=now + timedelta(hours=5)) == 0
 
 
+def test_a_deadline_moved_by_a_vacation_gets_its_own_reminder(table, dora, age, run_commits):
+    """Reminded at 80% of her day, Dora goes on vacation: her deadline moves to a full
+    day after it ends, and she is reminded again at 80% of that day, once (the reminder
+    was kept per turn, so the moved deadline came with none)."""
+    game = age(table(), 20)
+    now = timezone.now()
+    with run_commits():
+        assert reminders_sweep(now=now) == 1
+    vacation_start(user=dora, days=2, now=now)
+    game.refresh_from_db()
+    assert game.deadline_at == dora.vacation_until + timedelta(hours=24)
+    assert reminders_sweep(now=game.deadline_at - timedelta(hours=5)) == 0  # 79%
+    later = game.deadline_at - timedelta(hours=4)
+    with run_commits():
+        assert reminders_sweep(now=later) == 1
+        assert reminders_sweep(now=later) == 0
+    reminders = Notification.objects.filter(kind=Notification.Kind.REMINDER, user=dora)
+    assert [n.deadline_at for n in reminders.order_by("id")][1] == game.deadline_at
+
+
 def test_a_reminder_waits_while_the_player_has_the_game_open(table, dora, age, run_commits):
     from games.notifications import seat_seen
 

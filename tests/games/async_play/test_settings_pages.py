@@ -252,6 +252,14 @@ def test_without_javascript_the_board_writes_times_in_the_chosen_zone(client, do
     dora.refresh_from_db()
     client.force_login(dora)
     assert " UTC+5:30</time>" in client.get(f"/games/{game.pk}/").content.decode()
+    # Changed in another browser: this session writes its log-in's zone until the next
+    # log-in (the poll reads no account), and so does not hand the new one to the
+    # page's script, which then writes times in the browser's zone, not a third one.
+    other = Client()
+    other.force_login(dora)
+    other.post("/accounts/profile/time-zone/", {"time_zone": "America/Sao_Paulo"})
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert " UTC+5:30</time>" in html and "data-time-zone" not in html
 
 
 def test_the_time_zone_list_has_current_names_only(client, dora):

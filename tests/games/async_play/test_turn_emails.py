@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from smtplib import SMTPException
+from zoneinfo import ZoneInfo
 
 import pytest
 from allauth.account.models import EmailAddress
@@ -380,6 +381,8 @@ def test_a_turn_email_lists_the_readers_own_standing_orders_and_nobody_elses(
         (timedelta(hours=2), "en", "in 2 hours"),
         (timedelta(hours=3, minutes=59), "en", "in 3 hours"),
         (timedelta(minutes=59, seconds=59), "en", "in 59 minutes"),
+        (timedelta(seconds=59), "en", "in less than a minute"),
+        (timedelta(0), "en", "in less than a minute"),
         (timedelta(hours=1, minutes=30), "de", "in 1 Stunde und 30 Minuten"),
         (timedelta(hours=1, minutes=30), "fr", "dans 1 heure et 30 minutes"),
     ],
@@ -416,3 +419,14 @@ def test_the_readers_own_vacation_is_in_the_second_person(dora, alice, bob):
     assert presenter.away_lines(view) == ["You are on vacation until 3 Dec 2026."]
     others = table_view(game=Game.objects.get(pk=game.pk), user=bob)
     assert presenter.away_lines(others) == ["Dora is on vacation until 3 Dec 2026."]
+    # In the reader's zone, as the e-mail's other times: at 20:30 UTC it is the next
+    # day in Auckland, and the e-mail said the UTC date beside Auckland's deadline.
+    late = timezone.make_aware(datetime(2026, 12, 3, 20, 30))
+    User.objects.filter(pk=dora.pk).update(vacation_until=late)
+    others = table_view(game=Game.objects.get(pk=game.pk), user=bob)
+    auckland = presenter.away_lines(others, ZoneInfo("Pacific/Auckland"))
+    assert auckland == ["Dora is on vacation until 4 Dec 2026."]
+    from games.notifications import game_summary
+
+    summary = game_summary(game, others, timezone.now(), "Pacific/Auckland")
+    assert summary["away"] == ["Dora is on vacation until 4 Dec 2026."]
