@@ -6,6 +6,7 @@ the services' business (their GameError sentences are shown as form errors).
 
 from __future__ import annotations
 
+import re
 import secrets
 from typing import Any
 
@@ -60,6 +61,36 @@ def seat_entry(kind: str, name: str) -> dict[str, Any]:
 def number_errors(message: Any) -> dict[str, Any]:
     """One message for every way a whole-number field can be wrong."""
     return dict.fromkeys(("required", "invalid", "min_value", "max_value"), message)
+
+
+# An amount of money as people write it: digits, or digits grouped by thousands with the
+# separator of their language ("12,000", "12.000", "12 000", "12'000"), never a decimal.
+_GROUPED = re.compile(r"\d{1,3}(?:[,.\u00a0\u202f' ]\d{3})+")
+
+
+def money_amount(raw: str) -> int | None:
+    """The whole amount ``raw`` writes, or None when it writes none.  A number input
+    could not take "12.000": the browser read a German 12,000 as twelve."""
+    text = raw.strip()
+    if _GROUPED.fullmatch(text):
+        text = re.sub(r"\D", "", text)
+    if not (text.isascii() and text.isdigit()) or len(text) > 30:
+        return None
+    return int(text)
+
+
+class MoneyAmountField(forms.IntegerField):
+    """An amount of money typed in a text box: digits, grouped or not (``money_amount``)."""
+
+    widget = forms.TextInput
+
+    def to_python(self, value: Any) -> int | None:
+        if value in self.empty_values:
+            return None
+        amount = money_amount(str(value))
+        if amount is None:
+            raise forms.ValidationError(self.error_messages["invalid"], code="invalid")
+        return amount
 
 
 class GameCreateForm(forms.Form):
@@ -340,12 +371,12 @@ class OrderForm(forms.Form):
         required=False,
         error_messages={"invalid_choice": _("Choose to pass or to bid up to an amount.")},
     )
-    maximum = forms.IntegerField(
+    maximum = MoneyAmountField(
         min_value=1,
         max_value=MAX_MONEY_INPUT,
         required=False,
         error_messages={
-            "invalid": _("Give the most your bid may total as a number, like 12000."),
+            "invalid": _("Give the most your bid may total as a number, like 12,000."),
             "min_value": _("Give the most your bid may total, in money."),
             "max_value": _("That is more money than the whole game holds."),
         },
@@ -363,13 +394,13 @@ class OrderForm(forms.Form):
             "max_value": _("Pass on luxuries below a value from 2 to 12."),
         },
     )
-    misfortune_max = forms.IntegerField(
+    misfortune_max = MoneyAmountField(
         required=False,
         min_value=0,
         max_value=MAX_MONEY_INPUT,
         error_messages={
-            "invalid": _("Give the most to pay against a misfortune as a number, like 3000."),
-            "min_value": _("Give the most to pay against a misfortune as a number, like 3000."),
+            "invalid": _("Give the most to pay against a misfortune as a number, like 3,000."),
+            "min_value": _("Give the most to pay against a misfortune as a number, like 3,000."),
             "max_value": _("That is more money than the whole game holds."),
         },
     )

@@ -42,6 +42,7 @@ from games.forms import (
     GameCreateForm,
     OrderForm,
     SeatChangeForm,
+    money_amount,
     parse_cards,
 )
 from games.models import Game
@@ -390,16 +391,16 @@ def game_order_preview(request: HttpRequest, game_id: int) -> HttpResponse:
     """What a proxy bid up to the amount typed would do ("Now it would add 3,000 …")."""
     game = game_or_404(request, game_id)
     view = selectors.table_view(game=game, user=_user(request))
-    raw = request.GET.get("maximum", "").strip().replace(",", "")
+    raw = request.GET.get("maximum", "").strip()
     cards, problem = parse_cards(request.GET.getlist("cards"))
-    maximum = int(raw) if raw.isdecimal() and len(raw) <= 7 else None
+    maximum = money_amount(raw)
     preview: tuple[bool, str] | None
     if problem:
         preview = False, problem
     elif not raw:  # nothing typed (yet, or any more once the order is saved): the hint
         preview = None
     elif maximum is None:
-        preview = False, _("Give the most your bid may total as a number, like 12000.")
+        preview = False, _("Give the most your bid may total as a number, like 12,000.")
     else:
         only = cards if request.GET.get("only_ticked") else None
         preview = presenter.order_preview(view, maximum, only)

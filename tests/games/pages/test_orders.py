@@ -99,12 +99,16 @@ def test_cancel_clears_the_order_and_keeps_the_defaults(client, game, alice):
         ({"what": "order", "card": "lux5", "kind": "bid"}, "Give the most your bid may total"),
         (
             {"what": "order", "card": "lux5", "kind": "bid", "maximum": "12k"},
-            "as a number, like 12000",
+            "as a number, like 12,000",
         ),
         ({"what": "order", "card": "lux9", "kind": "pass"}, "Luxury 9 is not up for auction yet"),
         ({"what": "nonsense"}, "Choose what to order."),
         ({"what": "defaults", "luxury_below": "1"}, "from 2 to 12"),
-        ({"what": "defaults", "misfortune_max": "-5"}, "as a number, like 3000"),
+        ({"what": "defaults", "misfortune_max": "-5"}, "as a number, like 3,000"),
+        (
+            {"what": "order", "card": "lux5", "kind": "bid", "maximum": "12.5"},
+            "as a number, like 12,000",
+        ),
         (
             {"what": "order", "card": "lux5", "kind": "bid", "maximum": "99999999999"},
             "more money than the whole game holds",
@@ -144,6 +148,22 @@ def test_the_preview_checks_the_amount_as_it_is_typed(client, game, dora, alice)
     assert refused in html and "preview--no" in html
     data = {"what": "order", "card": "lux5", "kind": "bid", "maximum": "500"}
     assert refused in orders_post(client, game, data).content.decode()
+
+
+@pytest.mark.parametrize("typed", ["12000", "12,000", "12.000", "12 000", "12\u202f000", "12'000"])
+def test_an_amount_is_read_as_its_language_writes_it(client, game, alice, typed):
+    """The board writes 12.000 in German, 12 000 in French: typed so, it is twelve
+    thousand (a number box had read the German 12.000 as twelve)."""
+    from games.forms import money_amount
+
+    assert money_amount(typed) == 12000
+    assert money_amount("1.2345") is None and money_amount("12.5") is None
+    client.force_login(alice)
+    orders_post(client, game, {"what": "order", "card": "lux5", "kind": "bid", "maximum": typed})
+    assert StandingOrder.objects.get(game=game).maximum == 12000
+    url = f"/games/{game.pk}/order-preview/"
+    html = client.get(url, {"maximum": typed}, **HX).content.decode()
+    assert "12,000" in html and "preview--ok" in html
 
 
 def test_visitors_cannot_leave_orders(client, game, outsider):
