@@ -110,8 +110,8 @@ def test_the_security_notices_are_the_sites_own_in_the_players_language(client, 
 
     from tests.factories import PASSWORD
 
-    alice.language = "de"
-    alice.save(update_fields=["language"])
+    alice.language, alice.time_zone = "de", "Asia/Kolkata"
+    alice.save(update_fields=["language", "time_zone"])
     client.force_login(alice)
     client.post(
         reverse("account_change_password"),
@@ -121,7 +121,10 @@ def test_the_security_notices_are_the_sites_own_in_the_players_language(client, 
     (message,) = mail.outbox
     assert message.subject == "[High Society] Dein Passwort wurde geändert"
     assert message.body.startswith("Hallo!")
-    assert "IP-Adresse:" in message.body and "(UTC)" in message.body
+    assert "IP-Adresse:" in message.body
+    # When, in her zone, marked as the game e-mails mark their times (it said UTC).
+    when = message.body.split("Wann: ")[1].splitlines()[0]
+    assert when.endswith(" UTC+5:30") and "(UTC)" not in message.body, when
     assert "/accounts/password/reset/" in message.alternatives[0][0]
     alice.language = "en"
     alice.save(update_fields=["language"])
