@@ -347,7 +347,7 @@ def my_game_row(game: Any) -> SafeString:
             badge += format_html(' <span class="badge badge--due">{}</span>', due)
     elif game.status == "open" and game.your_seat.invited:
         badge = format_html(
-            '<span class="badge badge--turn">{}</span>',
+            '<span class="badge badge--turn badge--names">{}</span>',
             gettext("Invitation from %(name)s") % {"name": game.created_by.public_name},
         )
     elif game.status == "open":

@@ -107,6 +107,8 @@ def test_an_invitation_in_your_games_says_what_the_table_will_be(client, alice, 
     html = client.get("/").content.decode()
     row = html.split("Invitation from")[1].split("</li>")[0]
     assert "4 players · Yacht Club · 1 day per move" in row
+    # The badge names the host as they write their name (not "ALICE" in capitals).
+    assert '<span class="badge badge--turn badge--names">Invitation from Alice</span>' in html
     client.force_login(alice)  # the host's row: who has not answered yet says so
     row = client.get("/").content.decode().split("Waiting for players")[1].split("</li>")[0]
     assert f"{bob.public_name} (invited)," in row  # not "Bob, invited, …": one more name
