@@ -485,8 +485,9 @@ def game_seat(request: HttpRequest, game_id: int) -> HttpResponse:
 
     number = position + 1
     if "user" in seat:
+        invitee = selectors.player_named(seat["user"])  # named as the table names them
         done = _("You invited %(name)s to seat %(number)s.") % {
-            "name": seat["user"],
+            "name": invitee.public_name if invitee is not None else seat["user"],
             "number": number,
         }
     elif "ai" in seat:

@@ -70,7 +70,7 @@ def test_an_open_seat_form_stays_open_while_the_table_fills(
     expect(form.locator("input[name=invite]")).to_be_focused()
     form.locator("input[name=invite]").press_sequentially("e")
     form.get_by_role("button", name="Save").click()
-    expect(page.locator(".messages")).to_contain_text("You invited dave to seat 4.")
+    expect(page.locator(".messages")).to_contain_text("You invited Dave to seat 4.")
 
 
 def test_the_confirmation_goes_when_the_table_starts(

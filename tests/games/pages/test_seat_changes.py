@@ -54,7 +54,7 @@ def test_only_the_host_may_change_seats_nobody_has_taken(client, table, alice, b
     assert _forms(client.get(f"/games/{table.pk}/").content.decode()) == []
 
 
-def test_the_host_invites_another_player_instead(client, table, alice, dave):
+def test_the_host_invites_another_player_instead(client, table, alice, dave, erin):
     client.force_login(alice)
     answer = client.post(
         f"/games/{table.pk}/seat/", {"position": "1", "kind": "invite", "invite": " Dave "}
@@ -63,6 +63,11 @@ def test_the_host_invites_another_player_instead(client, table, alice, dave):
     assert _seats(table)[1] == ("dave", "")
     page = client.get(answer["Location"]).content.decode()
     assert "You invited Dave to seat 2." in page
+    # Named as the table names them, not as typed: "dave" is Dave.
+    answer = client.post(
+        f"/games/{table.pk}/seat/", {"position": "3", "kind": "invite", "invite": "erin"}
+    )
+    assert "You invited Erin to seat 4." in client.get(answer["Location"]).content.decode()
 
 
 def test_a_bot_in_the_last_seat_starts_the_game(client, table, alice):
