@@ -12,8 +12,6 @@ from __future__ import annotations
 import logging
 import smtplib
 import unicodedata
-from datetime import UTC, datetime
-from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
@@ -28,6 +26,8 @@ from django.utils.translation import gettext_lazy
 
 from accounts.devices import device_tag
 from accounts.names import name_key
+from accounts.preferences import zone_named
+from games.presenter import moment_text
 
 EMAIL_MAX_LENGTH = 254  # RFC 5321, and the length of the columns that keep it
 EMAIL_TOO_LONG = gettext_lazy(
@@ -132,7 +132,8 @@ class AccountAdapter(DefaultAccountAdapter):
         language = getattr(user, "language", "") or translation.get_language()
         with translation.override(language):
             if context.get("timestamp") is not None:  # a notice's "When:", in their zone
-                context["when"] = _when_text(context["timestamp"], user)
+                zone = zone_named(getattr(user, "time_zone", "") or "")
+                context["when"] = moment_text(context["timestamp"], zone)
             try:
                 return super().send_mail(template_prefix, email, context)
             except (smtplib.SMTPException, OSError) as error:
@@ -254,16 +255,3 @@ def user_display(user) -> str:
     """``ACCOUNT_USER_DISPLAY``: the name the rest of the site shows ("Signed in as Demo
     Player"), so that allauth's notices ("Successfully signed in as …") say the same."""
     return user.public_name
-
-
-def _when_text(moment: datetime, user: Any) -> str:
-    """When a notice's change happened, in the recipient's zone (their profile's, else
-    UTC), marked by its offset as the game e-mails mark their times."""
-    from django.utils.formats import date_format
-
-    from accounts.preferences import zone_named
-    from games.presenter import utc_offset_text
-
-    zone = zone_named(getattr(user, "time_zone", "") or "") or UTC
-    local = moment.astimezone(zone)
-    return f"{date_format(local, 'DATETIME_FORMAT')} {utc_offset_text(local)}"

@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games.ai.orders import Defaults, Order
 from games.engine import ADVANCED_CARDS, MONEY
+from games.models import Game
 from games.presenter import money_text, quoted
 
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
@@ -135,7 +136,11 @@ class GameCreateForm(forms.Form):
     )
     # One value per form shown: the same form sent twice (a double click, a reload)
     # opens one table, not two (services.game_create's ``once``).
-    once = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
+    once = forms.CharField(
+        max_length=Game._meta.get_field("form_once").max_length,
+        required=False,
+        widget=forms.HiddenInput,
+    )
 
     def __init__(self, *args: Any, creator: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

@@ -41,7 +41,6 @@ from django.db.models import Exists, OuterRef
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
-from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
@@ -920,16 +919,6 @@ _MESSAGES = {
 }
 
 
-def _local_text(moment: datetime, time_zone: str) -> str:
-    """A moment in the player's time zone (their profile's), else in UTC."""
-    zone = zone_named(time_zone)
-    # Django's formatting: the day and month names in the active language.
-    if zone is None:
-        return date_format(moment.astimezone(UTC), "DATETIME_FORMAT") + " UTC"
-    local = moment.astimezone(zone)
-    return date_format(local, "DATETIME_FORMAT") + " " + presenter.utc_offset_text(local)
-
-
 def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:
     """One game for an e-mail, from the player's own view only: the presenter's
     headline (the board's), facts and the last moves of the log, in the board's words
@@ -952,7 +941,7 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "deadline_at": deadline,
         "due_in": due_in,
         "deadline_line": _deadline_line(view, due_in, passed=deadline <= now) if deadline else "",
-        "deadline_text": _local_text(deadline, time_zone) if deadline else "",
+        "deadline_text": presenter.moment_text(deadline, zone_named(time_zone)) if deadline else "",
     }
 
 

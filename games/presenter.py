@@ -92,6 +92,14 @@ def utc_offset_text(local: datetime) -> str:
     return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
 
 
+def moment_text(moment: datetime, zone: tzinfo | None) -> str:
+    """A moment as e-mails write it, in ``zone`` (a profile's; None: UTC), marked by its
+    offset: "Mon 30 Nov 2026, 05:41 UTC+1"; the day and month names in the active
+    language (Django's formatting)."""
+    local = moment.astimezone(zone or UTC)
+    return f"{date_format(local, 'DATETIME_FORMAT')} {utc_offset_text(local)}"
+
+
 def quoted(value: Any, *, limit: int = 40) -> str:
     """User input quoted in a message, cut short, in the reader's language's quotation
     marks (Python's repr gave 'bob' in every language)."""

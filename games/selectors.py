@@ -769,13 +769,12 @@ def invitation_withdrawn(game: Game, user: User | None) -> bool:
     declined = Notification.objects.filter(  # the host's notice of their decline
         game=game, kind=Notification.Kind.DECLINED, key=f"{game.pk}:{user.pk}"
     )
-    return (
-        Notification.objects.filter(
-            user=user, game=game, kind=Notification.Kind.INVITATION
-        ).exists()
-        and not declined.exists()
-        and not Seat.objects.filter(game=game, user=user).exists()
-        and not Seat.objects.filter(game=game, declined_by=user).exists()
+    seat = Seat.objects.filter(Q(user=user) | Q(declined_by=user), game=game)  # or declined
+    return (  # one query
+        Notification.objects.filter(user=user, game=game, kind=Notification.Kind.INVITATION)
+        .exclude(Exists(declined))
+        .exclude(Exists(seat))
+        .exists()
     )
 
 

@@ -91,7 +91,7 @@ SUBMIT_ACTORS = (Move.Actor.PLAYER, Move.Actor.BOT, Move.Actor.DEADLINE)
 # --------------------------------------------------------------------------- tables
 
 
-ONCE_MAX_LENGTH = 40  # Game.form_once
+ONCE_MAX_LENGTH = Game._meta.get_field("form_once").max_length
 
 
 def game_create(

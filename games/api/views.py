@@ -65,14 +65,14 @@ IDEMPOTENCY_KEY = OpenApiParameter(
     str,
     OpenApiParameter.HEADER,
     required=False,
-    pattern=r"^[A-Za-z0-9_.~-]{1,40}$",
+    pattern=rf"^[A-Za-z0-9_.~-]{{1,{services.ONCE_MAX_LENGTH}}}$",
     description=(
         "A value of your choice, new for each table you mean to open (1 to 40 letters, "
         "digits and `-_.~`). Sent again with the same request (a retry after a timeout), "
         "it opens no second table: the answer is 200 with the table the first opened."
     ),
 )
-IDEMPOTENCY_KEY_FORM = re.compile(r"(?:[A-Za-z0-9_.~-]{1,40})?")
+IDEMPOTENCY_KEY_FORM = re.compile(rf"(?:[A-Za-z0-9_.~-]{{1,{services.ONCE_MAX_LENGTH}}})?")
 
 # --------------------------------------------------------------------------- helpers
 
