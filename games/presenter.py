@@ -324,7 +324,9 @@ def mover_names(names: tuple[str, ...], move: dict[str, Any], seat: Any) -> tupl
     board's log, the turn e-mails and the replay all name moves this way.  ``seat``:
     the mover's seat (its ``user_id`` and ``ai_level``), or None."""
     who, at, actor = list(names), move["seat"], move["actor"]
-    if actor in ("bot", "deadline") and seat is not None and seat.user_id is not None:
+    if actor == "bot" and seat is not None and seat.handed_over:
+        pass  # "Alex (replaced by a bot)" says who moved; "Bot for …" would say bot twice
+    elif actor in ("bot", "deadline") and seat is not None and seat.user_id is not None:
         who[at] = bot_for(actor, seat.ai_level, names[at])
     elif actor == "order":
         who[at] = order_actor(names[at])

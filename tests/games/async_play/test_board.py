@@ -71,7 +71,7 @@ def test_a_vacation_is_shown_only_while_it_keeps_the_table_waiting(client, game,
     assert "On vacation until" not in client.get(f"/games/{game.pk}/").content.decode()
 
 
-def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bob):
+def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bob, run_commits):
     Seat.objects.filter(game=game, user=bob).update(timeouts=2)
     client.force_login(bob)
     assert "Hand this seat to a bot" not in client.get(f"/games/{game.pk}/").content.decode()
@@ -83,7 +83,8 @@ def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bo
     # Behind a second step: it cannot be undone, and one tap was enough.
     assert html.count("<summary>Hand this seat to a bot for good…</summary>") == 1
     assert "This cannot be undone: Bob cannot take the seat back." in html
-    done = client.post(f"/games/{game.pk}/seat-to-bot/", {"position": "1"}, follow=True)
+    with run_commits():  # the bot then moves in his seat (his turn)
+        done = client.post(f"/games/{game.pk}/seat-to-bot/", {"position": "1"}, follow=True)
     assert "A bot plays that seat from now on." in done.content.decode()
     seat = Seat.objects.get(game=game, user=bob)
     assert seat.is_bot and seat.resigned and seat.handed_over
@@ -92,6 +93,10 @@ def test_the_creator_hands_a_seat_to_a_bot_from_the_board(client, game, dora, bo
     board = client.get(f"/games/{game.pk}/").content.decode()
     assert "the host handed your seat to a bot" in board and "You resigned" not in board
     assert "Bob (replaced by a bot)" in board and "(resigned)" not in board
+    # The bot moved in his seat: the log names the seat once, not "Bot (…) for Bob
+    # (replaced by a bot)", which said "bot" twice.
+    assert "Bob (replaced by a bot) passes." in board
+    assert "for Bob (replaced by a bot)" not in board
     lobby = client.get("/").content.decode()
     assert "A bot plays your seat" in lobby and "You resigned" not in lobby
     from games.services import game_submit_action
