@@ -1060,7 +1060,7 @@ class DefaultsSerializer(StrictSerializer):
         max_value=MAX_INT,
         required=False,
         allow_null=True,
-        help_text="Pass on every luxury card whose value is below this (2 to 12; null: ask me).",
+        help_text="Pass on every luxury card whose value is below this (2 to 12; null: the player decides).",
     )
     misfortune_max = JsonIntegerField(
         min_value=0,
@@ -1069,7 +1069,7 @@ class DefaultsSerializer(StrictSerializer):
         allow_null=True,
         help_text=(
             "In every misfortune auction, pay up to this to avoid the card, else take it "
-            "(0: always take it; null: ask me)."
+            "(0: always take it; null: the player decides)."
         ),
     )
 

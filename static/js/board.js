@@ -582,7 +582,7 @@
   });
 
   // A standing order being written keeps its pass-or-bid choice, Theft's discard and
-  // "only with the cards I ticked" through a refresh, as its amount does (hx-preserve).
+  // "only with the cards you ticked" through a refresh, as its amount does (hx-preserve).
   // Once "Set this order" has gone through, the fields start empty again (the order is
   // shown above them); refused, they stay as they were, beside the reason.
   var ORDER_FIELDS = "input[name=kind], select[name=discard], input[name=only_ticked]";

@@ -105,7 +105,7 @@ def test_an_order_being_written_survives_a_refresh_and_empties_once_set(
     game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
     page = log_in(new_page(), alice)
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    expect(page.locator("#orders")).to_contain_text("For this auction, while I am away:")
+    expect(page.locator("#orders")).to_contain_text("For this auction, while you are away:")
     page.check("#order-kind-bid")
     page.fill("#order-max", "9000")
     chat_post(game=game, user=dora, text="thinking…")

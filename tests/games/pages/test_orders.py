@@ -26,7 +26,7 @@ def orders_post(client, game, data, **extra):
 def test_an_order_is_left_from_the_board_and_shown_to_its_owner_only(client, game, alice, bob):
     client.force_login(alice)
     board = client.get(f"/games/{game.pk}/").content.decode()
-    assert "For this auction, while I am away" in board and 'name="maximum"' in board
+    assert "For this auction, while you are away" in board and 'name="maximum"' in board
     response = orders_post(
         client, game, {"what": "order", "card": "lux5", "kind": "bid", "maximum": "9000"}
     )
@@ -191,7 +191,7 @@ def test_theft_discard_order_from_the_board(client, dora, alice, bob):
         game = act(game, user, **action)
     client.force_login(alice)
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert 'name="discard"' in html and "my lowest luxury" in html and "Luxury 8" in html
+    assert 'name="discard"' in html and "your lowest luxury" in html and "Luxury 8" in html
     response = orders_post(
         client, game, {"what": "order", "card": "theft", "kind": "", "discard": "lux8"}
     )
