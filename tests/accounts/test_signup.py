@@ -200,3 +200,43 @@ def test_a_password_made_of_the_username_is_refused(client):
     assert response.status_code == 200
     assert "too similar to the username" in response.content.decode()
     assert not User.objects.filter(username="newbie1").exists()
+
+
+def test_sign_up_from_a_shared_table_link_comes_back_to_the_table(client, alice):
+    """A visitor sent a table's link logs in or signs up from it: every way to sign up
+    on the way (the table's own button, the log-in page's line, the header) carries the
+    table along, and confirming the address lands on the table, not on the lobby."""
+    from tests.games.factories import GameFactory
+
+    game = GameFactory(creator=alice, seats=[{"open": True}, {"ai": "easy"}])
+    table = f"/games/{game.pk}/"
+    board = client.get(table).content.decode()
+    assert f'href="/accounts/signup/?next=/games/{game.pk}/"' in board  # header, button
+    assert board.count(f"/accounts/signup/?next=/games/{game.pk}/") >= 2
+    login = client.get(f"/accounts/login/?next={table}").content.decode()
+    # The log-in page's "New here? Sign up" and the header's "Sign up" both keep it (the
+    # header's link used to overwrite the page's with a bare one).
+    assert f'href="/accounts/signup/?next=/games/{game.pk}/"' in login  # the header's
+    assert f'href="/accounts/signup/?next=%2Fgames%2F{game.pk}%2F"' in login  # the page's
+    assert 'href="/accounts/signup/"' not in login
+    signup = client.get(f"/accounts/signup/?next={table}").content.decode()
+    assert f'href="/accounts/login/?next=/games/{game.pk}/"' in signup
+    client.post(
+        f"/accounts/signup/?next={table}",
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": table,
+        },
+    )
+    confirmed = client.post(_link_in(mail.outbox[-1]))
+    assert confirmed.status_code == 302 and confirmed["Location"] == table
+
+
+def test_the_header_brings_no_stranger_address_back(client):
+    """A ``next`` handed to the log-in page is passed on only when it stays on the site."""
+    page = client.get("/accounts/login/?next=https://evil.example/").content.decode()
+    assert "/accounts/signup/?next=https" not in page
+    assert 'href="/accounts/signup/"' in page
