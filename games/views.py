@@ -45,6 +45,7 @@ from games.forms import (
     money_amount,
     parse_cards,
 )
+from games.middleware import TableClosed
 from games.models import Game
 from games.read_model import TableView
 from games.templatetags.game_cards import bot_level
@@ -72,13 +73,13 @@ def login_required(view: Any) -> Any:
 
 
 def game_or_404(request: HttpRequest, game_id: int) -> Game:
-    """The game, or 404.  Abandoned tables exist only for the people who sat there, as
-    in the API (``games.api.views._game_get``): for anyone else there is no such table."""
+    """The game, or 404.  Of an abandoned table, anyone who did not sit there learns
+    only that it was closed (``games.middleware``: 410, and no seats nor names)."""
     game = get_object_or_404(Game, pk=game_id)
     if game.status == Game.Status.ABANDONED and not (
         request.user.is_authenticated and game.seats.filter(user=request.user).exists()
     ):
-        raise Http404(_("No such table."))
+        raise TableClosed(_("This table was closed."))  # its page says so (games.middleware)
     return game
 
 

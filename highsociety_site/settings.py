@@ -95,6 +95,8 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
+    # A closed table asked for by someone without a seat there: a page that says so.
+    "games.middleware.ClosedTableMiddleware",
     # The API's answers are the caller's own: private, and varying with Authorization.
     "games.api.caching.ApiCacheHeadersMiddleware",
     "csp.middleware.CSPMiddleware",

@@ -471,13 +471,16 @@ def add(
         CASES.append(Case(route, label, persona, method, wanted, path, data, effect, api))
 
 
-def seen(table: str, ok: int = 200, anonymous: int | str | None = None) -> dict[str, int | str]:
+def seen(
+    table: str, ok: int = 200, anonymous: int | str | None = None, closed: int = 410
+) -> dict[str, int | str]:
     """Who may see a table: everybody, except an abandoned table (only the people who
-    sat there) and a game that does not exist (nobody)."""
+    sat there; anyone else is told it was closed: 410) and a game that does not exist
+    (nobody)."""
     if table == "missing":
         expect = by(404)
     elif table == "abandoned":
-        expect = by(404, seated=ok, other=ok, creator=ok)
+        expect = by(closed, seated=ok, other=ok, creator=ok)
     else:
         expect = by(ok)
     if anonymous is not None:
@@ -485,13 +488,16 @@ def seen(table: str, ok: int = 200, anonymous: int | str | None = None) -> dict[
     return expect
 
 
-def refused(table: str, default: int, anonymous: int | str, **persona: int) -> dict:
-    """A change refused by the service; at an abandoned table the outsiders get 404 (the
-    table does not exist for them), at a missing game everybody does."""
+def refused(
+    table: str, default: int, anonymous: int | str, closed: int = 410, **persona: int
+) -> dict:
+    """A change refused by the service; at an abandoned table the outsiders get 410 (it
+    was closed, and they learn nothing else of it; the API: 404), at a missing game
+    everybody 404."""
     if table == "missing":
         return by(404, anonymous=anonymous)
     if table == "abandoned":
-        return by(default, anonymous=anonymous, outsider=404, staff=404)
+        return by(default, anonymous=anonymous, outsider=closed, staff=closed)
     return by(default, anonymous=anonymous, **persona)
 
 
@@ -504,12 +510,19 @@ for t in TABLES:
     add("games:board", f"game-board:{t}", f"{g}/board/", "GET", seen(t))
     # The stream, as a WSGI client sees it: 204 (no stream here: poll) where the board is
     # seen, for signed-in people only (tests/games/live test it under ASGI).
-    add("games:stream", f"game-stream:{t}", f"{g}/stream/", "GET", seen(t, 204, anonymous=403))
+    add(
+        "games:stream",
+        f"game-stream:{t}",
+        f"{g}/stream/",
+        "GET",
+        seen(t, 204, anonymous=403, closed=404),
+    )
     add(
         "games:bid_preview", f"game-bid-preview:{t}", f"{g}/bid-preview/?cards=1000", "GET", seen(t)
     )
     finished_only = by(200) if t == "finished" else by(404)
-    add("games:replay", f"game-replay:{t}", f"{g}/replay/", "GET", finished_only)
+    replay = by(410, seated=404, other=404, creator=404) if t == "abandoned" else finished_only
+    add("games:replay", f"game-replay:{t}", f"{g}/replay/", "GET", replay)
     add("games:record", f"game-record:{t}", f"{g}/record.json", "GET", finished_only)
 
     act = {"type": "pass", "version": v}
@@ -1275,13 +1288,20 @@ for method in ("PUT", "PATCH", "DELETE"):
 
 for t in TABLES:
     g = f"{A}/games/{{{t}}}"
-    add("api:game-detail", f"api-game-detail:{t}", f"{g}/", "GET", seen(t, anonymous=401), api=True)
+    add(
+        "api:game-detail",
+        f"api-game-detail:{t}",
+        f"{g}/",
+        "GET",
+        seen(t, anonymous=401, closed=404),
+        api=True,
+    )
     add(
         "api:game-moves",
         f"api-game-moves:{t}",
         f"{g}/moves/",
         "GET",
-        seen(t, anonymous=401),
+        seen(t, anonymous=401, closed=404),
         api=True,
     )
     if t == "open":
@@ -1301,9 +1321,9 @@ for t in TABLES:
         move = by(403, anonymous=401, seated=409, other=409, creator=409)
         move_effects = {}
     else:
-        join = refused(t, 409, 401)
+        join = refused(t, 409, 401, closed=404)
         join_effects = {}
-        move = refused(t, 409, 401)
+        move = refused(t, 409, 401, closed=404)
         if t == "abandoned":
             move["other"] = 403  # invited, never accepted: no seat in play
         move_effects = {}
@@ -1340,9 +1360,9 @@ for t in TABLES:
         seat = by(409, anonymous=401, creator=200)
         seat_effects = {"creator": seat_set_to_bot()}
     else:
-        leave = refused(t, 409, 401, outsider=403, staff=403)
+        leave = refused(t, 409, 401, closed=404, outsider=403, staff=403)
         leave_effects = seat_effects = {}
-        seat = refused(t, 409, 401)
+        seat = refused(t, 409, 401, closed=404)
     add(
         "api:game-leave",
         f"api-game-leave:{t}",
@@ -1387,7 +1407,7 @@ def api_player_call(name: str, at: str, ok: dict, effect) -> None:
         if t == at:
             expect, effects = ok, {p: effect(p) for p in ("seated", "other", "creator")}
         else:
-            expect, effects = refused(t, 409, 401, outsider=403, staff=403), {}
+            expect, effects = refused(t, 409, 401, closed=404, outsider=403, staff=403), {}
             if t in ("open", "abandoned"):
                 expect["other"] = 403  # invited, not (yet) accepted: no seat in play
         path = f"{A}/games/{{{t}}}/{name}/"

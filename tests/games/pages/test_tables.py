@@ -104,6 +104,30 @@ def test_a_closed_table_says_so_to_its_invited_players(client, open_table, alice
         assert f">{offer}<" not in html
 
 
+def test_a_closed_table_says_so_to_whoever_watched_it(client, open_table, alice, dave):
+    """A visitor or a player without a seat who followed the table's link (or was
+    watching it) learns that its host closed it: not a bare "not found", and a
+    watching board reloads into that page rather than polling a 404 for ever.  They
+    see nothing of it but that (no seats, no names)."""
+    client.force_login(alice)
+    client.post(f"/games/{open_table.pk}/leave/")
+    for who in (None, dave):
+        client.logout()
+        if who is not None:
+            client.force_login(who)
+        page = client.get(f"/games/{open_table.pk}/")
+        html = page.content.decode()
+        assert page.status_code == 410
+        assert "This table was closed" in html and "Its host closed it" in html
+        assert "Alice" not in html and "Bob" not in html
+        poll = client.get(f"/games/{open_table.pk}/board/?version=0&t=1", **HX)
+        assert poll.status_code == 200 and poll["HX-Refresh"] == "true" and not poll.content
+    join = client.post(f"/games/{open_table.pk}/join/")
+    assert join.status_code == 410 and "This table was closed" in join.content.decode()
+    assert not Seat.objects.filter(game=open_table, user=dave).exists()
+    assert client.get("/games/999999/").status_code == 404  # no such table: as before
+
+
 def test_resign_hands_the_seat_to_a_bot(client, table, bob):
     client.force_login(bob)
     html = client.get(f"/games/{table.pk}/").content.decode()
