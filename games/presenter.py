@@ -30,7 +30,6 @@ from games.engine import (
     StatusStep,
     bid_problem,
     card_kind,
-    final_ranking,
 )
 from games.engine.messages import Card, Message, Money
 from games.read_model import OrdersView, TableOptions, TableView
@@ -660,8 +659,7 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
         )
 
     # Places as the records count them (ties share a place; the next place skips).
-    places = final_ranking([dict(row.details) for row in view.score or ()])
-    for row, place in zip(rows, places, strict=True):
+    for row, place in zip(rows, view.places, strict=True):
         row["place"] = place
     rows.sort(key=lambda r: (r["place"], -r["status"], -r["money"]))
     return rows

@@ -13,7 +13,7 @@ from datetime import datetime
 from typing import Any
 
 from games.ai.orders import Defaults, Order
-from games.engine import LegalSummary, PlayerView, StatusStep
+from games.engine import LegalSummary, PlayerView, StatusStep, final_ranking
 
 FINISHED = "finished"
 
@@ -124,6 +124,13 @@ class TableView:
     @property
     def names(self) -> tuple[str, ...]:
         return tuple(seat.display_name for seat in self.seats_info)
+
+    @property
+    def places(self) -> list[int]:
+        """Each seat's place once the game is over (seat order; ties share a place, the
+        next place skips), as the records count them; empty before the end.  The end
+        screen, the API's ``ending`` and the e-mails all read it here."""
+        return final_ranking([dict(row.details) for row in self.score or ()])
 
     @property
     def to_act(self) -> tuple[int, ...]:

@@ -37,7 +37,6 @@ from games.api.serializers import (
     OrdersSerializer,
     SeatSpecSerializer,
 )
-from games.engine import final_ranking
 from games.engine.state import SEALED
 from games.errors import NoSuchSeat, NotAllowed, NotYourSeat, TableOpenedAlready
 from games.models import Game, Move, Seat
@@ -130,7 +129,7 @@ def view_payload(view: TableView, ending: dict[str, Any] | None = None) -> dict[
     players = (view.result or {}).get("players") or []
     data["ending"] = (
         {
-            "places": final_ranking(players),
+            "places": view.places,
             "rating_changes": [ending["rating_changes"].get(p["seat"]) for p in players],
             "unrated_reason": ending["unrated_reason"] or None,
         }

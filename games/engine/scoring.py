@@ -119,17 +119,18 @@ def result(state: State) -> dict[str, Any] | None:
 
 def final_ranking(details: list[dict[str, Any]]) -> list[int]:
     """The place of each seat (1 = first; ties share a place, the next place skips):
-    winners, then the others not cast out by status, then the cast-out players.
+    winners, then the others not cast out, ordered as the win is decided (status, then
+    money, then the top luxury), then the cast-out players.
 
     ``details`` is ``score_details(state)`` (seat order).
     """
 
-    def key(row: dict[str, Any]) -> tuple[int, int]:
+    def key(row: dict[str, Any]) -> tuple[int, int, int, int]:
         if row["winner"]:
-            return (0, 0)
+            return (0, 0, 0, 0)
         if row["cast_out"]:
-            return (2, 0)
-        return (1, -row["status"])
+            return (2, 0, 0, 0)
+        return (1, -row["status"], -row["money"], -row["top_luxury"])
 
     keys = [key(row) for row in details]
     return [1 + sum(other < mine for other in keys) for mine in keys]

@@ -16,8 +16,15 @@ from tests.games.records.conftest import played_game, scored_game
 NEWCOMER = rating_display(DEFAULT_MU, DEFAULT_SIGMA)
 
 
-def row(seat, status, *, winner=False, cast_out=False):
-    return {"seat": seat, "status": status, "winner": winner, "cast_out": cast_out}
+def row(seat, status, *, winner=False, cast_out=False, money=0, top_luxury=0):
+    return {
+        "seat": seat,
+        "status": status,
+        "winner": winner,
+        "cast_out": cast_out,
+        "money": money,
+        "top_luxury": top_luxury,
+    }
 
 
 # --------------------------------------------------------------------------- ranking
@@ -37,11 +44,26 @@ def test_shared_win_and_equal_status_tie():
     details = [
         row(0, 14, winner=True),
         row(1, 14, winner=True),
-        row(2, 6),
-        row(3, 6),
+        row(2, 6, money=20_000, top_luxury=5),
+        row(3, 6, money=20_000, top_luxury=5),
         row(4, 2, cast_out=True),
     ]
     assert final_ranking(details) == [1, 1, 3, 3, 5]
+
+
+def test_every_place_is_decided_as_the_win_is():
+    """Below the winner, equal status is decided by money, then by the top luxury, as
+    the win is: two players on 0 with 105,000 and 96,000 shared third place, while the
+    same tie at the top had made a first and a second."""
+    details = [
+        row(0, 6, winner=True, money=30_000),
+        row(1, 6, money=20_000),
+        row(2, 0, money=105_000),
+        row(3, 0, money=96_000),
+        row(4, 0, money=96_000, top_luxury=3),
+        row(5, 0, cast_out=True),
+    ]
+    assert final_ranking(details) == [1, 2, 3, 5, 4, 6]
 
 
 def test_loser_on_money_tie_break_ranks_after_the_winner():
