@@ -149,3 +149,46 @@ def test_the_longest_username_fits_a_small_phone(live_server, new_page, log_in, 
     urls = ["/", f"/players/{wide.username}/", f"/games/{playing.pk}/", "/accounts/profile/"]
     too_wide = too_wide_pages(page, live_server.url, urls, "en", SMALL_PHONE["width"])
     assert too_wide == {}, f"too wide for a {SMALL_PHONE['width']} px screen: {too_wide}"
+
+
+# Inside the board, a long word may also be cut off by a box that scrolls or clips
+# rather than widening the page: the high bid's line, the log's lines, the scores.
+CLIPPED = """() => [...document.querySelectorAll(
+        '.auction__info, .auction__high, .log__lines li, .scores__table th, .scores__table td')]
+    .filter(el => el.scrollWidth > el.clientWidth + 1)
+    .map(el => el.className + ': ' + el.innerText.slice(0, 40))"""
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_a_long_one_word_name_wraps_on_the_board(
+    live_server, new_page, log_in, screenshot, bob, carol, width
+):
+    """A display name of forty letters in one word (the longest allowed), holding the
+    high bid, in the log and in a finished game's scores: it wraps everywhere.  It
+    widened a phone's page to 569 px beside the card up for auction, and at 1280 px
+    the scores' unwrapped name squeezed the status cards into one column."""
+    from tests.factories import UserFactory
+    from tests.games.pages.conftest import act
+
+    long = UserFactory(username="wolfe", display_name="Wolfeschlegelsteinhausenbergerdorffwelch")
+    long.is_staff = True  # a fixed deck
+    long.save(update_fields=["is_staff"])
+    playing = table_make(long, [bob, carol])
+    act(playing, long, type="bid", cards=[1000])
+    finished = played_game([long, bob, "medium"], seed=301)
+    page = log_in(new_page(viewport={"width": width, "height": 900}, locale="de"), bob)
+    urls = [f"/games/{playing.pk}/", f"/games/{finished.pk}/", f"/games/{finished.pk}/replay/"]
+    assert too_wide_pages(page, live_server.url, urls, "de", width) == {}
+    clipped = {}
+    for url in urls:
+        page.goto(f"{live_server.url}{url}")
+        if found := page.evaluate(CLIPPED):
+            clipped[url] = found
+    assert clipped == {}
+    page.goto(f"{live_server.url}{urls[1]}")
+    screenshot(page, f"long-name-scores-{width}")
+    if width > 1000:  # the status cards keep a row of their own width, not one card wide
+        rows = page.locator(".scores__table .card-row").evaluate_all(
+            "rows => rows.map(r => r.getBoundingClientRect().width)"
+        )
+        assert min(rows) > 150, rows  # three cards at least: it was one
