@@ -94,7 +94,31 @@ class MoneyAmountField(forms.IntegerField):
         return amount
 
 
-class GameCreateForm(forms.Form):
+class OneValueForm(forms.Form):
+    """A form that refuses a single-value field sent more than once.  Django reads the
+    last of repeated values, so a forged ``card=1000&card=2000`` chose 2,000 without a
+    word; the page's forms never send a field twice, and the API refuses a list there
+    too."""
+
+    def clean(self) -> dict[str, Any]:
+        data = super().clean()
+        getlist = getattr(self.data, "getlist", None)
+        if getlist is None:
+            return data
+        for name, field in self.fields.items():
+            if isinstance(field, forms.MultipleChoiceField):
+                continue
+            if len(getlist(self.add_prefix(name))) > 1:
+                self.add_error(
+                    name,
+                    gettext(
+                        "The form sent several values for one field; reload the page and try again."
+                    ),
+                )
+        return data
+
+
+class GameCreateForm(OneValueForm):
     """A new table: players, who sits where, the options of docs/rules.md.
 
     Seat rows are numbered from 1 as people count; ``your_seat`` is where the creator
@@ -244,7 +268,7 @@ def money_cards_field() -> forms.TypedMultipleChoiceField:
     )
 
 
-class ActionForm(forms.Form):
+class ActionForm(OneValueForm):
     """One move from the board: the action's type, its cards, and the version it was made at."""
 
     version = forms.IntegerField(
@@ -325,7 +349,7 @@ def parse_cards(values: list[str]) -> tuple[list[int], str | None]:
 MAX_MONEY_INPUT = 10**6  # more than all the money of a game; refused as a number beyond
 
 
-class SeatChangeForm(forms.Form):
+class SeatChangeForm(OneValueForm):
     """The host's change to one seat of a waiting table: open it, a bot, or an
     invitation (the create form's choices).  ``position`` counts from 0."""
 
@@ -356,7 +380,7 @@ class SeatChangeForm(forms.Form):
     error_text = ActionForm.error_text
 
 
-class OrderForm(forms.Form):
+class OrderForm(OneValueForm):
     """A standing order from the board: what to do for the card up for auction
     (``card``) while the player is away, the luxury Theft should take, or the defaults
     for the coming auctions (``what``)."""

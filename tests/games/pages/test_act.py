@@ -121,6 +121,9 @@ def test_too_low_bid_shows_the_engine_sentence_and_keeps_the_selection(client, t
             {"type": "sealed_bid", "card": "999"},
             "Choose one money card from your hand for the Yacht Club.",
         ),
+        # A field sent twice (a forged or garbled post): refused, not its last value.
+        ({"type": ["bid", "pass"], "cards": ["1000"]}, "several values for one field"),
+        ({"type": "discard", "card": ["lux3", "lux5"]}, "several values for one field"),
     ],
 )
 def test_bad_input_gives_a_message_and_changes_nothing(client, table, alice, data, message):
@@ -223,6 +226,11 @@ def test_sealed_yacht_club_choice_then_waiting(client, host, bob, carol):
     assert "Yacht Club — sealed choice" in html
     assert "Yacht Club: choose one money card in secret." in html
     assert 'name="type" value="sealed_bid"' in html and 'name="card" value="25000"' in html
+    # Two cards in one forged post: refused, nothing chosen (the last value was taken).
+    twice = {"version": game.version, "type": "sealed_bid", "card": ["1000", "2000"]}
+    refused = post(client, game, twice)
+    assert refused.status_code == 400 and "several values for one field" in refused.content.decode()
+    assert unchanged(game)
     response = post(
         client, game, {"version": game.version, "type": "sealed_bid", "card": "6000"}, **HX
     )
