@@ -270,6 +270,16 @@ def card_name_filter(code: str) -> str:
 
 
 @register.filter
+def card_effect(code: str) -> str:
+    """What a card does, in words, beside it while it is up for auction (the card's own
+    tooltip says the same, but a phone shows no tooltip); a plain luxury's name says
+    all, so it gets none."""
+    if code in LUXURY_VALUE and code.startswith("lux"):
+        return ""
+    return card_face(code)[3]
+
+
+@register.filter
 def deadline_words(hours: int | None) -> str:
     """48 -> 2 days; None -> no deadline."""
     if not hours:

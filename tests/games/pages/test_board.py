@@ -341,3 +341,30 @@ def test_a_negative_status_is_written_with_a_minus_sign():
         "{% load game_cards %}{{ a|status_number }} {{ b|floatformat:1|status_number }}"
     )
     assert draw.render(Context({"a": -4, "b": -3.5})) == "−4 −3.5"
+
+
+@pytest.mark.parametrize(
+    ("card", "effect"),
+    [
+        ("gambling", "Its owner&#x27;s money counts double at the end."),
+        ("excursions", "every other player takes their best spent card back."),
+        ("prestige", "Doubles its owner&#x27;s status."),
+        ("theft", "Its owner discards one luxury."),
+    ],
+)
+def test_the_card_up_says_what_it_does(client, host, bob, carol, card, effect):
+    """What a special card does is written beside it while it is up, not only in the
+    card's tooltip, which a phone never shows: "Special — normal auction" told a
+    newcomer nothing of Gambling."""
+    advanced = [card] if card in ("gambling", "excursions") else []
+    rest = list(DECK)
+    if not advanced:
+        rest.remove(card)  # the card comes up first
+    game = table_make(host, [bob, carol], deck=[card, *rest], advanced=advanced)
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    panel = html.split('class="auction__info"')[1].split("</div>")[0]
+    assert '<p class="auction__effect">' in panel and effect in panel
+    plain = table_make(host, [bob, carol])  # Luxury 3 up: its name says it all
+    html = client.get(f"/games/{plain.pk}/").content.decode()
+    assert "auction__effect" not in html.split('class="auction__info"')[1].split("</div>")[0]
