@@ -198,6 +198,16 @@ def test_memory_aid_shows_remaining_money(client, host, bob, carol):
     html = client.get(url(game)).content.decode()
     assert "81,000" in html  # Alice's money left, shown to Bob
     assert "Memory aid" in html
+    # Once she has paid, her spent pile too, as the rules page says (the pile
+    # Excursions gives back from): it was in the API only.
+    act(game, bob, type="pass")
+    act(game, carol, type="pass")
+    html = client.get(url(game)).content.decode()
+    alice = html.split('class="player__name')[1].split("</li>")[0]
+    assert "Spent:" in alice and '<span class="mini-money mini-money--spent">25,000</span>' in alice
+    client.force_login(host)  # her own pile is under her hand, not in her row
+    html = client.get(url(game)).content.decode()
+    assert "mini-money--spent" not in html.split('class="player__name')[1].split("</li>")[0]
 
 
 def test_open_table_page_lists_seats_and_join(client, host, dave):
