@@ -24,6 +24,11 @@ class MethodNotAllowedPageMiddleware:
             and not response.content
             and not request.path_info.startswith("/api/")
         ):
-            response.content = render_to_string("405.html", request=request)
+            # GET allowed: a page that is only read, sent a form (a forged post, a
+            # stale form): it is offered, not said not to exist.
+            page = "GET" in response.get("Allow", "").replace(" ", "").split(",")
+            response.content = render_to_string(
+                "405.html", {"page": request.path if page else ""}, request=request
+            )
             response["Content-Type"] = "text/html; charset=utf-8"
         return response

@@ -175,6 +175,15 @@ def test_a_form_address_opened_in_the_browser_gets_a_page_not_a_blank(client, al
     assert "has no page of its own" in page and 'href="/"' in page
     api = client.patch("/api/v1/games/1/")
     assert api.status_code == 405 and api.json()["code"] == "method_not_allowed"
+    # A form posted to a page that is only read (a forged post, or a stale form) is
+    # not told that the page does not exist: it is offered the page.
+    for path in ("/leaderboard/", "/rules/", "/players/alice/"):
+        posted = client.post(path, {"x": "1"})
+        assert posted.status_code == 405 and "GET" in posted["Allow"]
+        page = posted.content.decode()
+        assert "has no page of its own" not in page, path
+        assert "This page takes no form; nothing was changed." in page
+        assert f'href="{path}"' in page
 
 
 def test_every_page_leads_to_the_api_docs(client):
