@@ -20,6 +20,9 @@ UNSUBSCRIBE_SALT = "accounts.preferences.unsubscribe"
 LANGUAGE_SESSION_KEY = "hs_language"
 # The time zone they chose on their profile ("" for the browser's), likewise.
 TIME_ZONE_SESSION_KEY = "hs_time_zone"
+# A language a visitor picked with the header's switch before logging in: the log-in
+# saves it on the account (accounts.signals), once.
+LANGUAGE_PICKED_SESSION_KEY = "hs_language_picked"
 
 
 def unsubscribe_token(user: User, kind: str | None = None) -> str:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import translation
 
 from accounts.preferences import (
+    LANGUAGE_PICKED_SESSION_KEY,
     LANGUAGE_SESSION_KEY,
     TIME_ZONE_SESSION_KEY,
     language_set,
@@ -21,6 +22,13 @@ def remember_language(sender, request, user, **kwargs) -> None:
         return
     if hasattr(request, "session"):  # the zone the pages write times in (the middleware)
         request.session[TIME_ZONE_SESSION_KEY] = getattr(user, "time_zone", "") or ""
+    # Picked with the header's switch just before logging in: a choice, which wins over
+    # the account's (perhaps only ever taken from a browser) and replaces it.
+    picked = (
+        request.session.pop(LANGUAGE_PICKED_SESSION_KEY, "") if hasattr(request, "session") else ""
+    )
+    if language_supported(picked):
+        language_set(user=user, value=picked)
     if not user.language:
         # Only what the browser or the header's switch said, never the site's fallback.
         said = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME) or request.META.get(

@@ -19,6 +19,7 @@ from django.views.i18n import set_language
 
 from accounts.models import User
 from accounts.preferences import (
+    LANGUAGE_PICKED_SESSION_KEY,
     LANGUAGE_SESSION_KEY,
     TIME_ZONE_SESSION_KEY,
     email_kind_off,
@@ -57,6 +58,8 @@ def language_update(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated and language_supported(value):
         language_set(user=request.user, value=value)
         request.session[LANGUAGE_SESSION_KEY] = value
+    elif language_supported(value):  # a visitor's pick: their next log-in keeps it
+        request.session[LANGUAGE_PICKED_SESSION_KEY] = value
     return set_language(request)
 
 

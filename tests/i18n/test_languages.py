@@ -476,7 +476,7 @@ def test_a_misfortune_is_taken_as_the_card_not_as_a_pronoun_of_the_wrong_gender(
 
 
 def test_a_german_deadline_reads_in_german_word_order(dora, run_commits):
-    """"Dein Zug ist fällig in 23 Stunden" kept the English order; the verb goes last."""
+    """ "Dein Zug ist fällig in 23 Stunden" kept the English order; the verb goes last."""
     from tests.games.factories import GameFactory, scenario_deck
 
     dora.language = "de"
@@ -492,3 +492,21 @@ def test_a_german_deadline_reads_in_german_word_order(dora, run_commits):
     (message,) = mail.outbox
     assert re.search(r"Dein Zug ist in \d+ Stunden fällig \(", message.body), message.body
     assert "ist fällig in" not in message.body
+
+
+def test_a_language_picked_before_logging_in_is_kept(client, carol):
+    """A visitor who picks French in the header, then logs in, goes on reading French,
+    and the account keeps it: the account's English (saved from a browser at an
+    earlier log-in) switched the site back.  What the browser merely says
+    (Accept-Language) still yields to the account (the test above)."""
+    carol.language = "en"
+    carol.save(update_fields=["language"])
+    client.post("/accounts/language/", {"language": "fr", "next": "/"})
+    client.post("/accounts/login/", {"login": "carol", "password": PASSWORD})
+    assert User.objects.get(pk=carol.pk).language == "fr"
+    assert '<html lang="fr">' in client.get("/").content.decode()
+    # Once: a later log-in in this browser follows the account again.
+    client.logout()
+    User.objects.filter(pk=carol.pk).update(language="de")
+    client.post("/accounts/login/", {"login": "carol", "password": PASSWORD})
+    assert '<html lang="de">' in client.get("/").content.decode()
