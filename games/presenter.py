@@ -99,10 +99,16 @@ def moment_text(moment: datetime, zone: tzinfo | None) -> str:
     return f"{date_format(local, 'DATETIME_FORMAT')} {utc_offset_text(local)}"
 
 
+def printable(text: str) -> str:
+    """User input as a message may show it: a control character (a NUL from ``%00``)
+    becomes U+FFFD, never a raw byte in the page."""
+    return "".join(ch if ch.isprintable() else "\ufffd" for ch in text)
+
+
 def quoted(value: Any, *, limit: int = 40) -> str:
     """User input quoted in a message, cut short, in the reader's language's quotation
     marks (Python's repr gave 'bob' in every language)."""
-    text = value if isinstance(value, str) else repr(value)
+    text = printable(value) if isinstance(value, str) else repr(value)
     text = text[:limit] + ("…" if len(text) > limit else "")
     return pgettext("user input quoted in a message", "“%(text)s”") % {"text": text}
 

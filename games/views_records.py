@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 
 from accounts import selectors
 from games import selectors as game_selectors
+from games.presenter import printable
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from games.views import board_context, game_or_404, login_required, table_options, with_ending
 
@@ -72,6 +73,14 @@ class PageForm(forms.Form):
             "min_value": _("Pages are numbered from 1."),
         },
     )
+
+    def clean_page(self) -> int | None:
+        """Digits 0-9 only, as the replay's move number and the API's query numbers: a
+        number field also reads "٣" (an Arabic-Indic 3)."""
+        raw = str(self.data.get("page", "")).strip()
+        if raw and not (raw.isascii() and raw.isdigit()):
+            raise forms.ValidationError(self.fields["page"].error_messages["invalid"])
+        return self.cleaned_data.get("page")
 
 
 class HistoryFilterForm(PageForm):
@@ -199,7 +208,7 @@ def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
     if not (digits.isascii() and digits.isdecimal()):  # not "٣": 0-9 only
         return total, gettext(
             "“%(raw)s” is not a move number: showing the last move (%(total)s)."
-        ) % {"raw": raw[:20], "total": total}
+        ) % {"raw": printable(raw[:20]), "total": total}
     if len(digits) > 9:  # far out either way (and no ten-thousand-digit int() to parse)
         number = -1 if text.startswith("-") else total + 1
     else:

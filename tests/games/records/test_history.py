@@ -114,6 +114,7 @@ def test_an_unrated_game_says_so_as_on_the_profile(alice_client, alice, bob, car
         ({"opponent": "ALICE"}, "That is you: every game here is yours. Name another player."),
         ({"opponent": "x" * 200}, "A username has at most 150 characters."),
         ({"page": "abc"}, "The page must be a whole number."),
+        ({"page": "\u0663"}, "The page must be a whole number."),  # digits are 0-9, as the replay's
         ({"page": "0"}, "Pages are numbered from 1."),
         ({"show": "<script>"}, "“&lt;script&gt;” is not a filter"),
     ],

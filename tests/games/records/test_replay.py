@@ -159,6 +159,7 @@ def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob
         ("-" + "9" * 5000, "0", "Moves are numbered from 0"),
         ("1.5", "last", "is not a move number"),
         ("\u0663", "last", "is not a move number"),  # an Arabic-Indic 3: digits are 0-9
+        ("\x00", "last", "\ufffd” is not a move number"),  # no raw NUL in the sentence
     ],
 )
 def test_bad_move_numbers_get_a_sentence_not_an_error(
@@ -168,7 +169,7 @@ def test_bad_move_numbers_get_a_sentence_not_an_error(
     response = client.get(f"/games/{game.pk}/replay/", {"move": value})
     assert response.status_code == 400
     html = response.content.decode()
-    assert sentence in html
+    assert sentence in html and "\x00" not in html
     n = game.version if shown == "last" else 0
     assert f'name="move" type="number" min="0" max="{game.version}" value="{n}"' in html
 
