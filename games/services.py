@@ -609,6 +609,15 @@ def game_submit_action(
         if locked.status == Game.Status.ABANDONED:
             raise NotAllowed(_("This table was abandoned."))
         state = locked.engine_state() if locked.status == Game.Status.ACTIVE else None
+        if expected_version > locked.version:  # never shown: a forged or garbled form
+            raise VersionConflict(
+                _(
+                    "The game is at move %(version)s; no page showed move %(seen)s. Look at "
+                    "the board again before you act."
+                )
+                % {"version": locked.version, "seen": expected_version},
+                version=locked.version,
+            )
         if expected_version != locked.version and not _sealed_choice_stands(
             locked, state, action, expected_version
         ):

@@ -301,9 +301,17 @@ def test_stale_version_is_a_conflict_and_nothing_is_stored(table, dora, alice):
         expected_version=0,
     )
     assert "move 1" in str(error)
-    _refused(
-        table, VersionConflict, "moved on", user=alice, action={"type": "pass"}, expected_version=5
+    # A version ahead of the game (a forged or garbled form) is not a game that "moved
+    # on" since a page showed move 5: the game never reached it.
+    ahead = _refused(
+        table,
+        VersionConflict,
+        "is at move 1; no page showed move 5",
+        user=alice,
+        action={"type": "pass"},
+        expected_version=5,
     )
+    assert "moved on" not in str(ahead)
 
 
 def test_repeating_the_same_request_makes_one_move(table, dora):
