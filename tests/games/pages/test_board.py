@@ -72,6 +72,8 @@ def test_spectators_see_the_public_board_only(client, table, who, request):
         assert f"{back}>Log in</a></li>" in html.replace(' aria-current="page"', "")
     else:
         assert "You are watching: you have no seat at this table." in html
+        # Someone who followed an open-seat link too late is shown where seats are.
+        assert 'Its seats are all taken; <a href="/#open-title">open tables</a>' in html
     player = request.getfixturevalue("bob")
     client.force_login(player)
     assert "You are watching" not in client.get(url(table)).content.decode()
