@@ -11,8 +11,8 @@ is the guard):
 - the ``BotRating`` of each bot level at the table.
 
 **The ranking** (``final_ranking``): the winners first, tied (a shared win is a tie);
-then the other players who were not cast out, by status (equal status, equal place);
-the cast-out players last, tied.  When everybody is cast out, nobody wins and all tie.
+then the other players who were not cast out, as the win is decided: by status, then
+money, then the top luxury (all equal, equal place); the cast-out players last, tied.  When everybody is cast out, nobody wins and all tie.
 
 **Ratings**: OpenSkill's Plackett-Luce model (Weng-Lin), each seat a team of one, from
 that ranking.  People have their own rating; bots have one rating per level, shared by

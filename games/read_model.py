@@ -128,8 +128,9 @@ class TableView:
     @property
     def places(self) -> list[int]:
         """Each seat's place once the game is over (seat order; ties share a place, the
-        next place skips), as the records count them; empty before the end.  The end
-        screen, the API's ``ending`` and the e-mails all read it here."""
+        next place skips), as the records count them (``games.ratings`` ranks the same
+        state with the same ``final_ranking``); empty before the end.  The end screen and
+        the API's ``ending`` read it here."""
         return final_ranking([dict(row.details) for row in self.score or ()])
 
     @property
