@@ -508,8 +508,11 @@ def headline(view: TableView) -> Headline:
         resigned = {seat.position for seat in view.seats_info if seat.resigned}
         first = [row.seat for row in view.score or () if row.details["winner"]]
         winners = [names[seat] for seat in first if seat not in resigned]
-        bots = [
-            _("the bot playing for %(name)s") % {"name": names[seat]}
+        handed = {seat.position for seat in view.seats_info if seat.handed_over}
+        bots = [  # "Alex (replaced by a bot)" says it already: no "the bot playing for"
+            names[seat]
+            if seat in handed
+            else _("the bot playing for %(name)s") % {"name": names[seat]}
             for seat in first
             if seat in resigned
         ]

@@ -28,7 +28,7 @@ class MethodNotAllowedPageMiddleware:
             # stale form): it is offered, not said not to exist.
             page = "GET" in response.get("Allow", "").replace(" ", "").split(",")
             response.content = render_to_string(
-                "405.html", {"page": request.path if page else ""}, request=request
+                "405.html", {"page": request.get_full_path() if page else ""}, request=request
             )
             response["Content-Type"] = "text/html; charset=utf-8"
         return response

@@ -604,7 +604,8 @@ class EndingSerializer(serializers.Serializer):
     places = _out(
         serializers.ListField,
         "Each seat's place, in seat order: winners 1, then the others not cast out by "
-        "status, the cast-out players last; ties share a place and the next place skips.",
+        "status, then money, then the top luxury (as the win is decided), the cast-out "
+        "players last; ties share a place and the next place skips.",
         child=serializers.IntegerField(min_value=1),
     )
     rating_changes = _out(
@@ -818,7 +819,8 @@ class RecentGameSerializer(serializers.Serializer):
     seat = _out(serializers.IntegerField, "The player's seat (0-based).")
     place = _out(
         serializers.IntegerField,
-        "Final place: winners 1, then by status, cast-out players last; ties share a place.",
+        "Final place: winners 1, then by status, money and top luxury, cast-out players "
+        "last; ties share a place.",
     )
     won = _out(serializers.BooleanField, "Won (a shared win counts; never after resigning).")
     cast_out = _out(serializers.BooleanField, "Cast out (the least money).")

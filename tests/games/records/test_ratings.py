@@ -313,6 +313,14 @@ def test_a_resigned_player_is_never_shown_as_the_winner(client, alice, bob, caro
         assert text == "The game is over: the bot playing for Alice (resigned) finishes first."
         first = next(row for row in score_lines(view) if row["winner"])
         assert first["bot_first"] and first["name"] == "Alice (resigned)"
+    # Her seat handed to a bot by the host: the seat's name says so, once ("the bot
+    # playing for Alice (replaced by a bot)" said bot twice).
+    from games.models import Game, Seat
+
+    Seat.objects.filter(game=game, user=alice).update(handed_over=True)
+    text = headline(table_view(game=Game.objects.get(pk=game.pk), user=bob)).text
+    assert text == "The game is over: Alice (replaced by a bot) finishes first."
+    Seat.objects.filter(game=game, user=alice).update(handed_over=False)
     client.force_login(bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "Alice wins" not in html and "is-winner" not in html
