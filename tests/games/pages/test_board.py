@@ -207,6 +207,8 @@ def test_memory_aid_shows_remaining_money(client, host, bob, carol):
     html = client.get(url(game)).content.decode()
     alice = html.split('class="player__name')[1].split("</li>")[0]
     assert "Spent:" in alice and '<span class="mini-money mini-money--spent">25,000</span>' in alice
+    # Both rows say what they are: two rows of chips read alike on a phone.
+    assert '<p class="player__aid">Money cards left: <span class="mini-money">' in alice
     client.force_login(host)  # her own pile is under her hand, not in her row
     html = client.get(url(game)).content.decode()
     assert "mini-money--spent" not in html.split('class="player__name')[1].split("</li>")[0]
