@@ -81,6 +81,8 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "-created_at"], name="games_game_status_created"),
             models.Index(fields=["status", "deadline_at"], name="games_game_status_deadline"),
+            # The lobby's "Just finished" (selectors.games_just_finished).
+            models.Index(fields=["status", "-finished_at"], name="games_game_status_finished"),
         ]
         constraints = [
             models.CheckConstraint(

@@ -65,7 +65,7 @@ from games.models import (
     Seat,
     StandingOrder,
 )
-from games.presenter import event_text, move_caption, mover_names, takeover_text
+from games.presenter import event_text, join_names, move_caption, mover_names, takeover_text
 from games.read_model import (
     ChatLine,
     LogEntry,
@@ -118,6 +118,49 @@ def lobby_page(*, user: User | None, page: Any = 1) -> Page:
     """One page of ``games_open``: a fixed number of queries whatever the number of
     tables (a count, the page, its seats with their users)."""
     return Paginator(games_open(user=user), LOBBY_PAGE).get_page(page)
+
+
+LOBBY_WATCH = 8
+
+
+def games_to_watch(*, user: User | None) -> list[Game]:
+    """The running games that moved last, for the lobby's "Being played" list: anyone
+    may watch a table (as a spectator), so a visitor sees that the site is alive and
+    where to look.  Without ``user``'s own games (they are in "Your games") and staff
+    scenario tables; each game gets ``names`` (its seats as the table names them).
+    Two queries."""
+    games = Game.objects.filter(status=Game.Status.ACTIVE, scenario_deck__isnull=True)
+    return _named_games(_not_theirs(games, user).order_by("-updated_at", "-id"))
+
+
+def games_just_finished(*, user: User | None) -> list[Game]:
+    """The games that ended last, for the lobby's "Just finished" list (each with its
+    replay), without ``user``'s own and staff scenario tables; each game gets ``names``
+    and ``first`` (who finished first, in words: "" when everyone tied for the least
+    money, so nobody won; a resigned player's seat reads as the table names it).
+    Two queries."""
+    games = Game.objects.filter(status=Game.Status.FINISHED, scenario_deck__isnull=True)
+    finished = _named_games(_not_theirs(games, user).order_by("-finished_at", "-id"))
+    for game in finished:
+        won = {row["seat"] for row in (game.result or {}).get("players", ()) if row["winner"]}
+        game.first = join_names([name for seat, name in game.named if seat.position in won])
+    return finished
+
+
+def _not_theirs(games: QuerySet[Game], user: User | None) -> QuerySet[Game]:
+    if not _user_known(user):
+        return games
+    return games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
+
+
+def _named_games(games: QuerySet[Game]) -> list[Game]:
+    listed = list(
+        games.defer("state", "scenario_deck").prefetch_related(seats_prefetch())[:LOBBY_WATCH]
+    )
+    for game in listed:
+        game.named = _named(list(game.seats.all()))
+        game.names = [name for _seat, name in game.named]
+    return listed
 
 
 def games_for_user(*, user: User | None) -> list[Game]:

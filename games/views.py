@@ -99,6 +99,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
     hidden = set() if all_invitations else set(invitations[LOBBY_INVITATIONS:])
     context = {
         "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
+        "watch_games": selectors.games_to_watch(user=user),
+        "finished_games": selectors.games_just_finished(user=user),
         "my_games": [g for g in my_games if g.pk not in hidden],
         "invitations_hidden": len(hidden),
         "all_invitations": all_invitations,
