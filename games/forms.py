@@ -20,6 +20,7 @@ from games.ai.orders import Defaults, Order
 from games.engine import ADVANCED_CARDS, MONEY
 from games.models import Game
 from games.presenter import money_text, quoted
+from ops.numbers import digits
 
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
 MAX_SEATS = 5
@@ -75,7 +76,7 @@ def money_amount(raw: str) -> int | None:
     text = raw.strip()
     if _GROUPED.fullmatch(text):
         text = re.sub(r"\D", "", text)
-    if not (text.isascii() and text.isdigit()) or len(text) > 30:
+    if not digits(text) or len(text) > 30:
         return None
     return int(text)
 

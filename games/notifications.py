@@ -52,6 +52,7 @@ from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
 from games.selectors import chat_lines, log_entries, orders_view, table_view
 from ops.logcontext import game_logged
+from ops.numbers import digits
 from ops.outages import CACHE_ERRORS
 
 logger = logging.getLogger(__name__)
@@ -297,7 +298,7 @@ def _about(notice: Notification, game: Game) -> About:
         Seat.objects.filter(game_id=notice.game_id, declined_by_id=int(user_id))
         .select_related("declined_by")
         .first()
-        if user_id.isdigit()
+        if digits(user_id)
         else None
     )
     return About(who=seat.declined_by.public_name if seat else "", seat=seat)

@@ -77,6 +77,7 @@ from games.models import (
 from games.presenter import card_name, engine_text, quoted
 from games.selectors import not_seated, orders_refusal, player_named
 from ops.logcontext import game_logged
+from ops.numbers import digits
 
 if TYPE_CHECKING:
     from accounts.models import User
@@ -726,7 +727,7 @@ def vacation_start(
     from accounts.models import User
 
     now = now or timezone.now()
-    if isinstance(days, str) and days.strip().isdecimal():
+    if isinstance(days, str) and digits(days.strip()):
         days = int(days.strip())
     if isinstance(days, bool) or not isinstance(days, int) or days < 1:
         raise GameError(_("Choose a number of whole days, at least one."))
@@ -1503,7 +1504,7 @@ def _action_normal(action: dict[str, Any]) -> dict[str, Any]:
 
 
 def _version_parse(version: Any) -> int:
-    if isinstance(version, str) and version.strip().isdecimal():
+    if isinstance(version, str) and digits(version.strip()):
         version = int(version.strip())
     if isinstance(version, bool) or not isinstance(version, int) or version < 0:
         raise GameError(

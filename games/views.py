@@ -49,6 +49,7 @@ from games.middleware import TableClosed
 from games.models import Game
 from games.read_model import TableView
 from games.templatetags.game_cards import bot_level
+from ops.numbers import digits
 
 BOARD = "games/game.html"
 LOBBY_INVITATIONS = 10  # invitations the lobby lists before "and N more"
@@ -892,7 +893,7 @@ def game_seat_to_bot(request: HttpRequest, game_id: int) -> HttpResponse:
         services.game_seat_to_bot(
             game=game,
             user=request.user,
-            position=int(position) if position.isdecimal() else position,
+            position=int(position) if digits(position) else position,
         )
     except GameError as error:
         messages.error(request, str(error))

@@ -24,6 +24,7 @@ from games import selectors as game_selectors
 from games.presenter import printable
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from games.views import board_context, game_or_404, login_required, table_options, with_ending
+from ops.numbers import digits
 
 # --------------------------------------------------------------------------- profiles
 
@@ -75,10 +76,9 @@ class PageForm(forms.Form):
     )
 
     def clean_page(self) -> int | None:
-        """Digits 0-9 only, as the replay's move number and the API's query numbers: a
-        number field also reads "٣" (an Arabic-Indic 3)."""
+        """Digits 0-9 only (``ops.numbers.digits``): a number field also reads "٣"."""
         raw = str(self.data.get("page", "")).strip()
-        if raw and not (raw.isascii() and raw.isdigit()):
+        if raw and not digits(raw):
             raise forms.ValidationError(self.fields["page"].error_messages["invalid"])
         return self.cleaned_data.get("page")
 
@@ -204,12 +204,12 @@ def _move_number(raw: str | None, total: int) -> tuple[int, str | None]:
     if raw is None or raw == "":
         return total, None
     text = raw.strip()
-    digits = text.removeprefix("-")
-    if not (digits.isascii() and digits.isdecimal()):  # not "٣": 0-9 only
+    unsigned = text.removeprefix("-")
+    if not digits(unsigned):  # not "٣": 0-9 only
         return total, gettext(
             "“%(raw)s” is not a move number: showing the last move (%(total)s)."
         ) % {"raw": printable(raw[:20]), "total": total}
-    if len(digits) > 9:  # far out either way (and no ten-thousand-digit int() to parse)
+    if len(unsigned) > 9:  # far out either way (and no ten-thousand-digit int() to parse)
         number = -1 if text.startswith("-") else total + 1
     else:
         number = int(text)

@@ -38,6 +38,8 @@ from typing import Any
 
 from pythonjsonlogger.json import JsonFormatter as _JsonFormatter
 
+from ops.numbers import digits
+
 # The fields the context may carry, in the order the text format shows them.
 FIELDS = ("request_id", "task", "game_id", "move_number", "notification_id")
 
@@ -77,7 +79,7 @@ def _move_number(version: Any) -> int | None:
         return None
     if isinstance(version, int):
         return version if version >= 0 else None
-    if isinstance(version, str) and version.strip().isdecimal() and len(version.strip()) < 10:
+    if isinstance(version, str) and digits(version.strip()) and len(version.strip()) < 10:
         return int(version.strip())
     return None
 

@@ -25,6 +25,7 @@ from games.ai.orders import Order
 from games.api.errors import ERROR_CODES
 from games.engine import ADVANCED_CARDS
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
+from ops.numbers import digits
 
 ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
 ORDER_TYPES = ("pass", "bid", "sealed_bid")
@@ -69,7 +70,7 @@ class QueryIntegerField(serializers.IntegerField):
     default_error_messages = {"invalid": _("A whole number in digits is required (such as 2).")}
 
     def to_internal_value(self, data):
-        if not (isinstance(data, str) and data.isascii() and data.isdigit()):
+        if not digits(data):
             self.fail("invalid")
         return super().to_internal_value(data)
 

@@ -64,6 +64,14 @@ def test_the_version_may_come_as_digits_from_a_form(table, dora):
     assert game.version == 1
 
 
+@pytest.mark.parametrize("version", ["\u0660", "\uff10", "\u00b2"])  # Arabic-Indic, full-width 0, ²
+def test_a_version_in_other_digits_than_0_to_9_is_refused_and_changes_nothing(table, dora, version):
+    with pytest.raises(GameError, match="whole number"):
+        game_submit_action(game=table, user=dora, action={"type": "pass"}, expected_version=version)
+    table.refresh_from_db()
+    assert table.version == 0 and not Move.objects.filter(game=table).exists()
+
+
 def test_a_whole_game_of_one_person_and_two_bots_through_the_service(alice, run_commits):
     with run_commits():
         game = GameFactory(creator=alice, seats=[{"ai": "medium"}, {"ai": "medium"}])
