@@ -68,7 +68,7 @@ _FACES: dict[str, tuple[str, str, str, str]] = {
         _("Its owner discards one luxury."),
     ),
     "gambling": (
-        "×2",
+        "⚄",  # a die: "×2" is Prestige's (which doubles status, not money)
         pgettext_lazy("card", "Gambling"),
         "special",
         _("Its owner's money counts double at the end."),
