@@ -510,3 +510,22 @@ def test_a_language_picked_before_logging_in_is_kept(client, carol):
     User.objects.filter(pk=carol.pk).update(language="de")
     client.post("/accounts/login/", {"login": "carol", "password": PASSWORD})
     assert '<html lang="de">' in client.get("/").content.decode()
+
+
+@pytest.mark.parametrize(
+    ("language", "sentence"),
+    [
+        ("de", "Alice deckt die Karte Yachtclub auf."),
+        ("fr", "Alice révèle la carte Yacht-club."),
+    ],
+)
+def test_a_revealed_card_reads_with_its_article(language, sentence):
+    """"Alice révèle Yacht-club" / "deckt Yachtclub auf" had no article; "the card"
+    reads for every card (a luxury, Prestige, the Yacht Club) whatever its gender."""
+    from django.utils import translation
+
+    from games.presenter import card_name
+
+    with translation.override(language):
+        text = translation.gettext("%(who)s reveals %(card)s.")
+        assert text % {"who": "Alice", "card": card_name("yacht")} == sentence
