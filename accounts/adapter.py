@@ -12,10 +12,11 @@ from __future__ import annotations
 import logging
 import smtplib
 import unicodedata
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlencode, urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
+from allauth.account.utils import get_next_redirect_url
 from confusable_homoglyphs import confusables
 from django.conf import settings
 from django.contrib import messages
@@ -117,7 +118,14 @@ class AccountAdapter(DefaultAccountAdapter):
         return _on_site(super().get_reset_password_from_key_url(key))
 
     def get_email_confirmation_url(self, request, emailconfirmation):
-        return _on_site(super().get_email_confirmation_url(request, emailconfirmation))
+        """The link, carrying the page the person signed up (or logged in) from when it
+        is one of the site's (a shared table): confirmed on another device, whose
+        browser has no session of the sign-up, the link still leads back there."""
+        url = _on_site(super().get_email_confirmation_url(request, emailconfirmation))
+        back = get_next_redirect_url(request) if request is not None else None
+        if back and back.startswith("/") and not back.startswith("//"):
+            url += "?" + urlencode({"next": back})
+        return url
 
     def send_mail(self, template_prefix, email, context):
         """The account e-mails (verification, password reset, notices) in the site's

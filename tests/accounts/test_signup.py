@@ -235,6 +235,54 @@ def test_sign_up_from_a_shared_table_link_comes_back_to_the_table(client, alice)
     assert confirmed.status_code == 302 and confirmed["Location"] == table
 
 
+def test_confirming_in_another_browser_still_lands_on_the_table(client, alice):
+    """The address is often confirmed on another device (the phone that reads the
+    mail): the link itself carries the table, so the page it opens leads there too,
+    where the new player logs in to take the seat."""
+    from django.test import Client
+
+    from tests.games.factories import GameFactory
+
+    game = GameFactory(creator=alice, seats=[{"open": True}, {"ai": "easy"}])
+    table = f"/games/{game.pk}/"
+    client.post(
+        f"/accounts/signup/?next={table}",
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": table,
+        },
+    )
+    link = _link_in(mail.outbox[-1])
+    assert link.endswith(f"?next=%2Fgames%2F{game.pk}%2F")
+    phone = Client()  # no session of the sign-up's
+    page = phone.get(link).content.decode()
+    assert f'name="next" value="{table}"' in page
+    confirmed = phone.post(link.split("?")[0], {"next": table})
+    assert confirmed.status_code == 302 and confirmed["Location"] == table
+    assert EmailAddress.objects.get(email="dora@example.com").verified
+    # There the visitor's way in keeps the table: log in and come back to it.
+    board = phone.get(table).content.decode()
+    assert f"/accounts/login/?next=/games/{game.pk}/" in board
+
+
+def test_a_confirmation_link_carries_no_stranger_address(client):
+    client.post(
+        "/accounts/signup/?next=https://evil.example/",
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": "https://evil.example/",
+        },
+    )
+    assert "next=" not in _link_in(mail.outbox[-1])
+    assert "evil" not in mail.outbox[-1].body
+
+
 def test_the_header_brings_no_stranger_address_back(client):
     """A ``next`` handed to the log-in page is passed on only when it stays on the site."""
     page = client.get("/accounts/login/?next=https://evil.example/").content.decode()
