@@ -106,6 +106,22 @@ def test_french_puts_a_no_break_space_before_its_double_punctuation():
     assert wrong == []
 
 
+def test_french_never_puts_de_or_que_before_a_name():
+    """French elides "de" and "que" before a vowel ("d’Alice", "qu’Eve"), which a
+    sentence with a name filled in later cannot do: "En attente de Alice" read as a
+    mistake.  The French sentences name people and bots without either before them
+    ("envoyées par Alice", "En attente : Alice")."""
+    po_file = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+    names = r"%\((?:name|names|who|bots|author|host|player)\)s"
+    wrong = [
+        text
+        for entry in entries(po_file)
+        for key, text in entry.items()
+        if key.startswith("msgstr") and re.search(rf"\b(?:de|que) {names}", text, re.I)
+    ]
+    assert wrong == []
+
+
 # --- templates: text outside translation tags ---------------------------------------
 
 TEMPLATES = ROOT / "templates"
