@@ -746,7 +746,10 @@ def replay_frame(
     the deadlines each seat had missed by then (None: none), not the count at the end."""
     over = state.phase == OVER
     frame = player_view(state, None, memory_aid=game.memory_aid)
-    last = max(number - 1, 0)  # the last move made (its number): the names as they read then
+    # The seats as they are after ``number`` moves (a player who resigned after this
+    # many moves reads resigned, as the frame's caption says); the log's lines as they
+    # read when the last of those moves was made (the mover's own name, until then).
+    last = max(number - 1, 0)
     return TableView(
         id=game.pk,
         version=number,
@@ -757,10 +760,11 @@ def replay_frame(
                 _table_seat(seat, name, is_you=False),
                 is_bot=bool(seat.ai_level) and seat.user_id is None,
                 ai_level=seat.ai_level if seat.user_id is None else "",
-                resigned=_resigned_by(seat, last),
+                resigned=_resigned_by(seat, number),
+                handed_over=seat.handed_over and _resigned_by(seat, number),
                 timeouts=timeouts[seat.position] if timeouts else 0,
             )
-            for seat, name in zip(seats, seat_names(seats, moves=last), strict=True)
+            for seat, name in zip(seats, seat_names(seats, moves=number), strict=True)
         ),
         your_seat=None,
         deadline_at=None,

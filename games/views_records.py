@@ -175,7 +175,11 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
         later=replay.total - n,  # moves after the one shown, behind a summary
         links=_step_links(game.pk, n, replay.total),
         names=replay.names,
-        seated=list(zip(replay.seats, replay.names, strict=True)),  # "Bot (medium) #2"
+        # "Bot (medium) #2"; a resignation only from the frame it happened at.
+        seated=[
+            (seat, name, info.resigned)
+            for seat, name, info in zip(replay.seats, replay.names, view.seats_info, strict=True)
+        ],
         in_replay=True,
     )
     if n == replay.total:  # the final scores, with what the game did to the ratings

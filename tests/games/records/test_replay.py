@@ -303,10 +303,20 @@ def test_the_replay_names_who_made_each_move_as_the_board_does(client, alice, bo
     own = lines[1 + min(n for n, act in enumerate(actions) if act["seat"] == 0)]
     assert own["who"] == "Alice" and own["text"].startswith("Alice ")
     assert all("(resigned)" not in line["text"] for line in lines[: resigned_after + 1])
-    assert replay_view(replay, resigned_after).seats_info[0].display_name == "Alice"
-    assert replay_view(replay, resigned_after + 1).names[0] == "Alice (resigned)"
+    # The seat reads resigned from the frame whose caption says the bot took over.
+    assert replay_view(replay, resigned_after - 1).seats_info[0].display_name == "Alice"
+    assert replay_view(replay, resigned_after - 1).seats_info[0].resigned is False
+    assert replay_view(replay, resigned_after).names[0] == "Alice (resigned)"
+    assert replay_view(replay, resigned_after).seats_info[0].resigned is True
     takeover = "From here on, a bot (medium) plays for Alice."
     assert [line["number"] for line in lines if takeover in line["text"]] == [resigned_after]
+    # "At the table" tells of the resignation from that frame on, not before.
+    gone = "(resigned; a bot finished the game)"
+    assert gone not in client.get(f"/games/{game.pk}/replay/?move=0").content.decode()
+    before = client.get(f"/games/{game.pk}/replay/?move={resigned_after - 1}").content.decode()
+    assert gone not in before
+    at = client.get(f"/games/{game.pk}/replay/?move={resigned_after}").content.decode()
+    assert gone in at
     client.force_login(bob)
     first_bot = min(bots) + 1
     page = client.get(f"/games/{game.pk}/replay/?move={first_bot}").content.decode()
