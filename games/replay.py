@@ -24,6 +24,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.utils import translation
 from django.utils.translation import gettext as _
 
 from games.engine import State, apply_action, event_json, new_game, score_details
@@ -150,9 +152,14 @@ def replay_view(replay: Replay, n: int) -> TableView:
 
 
 def game_record(replay: Replay) -> dict[str, Any]:
-    """The exported record of a finished game (see the module's docstring)."""
+    """The exported record of a finished game (see the module's docstring).  One file
+    whoever reads it: the players' names are written in the site's default language
+    (a bot's "Bot (easy)") as the table named them when the game began; resigning and
+    handing over are the ``resigned`` and ``handed_over`` flags beside them."""
     game = replay.game
     end = replay.states[-1]
+    with translation.override(settings.LANGUAGE_CODE):
+        names = seat_names(replay.seats, moves=0)
     return {
         "format": RECORD_FORMAT,
         "game": game.pk,
@@ -169,7 +176,7 @@ def game_record(replay: Replay) -> dict[str, Any]:
         "players": [
             {
                 "seat": seat.position,
-                "name": replay.names[seat.position],
+                "name": names[seat.position],
                 "username": seat.user.username if seat.user_id is not None else None,
                 "bot": seat.ai_level if seat.user_id is None else None,
                 "resigned": seat.resigned,

@@ -21,6 +21,7 @@ from django.views.decorators.http import require_safe
 
 from accounts import selectors
 from games import selectors as game_selectors
+from games.middleware import TableClosed
 from games.presenter import printable
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from games.views import board_context, game_or_404, login_required, table_options, with_ending
@@ -190,9 +191,12 @@ def game_replay(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 def game_record_json(request: HttpRequest, game_id: int) -> HttpResponse:
     """The finished game's record as JSON (``games.replay.game_record``); 404 before
-    the end, and for a table that does not exist, in JSON too."""
+    the end, and for a table that does not exist, in JSON too; 410 for a table closed
+    before its game began, as its pages answer."""
     try:
         game = game_or_404(request, game_id)
+    except TableClosed as closed:
+        return JsonResponse({"detail": str(closed), "code": "closed"}, status=410)
     except Http404:
         return JsonResponse({"detail": gettext("No such table."), "code": "not_found"}, status=404)
     try:

@@ -12,7 +12,7 @@ import pytest
 from django.utils.html import escape
 
 from games.engine import OVER, State, apply_action, new_game, player_view
-from games.models import Game, Move
+from games.models import Game, Move, Seat
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from tests.games.factories import people_game, people_play
 from tests.games.records.conftest import play_random, played_game, rating_cells, store_game
@@ -272,6 +272,19 @@ def test_game_record_function_matches_the_endpoint(client, alice, bob, carol):
     assert from_function["score_details"] == from_endpoint["score_details"]
 
 
+def test_the_record_is_one_file_whoever_reads_it(client, alice, bob, carol):
+    """The names are the table's at the start, in English, whatever the reader's
+    language; a resignation is its flag, not a word added to the name."""
+    game, _actions, _bots = _resigned_half_way(play_random(3, 7), alice, bob, carol)
+    Seat.objects.filter(game=game, position=2).update(user=None, ai_level="easy")
+    english = client.get(f"/games/{game.pk}/record.json").json()
+    german = client.get(f"/games/{game.pk}/record.json", HTTP_ACCEPT_LANGUAGE="de").json()
+    french = client.get(f"/games/{game.pk}/record.json", HTTP_ACCEPT_LANGUAGE="fr").json()
+    assert english == german == french
+    assert [p["name"] for p in english["players"]] == ["Alice", "Bob", "Bot (easy)"]
+    assert english["players"][0]["resigned"] is True
+
+
 def _resigned_half_way(played, alice, bob, carol):
     """A finished game (``played``: state and actions) stored with Alice resigned at her
     first move of its second half, a bot making her moves from then on: (game, actions,
@@ -393,6 +406,21 @@ def test_an_abandoned_table_says_it_has_no_replay(client, alice, bob):
     response = client.get(f"/games/{game.pk}/replay/")
     assert response.status_code == 404
     assert "closed before its game ended" in response.content.decode()
+
+
+def test_a_closed_tables_record_answers_as_its_pages_do(client, alice, bob):
+    """Its replay page says 410 "closed" to anyone who had no seat there: so does its
+    record, in JSON (it said 404 "No such table.")."""
+    from games.services import game_create, game_leave
+
+    game = game_create(creator=alice, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    game_leave(game=game, user=alice)
+    assert client.get(f"/games/{game.pk}/replay/").status_code == 410
+    response = client.get(f"/games/{game.pk}/record.json")
+    assert response.status_code == 410
+    assert response.json() == {"detail": "This table was closed.", "code": "closed"}
+    client.force_login(bob)
+    assert client.get(f"/games/{game.pk}/record.json").status_code == 410
 
 
 def test_at_the_table_names_two_bots_of_one_level_apart(client, alice):
