@@ -15,6 +15,8 @@ from datetime import datetime
 from django.utils.formats import number_format
 from django.utils.translation import gettext, ngettext
 
+from accounts.models import rating_change_whole
+
 WIDTH, HEIGHT = 640, 260
 LEFT, RIGHT, TOP, BOTTOM = 66, 20, 20, 46
 
@@ -112,7 +114,7 @@ def rating_chart(name: str, history: Sequence[dict], *, start: float = 1000.0) -
                 y=y_of(row["rating_after"]),
                 game_id=row["game_id"],
                 when=row["finished_at"],
-                delta=round(row["rating_after"] - row["rating_before"], 1),
+                delta=rating_change_whole(row["rating_before"], row["rating_after"]),
             )
         )
     y_ticks = []

@@ -1,6 +1,7 @@
 """The user model."""
 
 from datetime import datetime
+from decimal import ROUND_HALF_UP, Decimal
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -218,6 +219,19 @@ def rating_display(mu: float, sigma: float) -> float:
     return round(RATING_BASE + RATING_SCALE * (mu - 3 * sigma), 1)
 
 
+def rating_whole(rating: float) -> int:
+    """A rating as the pages write it: whole, a half rounded away from zero (as the
+    templates' ``floatformat:0`` does: 921.5 -> 922)."""
+    return int(Decimal(repr(rating)).quantize(Decimal(1), rounding=ROUND_HALF_UP))
+
+
+def rating_change_whole(before: float, after: float) -> int:
+    """A rating change as the pages write it: the difference of the two whole ratings
+    shown, so that before + change = after on the page (1,000 -> 922 is −78, where the
+    change rounded by itself, −78.5, would read −79)."""
+    return rating_whole(after) - rating_whole(before)
+
+
 class GameRecord(models.Model):
     """The mark that a finished game was counted in stats and ratings: one row per game
     (its primary key is the game), so a game is never counted twice."""
@@ -271,6 +285,13 @@ class PlayerResult(models.Model):
         if self.rating_before is None or self.rating_after is None:
             return None
         return round(self.rating_after - self.rating_before, 1)
+
+    @property
+    def rating_change_shown(self) -> int | None:
+        """``rating_delta`` as the pages and e-mails write it (``rating_change_whole``)."""
+        if self.rating_before is None or self.rating_after is None:
+            return None
+        return rating_change_whole(self.rating_before, self.rating_after)
 
 
 # Ties among the most-won cards: the most valuable first.

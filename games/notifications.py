@@ -845,7 +845,7 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "place": mine["place"] if mine else None,
             "of": len(letter.view.seats_info),
             "rating": result.rating_after if result and result.rated else None,
-            "rating_change": result.rating_delta if result and result.rated else None,
+            "rating_change": result.rating_change_shown if result and result.rated else None,
             "resigned": bool(result and result.resigned),
             "handed_over": bool(result and result.handed_over),
             "cast_out": bool(mine and mine["cast_out"]),

@@ -565,7 +565,9 @@ def game_ending(*, game: Game) -> dict[str, Any]:
         .first()
     )
     return {
-        "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},
+        "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},  # the API's
+        # As the pages write it: whole, the difference of the whole ratings shown.
+        "rating_changes_shown": {r.seat: r.rating_change_shown for r in results if r.rated},
         "unrated_reason": gettext(reason) if reason else "",
     }
 

@@ -704,7 +704,7 @@ def with_ending(context: dict[str, Any], game: Game) -> None:
         not seat.is_you and seat.user_id is not None for seat in view.seats_info
     )
     for row in context.get("scores", ()):
-        row["rating_change"] = ending["rating_changes"].get(row["seat"])
+        row["rating_change"] = ending["rating_changes_shown"].get(row["seat"])
 
 
 def table_options(game: Game, *, live: bool = True, chat: bool = False) -> dict[str, Any]:

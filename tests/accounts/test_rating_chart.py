@@ -43,3 +43,27 @@ def test_the_newcomers_line_is_drawn_only_where_it_can_be_seen():
     both = rating_chart("Erin", _history(1000, 940, 1080))
     assert both.top < both.start_y < both.bottom
     assert rating_chart("Fay", _history(1200, 1260)).start_y == 0.0  # out of range
+
+
+def test_each_change_is_the_difference_of_the_whole_ratings_shown():
+    """1,000 -> 921.5 -> 818.3 is shown 1,000 -> 922 -> 818: the changes read −78 and
+    −104, so that each row adds up (rounded by themselves, −78.5 and −103.2 read −79
+    and −103)."""
+    from django.template import Context, Template
+
+    chart = rating_chart("Bob", _history(1000, 921.5, 818.3))
+    assert [p.delta for p in chart.points] == [None, -78, -104]
+    shown = Template(
+        '{% load game_cards %}{% for p in points %}{{ p.rating|floatformat:"0g" }} '
+        "{{ p.delta|rating_change }};{% endfor %}"
+    ).render(Context({"points": chart.points[1:]}))
+    assert shown == "922 \u221278;818 \u2212104;"
+
+
+def test_a_results_change_is_shown_as_the_ratings_are():
+    from accounts.models import PlayerResult, rating_whole
+
+    result = PlayerResult(rating_before=1000.0, rating_after=921.5)
+    assert rating_whole(921.5) == 922 and rating_whole(-0.5) == -1 and rating_whole(922.4) == 922
+    assert result.rating_change_shown == -78
+    assert result.rating_delta == -78.5  # the API's figure stays exact

@@ -94,9 +94,10 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
         else:
             assert f"Your place: {result.rank} of 3." in message.body
         # The rating itself, then the change, whole as the rating: "Your rating: 1,041 (+41)."
+        from accounts.models import rating_whole
         from games.templatetags.game_cards import rating_change
 
-        delta, rating = result.rating_delta, round(result.rating_after)
+        delta, rating = result.rating_change_shown, rating_whole(result.rating_after)
         change = rating_change(delta)  # a minus sign, as on the pages
         assert "." not in change
         assert f"Your rating: {rating:,} ({change})." in message.body

@@ -91,7 +91,7 @@ def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
     from games.templatetags.game_cards import rating_change
 
     for game in ("won", "lost_bob", "lost_carol"):
-        delta = PlayerResult.objects.get(game=tables[game], seat=0).rating_delta
+        delta = PlayerResult.objects.get(game=tables[game], seat=0).rating_change_shown
         assert f"rating {rating_change(delta)}" in html
     running = alice_client.get("/games/history/", {"show": "active"}).content.decode()
     assert "Being played" in running and "/replay/" not in running

@@ -186,7 +186,7 @@ def test_the_end_screen_shows_each_persons_rating_change_and_where_bots_are_rate
     game = scored_game([alice, bob, "hard"], END_ROWS)
     client.force_login(alice)
     cells = rating_cells(client.get(f"/games/{game.pk}/").content.decode())
-    deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
+    deltas = {r.seat: r.rating_change_shown for r in PlayerResult.objects.filter(game=game)}
     from games.templatetags.game_cards import rating_change
 
     assert rating_change(deltas[0]) in cells[0] and rating_change(deltas[1]) in cells[1]

@@ -139,7 +139,7 @@ def test_the_last_move_shows_what_the_game_did_to_the_ratings(client, alice, bob
     game = played_game([alice, bob, "hard"], seed=7)
     html = client.get(f"/games/{game.pk}/replay/").content.decode()
     cells = rating_cells(html)
-    deltas = {r.seat: r.rating_delta for r in PlayerResult.objects.filter(game=game)}
+    deltas = {r.seat: r.rating_change_shown for r in PlayerResult.objects.filter(game=game)}
     assert len(cells) == 3 and not any("unrated" in cell for cell in cells)
     for seat in (0, 1):  # the rows are in the order of the places
         assert sum(rating_change(deltas[seat]) in cell for cell in cells) >= 1

@@ -175,7 +175,7 @@ def test_places_and_rating_changes_on_the_end_screen(client, alice, bob, carol):
     html = client.get(f"/games/{game.pk}/").content.decode()
     for result in PlayerResult.objects.filter(game=game):
         assert result.rated
-        shown = rating_change(result.rating_delta)
+        shown = rating_change(result.rating_change_shown)
         assert shown[0] in "+\u2212" and f">{shown}<" in html  # a minus sign, not a hyphen
 
 
