@@ -80,13 +80,18 @@ def _seen_key(game_id: int, user_id: int) -> str:
     return f"games:seen:{game_id}:{user_id}"
 
 
+def _shown_key(game_id: int, user_id: int) -> str:
+    return f"games:shown:{game_id}:{user_id}"
+
+
 def seat_seen(*, game_id: int, user: Any, now: datetime | None = None) -> None:
-    """Record that ``user`` has game ``game_id`` open now (the board's poll and the API
-    call this).  One cache write, no database query; anonymous visitors are ignored."""
+    """Record that ``user`` has game ``game_id`` open now, and that what they have open
+    shows the table as it is (the board drawn or found current, the API's reads and
+    moves call this).  One cache write, no database query; visitors are ignored."""
     if user is None or not getattr(user, "is_authenticated", False):
         return
     moment = now or timezone.now()
-    _seen_store(_seen_key(game_id, user.pk), moment.timestamp())
+    _seen_store(moment.timestamp(), _seen_key(game_id, user.pk), _shown_key(game_id, user.pk))
 
 
 def seat_seen_from_request(request: Any, *, game_id: int) -> None:
@@ -100,20 +105,25 @@ def seat_seen_from_request(request: Any, *, game_id: int) -> None:
         return
     user_id = session.get(SESSION_KEY)
     if user_id is not None:
-        seat_seen_id(game_id=game_id, user_id=int(user_id))
+        user_id = int(user_id)
+        moment = timezone.now().timestamp()
+        _seen_store(moment, _seen_key(game_id, user_id), _shown_key(game_id, user_id))
 
 
 def seat_seen_id(*, game_id: int, user_id: int) -> None:
-    """``seat_seen`` by the user's id: the board's open stream calls it on each of its
-    heartbeats (``games.live``)."""
-    _seen_store(_seen_key(game_id, user_id), timezone.now().timestamp())
+    """The player's board is open (the stream calls it on each of its heartbeats,
+    ``games.live``): presence only.  A stream learns that its browser went away only
+    when it next writes, so a heartbeat may mark a board that was closed a moment ago;
+    it never counts as the board having shown a change (``seat_shown_since``): only a
+    board drawn or polled does."""
+    _seen_store(timezone.now().timestamp(), _seen_key(game_id, user_id))
 
 
-def _seen_store(key: str, moment: float) -> None:
+def _seen_store(moment: float, *keys: str) -> None:
     """A lost "seen" mark only means an e-mail that could have waited is sent: with the
     cache (Redis) down, the board still refreshes."""
     try:
-        cache.set(key, moment, timeout=ONLINE_SECONDS * 2)
+        cache.set_many(dict.fromkeys(keys, moment), timeout=ONLINE_SECONDS * 2)
     except CACHE_ERRORS:
         logger.warning("could not record that a board is open: the cache is unavailable")
 
@@ -123,11 +133,12 @@ def seat_online(*, game_id: int, user_id: int, now: datetime) -> bool:
     return user_id in seats_online(game_id=game_id, user_ids=[user_id], now=now)
 
 
-def seat_seen_since(*, game_id: int, user_id: int, moment: datetime) -> bool:
-    """Has the player had the game open (board or API) since ``moment``?  Within the
-    cache's memory of it (twice ``ONLINE_SECONDS``); with the cache down, no."""
+def seat_shown_since(*, game_id: int, user_id: int, moment: datetime) -> bool:
+    """Has the player's board (or the API) shown them the table since ``moment``: a
+    board drawn or polled, not a stream's heartbeat?  Within the cache's memory of it
+    (twice ``ONLINE_SECONDS``); with the cache down, no."""
     try:
-        seen = cache.get(_seen_key(game_id, user_id))
+        seen = cache.get(_shown_key(game_id, user_id))
     except CACHE_ERRORS:
         return False
     return seen is not None and float(seen) > moment.timestamp()
@@ -531,7 +542,7 @@ def _unless_seen_at_the_table(
     after the row was made has seen it (skip, saying ``seen``).  One who had the table
     open a moment before may still be there: look again once the grace is over, and
     then send unless they have looked since."""
-    if seat_seen_since(game_id=game.pk, user_id=user.pk, moment=notice.created_at):
+    if seat_shown_since(game_id=game.pk, user_id=user.pk, moment=notice.created_at):
         return "skip", seen
     until = notice.created_at + OUTBOX_GRACE
     if now < until and seat_online(game_id=game.pk, user_id=user.pk, now=now):

@@ -143,6 +143,28 @@ def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
     assert notification_send(notification_id=notice.pk) == "busy"  # done with
 
 
+def test_a_closed_boards_last_heartbeat_is_not_seeing_the_end(dora, alice, bob, run_commits):
+    """Dora closed the board a few seconds before the end; its stream learns she left
+    only at its next write, just after marking her at the table (its heartbeat). That
+    mark says she may still be there, never that her board showed the end: she hears
+    the result once the grace is over."""
+    from games.notifications import seat_seen_id
+
+    with run_commits():
+        game = people_game(dora, alice, bob)
+    mail.outbox.clear()
+    rng = random.Random(8)
+    while game.status == Game.Status.ACTIVE:
+        seat_seen(game_id=game.pk, user=dora)
+        with run_commits():
+            game = people_play(game, rng)
+        game.refresh_from_db()
+    notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)
+    seat_seen_id(game_id=game.pk, user_id=dora.pk)  # the stream's heartbeat, after the end
+    assert notification_send(notification_id=notice.pk, now=notice.due_at) == "sent"
+    assert [m.subject for m in _to(dora)] == [f"[High Society] The game at table {game.pk} is over"]
+
+
 def test_a_player_who_left_just_before_the_end_hears_the_result(dora, alice, bob, run_commits):
     """Her last move made, Dora closed the board; the others ended the game a moment
     later.  She did not see the end: the result comes once the grace is over."""
