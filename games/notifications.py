@@ -946,7 +946,8 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "orders": _orders_lines(game, view),
         "id": view.id,
         "url": game_url(view.id),
-        "headline": presenter.headline(view).text,
+        "headline": (banner := presenter.headline(view)).text,
+        "warning": banner.warning,  # their pending Theft and the luxury up
         "facts": presenter.game_facts(view),
         "away": presenter.away_lines(view, zone_named(time_zone) or UTC),
         "log": log,

@@ -473,6 +473,8 @@ class Headline:
     auction_title: str
     auction_help: str
     high_bid_text: str
+    # A danger to the reader beside the card: their pending Theft takes the luxury up.
+    warning: str = ""
 
 
 def headline(view: TableView) -> Headline:
@@ -502,7 +504,19 @@ def headline(view: TableView) -> Headline:
     def done(text: str, tone: str, tray: str | None = None) -> Headline:
         if text.endswith(".."):  # a name that ends the sentence ends with its own stop
             text = text[:-1]
-        return Headline(text, tone, tray, title, help_text, high_text)
+        return Headline(text, tone, tray, title, help_text, high_text, warning)
+
+    warning = ""
+    you = view.your_seat
+    if (
+        you is not None
+        and phase in ("auction", "sealed")
+        and card in LUXURY_VALUE
+        and state.seats[you].theft_pending
+    ):
+        warning = _(
+            "Your Theft is pending: win %(card)s and it leaves the game at once, with Theft."
+        ) % {"card": card_name(card)}
 
     if phase == "over":
         resigned = {seat.position for seat in view.seats_info if seat.resigned}
@@ -533,13 +547,18 @@ def headline(view: TableView) -> Headline:
         )
     if phase == "theft":
         owner = names[to_act[0]] if to_act else _("Theft's owner")
-        title = _("Theft — %(owner)s discards a luxury") % {"owner": owner}
+        if to_act and to_act[0] == view.your_seat:
+            title = _("Theft — you discard a luxury")
+        else:
+            title = _("Theft — %(owner)s discards a luxury") % {"owner": owner}
         help_text = _(
             "Theft's new owner chooses one of their luxury cards; it leaves the game with Theft."
         )
     if view.my_turn:
         if phase == "theft":
-            return done(_("Theft: choose one of your luxuries to discard."), "you", "theft")
+            return done(
+                _("Your turn: choose one of your luxuries for Theft to discard."), "you", "theft"
+            )
         if phase == "sealed":
             return done(_("Yacht Club: choose one money card in secret."), "you", "sealed")
         if kind == "misfortune" and view.legal.to_beat:

@@ -834,6 +834,7 @@ def board_context(
         auction_title=banner.auction_title,
         auction_help=banner.auction_help,
         high_bid_text=banner.high_bid_text,
+        auction_warning=banner.warning,
     )
     if view.score is not None:
         context["scores"] = presenter.score_lines(view)

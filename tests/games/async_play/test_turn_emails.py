@@ -430,3 +430,28 @@ def test_the_readers_own_vacation_is_in_the_second_person(dora, alice, bob):
 
     summary = game_summary(game, others, timezone.now(), "Pacific/Auckland")
     assert summary["away"] == ["Dora is on vacation until 4 Dec 2026."]
+
+
+def test_a_turn_email_warns_of_the_players_pending_theft(dora, run_commits):
+    """Dora took Theft with no luxury; the e-mail for her next turn, a luxury up, says
+    what the board says beside the card: winning it loses it at once."""
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"ai": "easy"}, {"ai": "easy"}],
+            deck=scenario_deck("theft lux9"),
+            first_player=0,
+        )
+    mail.outbox.clear()
+    with run_commits():
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    game.refresh_from_db()
+    state = game.engine_state()
+    assert state.card == "lux9" and "theft" in state.owned[0]
+    assert state.turn == 0  # who took the misfortune leads the next round
+    notice = _turn_notices(game).filter(user=dora).latest("pk")
+    if notice.status != Notification.Status.SENT:  # the turn's grace: sent once it is over
+        notification_send(notification_id=notice.pk, now=notice.due_at + timedelta(minutes=5))
+    (message,) = [m for m in mail.outbox if "Your turn" in m.subject]
+    warning = "Your Theft is pending: win Luxury 9 and it leaves the game at once, with Theft."
+    assert warning in message.body and warning in message.alternatives[0][0]

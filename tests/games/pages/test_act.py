@@ -207,7 +207,9 @@ def test_theft_choice_is_buttons_per_luxury(client, host, bob, carol):
     game = Game.objects.get(pk=game.pk)
     client.force_login(host)
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert "Theft: choose one of your luxuries to discard." in html
+    # Her turn, said as every turn is, and the Theft panel speaks to her.
+    assert "Your turn: choose one of your luxuries for Theft to discard." in html
+    assert "Theft — you discard a luxury" in html and "Alice discards" not in html
     assert 'name="card" value="lux3"' in html and 'name="card" value="lux7"' in html
     response = post(
         client, game, {"version": game.version, "type": "discard", "card": "lux3"}, **HX

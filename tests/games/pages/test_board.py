@@ -382,3 +382,22 @@ def test_the_card_up_says_what_it_does(client, host, bob, carol, card, effect):
     plain = table_make(host, [bob, carol])  # Luxury 3 up: its name says it all
     html = client.get(f"/games/{plain.pk}/").content.decode()
     assert "auction__effect" not in html.split('class="auction__info"')[1].split("</div>")[0]
+
+
+def test_a_pending_theft_warns_its_owner_beside_the_luxury_up(client, host, bob, carol):
+    """Alice took Theft with no luxury: it waits for her next one.  When a luxury is up,
+    her board says beside it that winning it loses it at once (a newcomer bid 16,000 for
+    Luxury 9 and kept nothing); the others' boards say nothing of the kind, and her own
+    row speaks to her."""
+    deck = ["theft", "lux9"] + [c for c in DECK if c not in ("theft", "lux9")]
+    game = table_make(host, [bob, carol], deck=deck)
+    act(game, host, type="pass")  # the first to pass takes Theft, and owns no luxury
+    client.force_login(host)
+    html = client.get(url(game)).content.decode()
+    warning = "Your Theft is pending: win Luxury 9 and it leaves the game at once, with Theft."
+    assert warning in html
+    assert "Theft pending: it takes your next luxury." in html
+    client.force_login(bob)
+    html = client.get(url(game)).content.decode()
+    assert "Your Theft is pending" not in html
+    assert "Theft pending: it takes their next luxury." in html
