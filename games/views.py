@@ -824,6 +824,7 @@ def board_context(
         context["seat_choices"] = SEAT_CHOICES
         context["me_invited"] = any(s["is_you"] and s["invited"] for s in context["open_seats"])
         context["has_open_seat"] = any(s["is_open"] for s in context["open_seats"])
+        context["has_invited_seat"] = any(s["invited"] for s in context["open_seats"])
         return context
     context["players"] = _players(view)
     banner = presenter.headline(view)

@@ -229,6 +229,23 @@ def test_open_table_page_lists_seats_and_join(client, host, dave):
     assert "Close this table" in html and "Host" in html
 
 
+def test_an_invitations_link_opened_logged_out_says_how_to_answer_it(client, host, dave, bob):
+    """Every seat not taken waits for an invited player: the invitation e-mail's link,
+    opened logged out, said only "No seat is open at this table", a dead end for the
+    very person invited. It says to log in, and the log-in comes back to the table,
+    where the answer waits."""
+    from games import services
+
+    game = services.game_create(creator=host, players=3, seats=[{"user": "dave"}, {"user": "bob"}])
+    html = client.get(url(game)).content.decode()
+    assert "Invited? Log in to accept or decline." in html
+    assert f'href="/accounts/login/?next=/games/{game.pk}/"' in html
+    assert "Log in to answer your invitation" in html
+    client.force_login(dave)
+    html = client.get(url(game)).content.decode()
+    assert 'name="accept" value="yes"' in html
+
+
 def test_an_open_table_shows_its_share_link(client, host, dave, bob):
     """Share-a-link invitations: the page of a table with an open seat shows the link
     that lets anyone take it; the link leads a visitor to log in and back, then join."""
