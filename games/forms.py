@@ -119,6 +119,44 @@ class OneValueForm(forms.Form):
         return data
 
 
+class QuickGameForm(OneValueForm):
+    """The lobby's "Play now": a table of the player and bots of one level, which
+    starts at once; the rest as a new table's defaults (no advanced cards, no deadline,
+    no memory aid)."""
+
+    players = forms.TypedChoiceField(
+        label=_("Players"),
+        choices=[(n, format_lazy(_("{} players"), n)) for n in (3, 4, 5)],
+        coerce=int,
+        initial=3,
+    )
+    level = forms.ChoiceField(
+        label=_("Bots"),
+        choices=[
+            ("easy", _("Bot — easy")),
+            ("medium", _("Bot — medium")),
+            ("hard", _("Bot — hard")),
+            ("expert", _("Bot — expert")),
+        ],
+        initial="medium",
+    )
+    once = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        if not self.is_bound:
+            self.initial["once"] = secrets.token_urlsafe(16)
+
+    def service_kwargs(self) -> dict[str, Any]:
+        """Keyword arguments for ``games.services.game_create`` (besides ``creator``)."""
+        data = self.cleaned_data
+        return {
+            "players": data["players"],
+            "seats": [{"ai": data["level"]}] * (data["players"] - 1),
+            "once": data.get("once") or "",
+        }
+
+
 class GameCreateForm(OneValueForm):
     """A new table: players, who sits where, the options of docs/rules.md.
 

@@ -15,6 +15,7 @@ urlpatterns = [
         name="index",
     ),
     path("new/", views.game_new, name="new"),
+    path("quick/", views.game_quick, name="quick"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/board/", views.game_board, name="board"),
     path("<int:game_id>/stream/", views.game_stream, name="stream"),

@@ -41,6 +41,7 @@ from games.forms import (
     ActionForm,
     GameCreateForm,
     OrderForm,
+    QuickGameForm,
     SeatChangeForm,
     money_amount,
     parse_cards,
@@ -100,6 +101,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
     hidden = set() if all_invitations else set(invitations[LOBBY_INVITATIONS:])
     context = {
         "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
+        "quick_form": QuickGameForm() if user else None,
         "watch_games": selectors.games_to_watch(user=user),
         "finished_games": selectors.games_just_finished(user=user),
         "my_games": [g for g in my_games if g.pk not in hidden],
@@ -149,6 +151,25 @@ def game_new(request: HttpRequest) -> HttpResponse:
             return redirect("games:detail", game_id=game.pk)
     status = 400 if form.is_bound else 200
     return render(request, "games/new.html", {"form": form}, status=status)
+
+
+@require_POST
+@login_required
+def game_quick(request: HttpRequest) -> HttpResponse:
+    """The lobby's "Play now": a table against bots of one level, started at once; an
+    objection (the limit of bot-only games) goes back to the lobby as a message."""
+    form = QuickGameForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Choose 3, 4 or 5 players and a bot level to play now."))
+        return redirect("lobby")
+    try:
+        game = services.game_create(creator=request.user, **form.service_kwargs())
+    except TableOpenedAlready as sent:  # the form came twice: its table, once
+        return redirect("games:detail", game_id=sent.game.pk)
+    except GameError as error:
+        messages.error(request, str(error))
+        return redirect("lobby")
+    return redirect("games:detail", game_id=game.pk)
 
 
 @never_cache

@@ -206,6 +206,8 @@ _NORMAL = [
     (re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"'), "CSRF"),
     (re.compile(r'"X-CSRFToken": ?"[^"]+"'), "CSRF"),
     (re.compile(r"csrftoken=[^;\s]+"), "CSRF"),
+    # A form's one-time value (the lobby's "Play now"): random per page drawn.
+    (re.compile(r'name="once" value="[^"]+"'), 'name="once" value="ONCE"'),
     (re.compile(r"/accounts/unsubscribe/[^/\s\"'<>]+/"), "/accounts/unsubscribe/TOKEN/"),
     (re.compile(r"\d{4}-\d\d-\d\d[T ][0-9:.,]+(Z|[+-]\d\d:?\d\d)?"), "<time>"),
     (re.compile(r"\bt=\d+"), "t=T"),  # the board's change stamp (microseconds)
