@@ -9,7 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import dateformat, timezone
+from django.utils import dateformat, timezone, translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -115,6 +115,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         user, kind = unsubscribe_user(token)
     except signing.BadSignature:
         return render(request, "accounts/unsubscribe.html", {"state": "invalid"}, status=400)
+    # In the language the e-mail was written in (the recipient's), whoever opens it: a
+    # mail program's browser has no session, and the page is about their e-mails.
+    if language_supported(user.language) and not request.user.is_authenticated:
+        translation.activate(user.language)
+        request.LANGUAGE_CODE = user.language
     context = {
         "shown_name": user.public_name,
         "token": token,

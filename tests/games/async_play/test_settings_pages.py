@@ -44,6 +44,21 @@ def test_the_emails_link_asks_then_unsubscribes(dora, run_commits):
     assert dora.emails_off == ["turn"]  # the link of a turn e-mail stops turn e-mails
 
 
+@pytest.mark.parametrize(
+    ("language", "question"),
+    [("de", "Spiel-E-Mails abbestellen?"), ("fr", "Ne plus recevoir d’e-mails de partie")],
+)
+def test_the_unsubscribe_page_speaks_the_recipients_language(dora, language, question):
+    """The link of a German e-mail, opened in a mail program's browser (no session, an
+    English browser), asked in English."""
+    User.objects.filter(pk=dora.pk).update(language=language)
+    page = Client().get(
+        f"/accounts/unsubscribe/{unsubscribe_token(dora)}/", HTTP_ACCEPT_LANGUAGE="en"
+    )
+    assert page.status_code == 200 and question in page.content.decode()
+    assert f'lang="{language}"' in page.content.decode()
+
+
 def test_one_click_unsubscribe_from_a_mail_program(dora):
     client = Client(enforce_csrf_checks=True)
     response = client.post(
