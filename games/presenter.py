@@ -634,12 +634,18 @@ def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
     for step in steps:
         if step.kind == "luxuries":
             values = step.operand
-            lines.append(
-                _("Luxuries %(values)s = %(status)s")
-                % {"values": " + ".join(map(str, values)), "status": status_text(step.status)}
-                if len(values) > 1
-                else _("Luxuries %(status)s") % {"status": status_text(step.status)}
-            )
+            if len(values) > 1:
+                line = _("Luxuries %(values)s = %(status)s") % {
+                    "values": " + ".join(map(str, values)),
+                    "status": status_text(step.status),
+                }
+            elif values:  # one card: "Luxury 9", not "Luxuries 9"
+                line = pgettext("status step", "Luxury %(status)s") % {
+                    "status": status_text(step.status)
+                }
+            else:
+                line = _("Luxuries %(status)s") % {"status": status_text(step.status)}
+            lines.append(line)
         elif step.kind == "debt":
             lines.append(
                 _("Debt −%(operand)s → %(status)s")

@@ -336,6 +336,8 @@ def test_the_score_steps_of_a_player_without_status_cards_are_empty():
     assert steps_text(status_steps(())) == []
     assert steps_text(status_steps(("lux3", "lux7"))) == ["Luxuries 3 + 7 = 10"]
     assert steps_text(status_steps(("prestige",)))[0] == "Luxuries 0"  # explains the ×2
+    # One luxury is one: "Luxuries 9" read as a count or a slip.
+    assert steps_text(status_steps(("lux9", "prestige"))) == ["Luxury 9", "Prestige ×2 → 18"]
 
 
 def test_headings_read_their_notes_as_a_separate_phrase(client, table, alice):
@@ -364,7 +366,7 @@ def test_a_negative_status_is_written_with_a_minus_sign():
     from games.engine import status_steps
     from games.presenter import status_text, steps_text
 
-    assert steps_text(status_steps(("lux2", "debt"))) == ["Luxuries 2", "Debt −5 → −3"]
+    assert steps_text(status_steps(("lux2", "debt"))) == ["Luxury 2", "Debt −5 → −3"]
     assert status_text(-10) == "−10" and status_text(12) == "12"
     with translation.override("de"):
         assert status_text(-7.5) == "−7,5"
