@@ -86,3 +86,13 @@ def test_a_marked_span_carries_its_language_and_nothing_else(monkeypatch, tmp_pa
     html = client.get("/rules/").content.decode()
     assert '<span lang="en">Title</span>' in html
     assert "onclick" not in html and "big" not in html and 'id="top"' not in html
+
+
+@pytest.mark.parametrize("language", ["en", "de", "fr"])
+def test_the_rules_a_player_reads_name_no_source_file_or_python(client, language):
+    """A newcomer met `secrets.SystemRandom`, `games/engine/rules.py`, "the API counts
+    from 0" and the move log's actors in the rules: those are the developers' (the API
+    and architecture docs say them)."""
+    html = client.get("/rules/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+    for word in ("secrets.", "games/engine", ".py", "actor", "Akteur", "acteur", "from 0"):
+        assert word not in html, word
