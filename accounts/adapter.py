@@ -10,9 +10,10 @@ look like, spell an existing username ("аӏісе" all in Cyrillic).
 from __future__ import annotations
 
 import logging
+import re
 import smtplib
 import unicodedata
-from urllib.parse import urlencode, urlsplit, urlunsplit
+from urllib.parse import parse_qs, urlencode, urlsplit, urlunsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from allauth.account.models import EmailAddress
@@ -61,6 +62,9 @@ def username_problem(username: str) -> str | None:
 
 
 logger = logging.getLogger(__name__)
+
+
+TABLE_PATH = re.compile(r"/games/([0-9]{1,18})/")
 
 
 def _on_site(url: str) -> str:
@@ -135,6 +139,11 @@ class AccountAdapter(DefaultAccountAdapter):
         from django.utils import translation
 
         context = {**context, "site_name": "High Society", "site_url": settings.SITE_URL}
+        # A confirmation link that leads back to a table (get_email_confirmation_url)
+        # says so: the new player knows where the click takes them.
+        back = parse_qs(urlsplit(context.get("activate_url") or "").query).get("next", [""])[0]
+        if match := TABLE_PATH.fullmatch(back):
+            context["table"] = int(match.group(1))
         # In the recipient's language when the account has one, else the page's.
         user = context.get("user")
         language = getattr(user, "language", "") or translation.get_language()

@@ -257,6 +257,9 @@ def test_confirming_in_another_browser_still_lands_on_the_table(client, alice):
     )
     link = _link_in(mail.outbox[-1])
     assert link.endswith(f"?next=%2Fgames%2F{game.pk}%2F")
+    # The e-mail says where the click leads, in both its parts.
+    back = f"Once it is confirmed, the link takes you back to table {game.pk}."
+    assert back in mail.outbox[-1].body and back in mail.outbox[-1].alternatives[0][0]
     phone = Client()  # no session of the sign-up's
     page = phone.get(link).content.decode()
     assert f'name="next" value="{table}"' in page
@@ -281,6 +284,7 @@ def test_a_confirmation_link_carries_no_stranger_address(client):
     )
     assert "next=" not in _link_in(mail.outbox[-1])
     assert "evil" not in mail.outbox[-1].body
+    assert "takes you back to table" not in mail.outbox[-1].body
 
 
 def test_the_header_brings_no_stranger_address_back(client):
