@@ -81,7 +81,8 @@ class Game(models.Model):
         indexes = [
             models.Index(fields=["status", "-created_at"], name="games_game_status_created"),
             models.Index(fields=["status", "deadline_at"], name="games_game_status_deadline"),
-            # The lobby's "Just finished" (selectors.games_just_finished).
+            # The lobby's games to watch (selectors.games_to_watch, games_just_finished).
+            models.Index(fields=["status", "-updated_at"], name="games_game_status_updated"),
             models.Index(fields=["status", "-finished_at"], name="games_game_status_finished"),
         ]
         constraints = [

@@ -148,6 +148,11 @@ def games_just_finished(*, user: User | None) -> list[Game]:
 
 
 def _not_theirs(games: QuerySet[Game], user: User | None) -> QuerySet[Game]:
+    """Without ``user``'s own games, and without games of an account that is switched
+    off (suspended or deactivated: its profile is gone and the leaderboard leaves it
+    out, so its name is not shown here either)."""
+    gone = Seat.objects.filter(game=OuterRef("pk"), user__is_active=False)
+    games = games.exclude(Exists(gone))
     if not _user_known(user):
         return games
     return games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))

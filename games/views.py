@@ -102,8 +102,6 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context = {
         "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
         "quick_form": QuickGameForm() if user else None,
-        "watch_games": selectors.games_to_watch(user=user),
-        "finished_games": selectors.games_just_finished(user=user),
         "my_games": [g for g in my_games if g.pk not in hidden],
         "invitations_hidden": len(hidden),
         "all_invitations": all_invitations,
@@ -117,6 +115,9 @@ def lobby(request: HttpRequest) -> HttpResponse:
     context["stamp"] = _lobby_stamp(my_games, context["open_games"].object_list)
     if request.htmx and request.GET.get("stamp") == context["stamp"]:
         return HttpResponse(status=204)
+    if not request.htmx:  # the refresh swaps in the player's lists only, never these
+        context["watch_games"] = selectors.games_to_watch(user=user)
+        context["finished_games"] = selectors.games_just_finished(user=user)
     return render(request, "games/lobby.html", context)
 
 

@@ -99,3 +99,31 @@ def test_the_games_to_watch_cost_the_same_queries_however_many_games_there_are(c
     section = _section(html)
     assert section.count(">Watch<") == LOBBY_WATCH
     assert section.count(">Replay<") == LOBBY_WATCH
+
+
+def test_the_lobbys_refresh_does_not_read_the_games_to_watch(client, alice):
+    """The 20 s refresh swaps in the player's own lists only: it neither reads the
+    games to watch (running and finished, with their seats) nor sends them."""
+    people_game(*(UserFactory() for _ in range(3)))
+    _finished(*(UserFactory() for _ in range(3)))
+    client.force_login(alice)
+    with CaptureQueriesContext(connection) as page:
+        client.get("/")
+    with CaptureQueriesContext(connection) as refresh:
+        html = client.get("/", HTTP_HX_REQUEST="true").content.decode()
+    assert len(refresh) == len(page) - 4
+    assert 'id="watch-title"' not in html
+
+
+def test_the_games_of_a_switched_off_account_are_not_shown(client):
+    """A suspended or deactivated account's profile is gone and the leaderboard leaves
+    it out: its name is not on the lobby either."""
+    from accounts.models import User
+
+    gone = UserFactory(display_name="Gone")
+    running = people_game(gone, *(UserFactory() for _ in range(2)))
+    over = _finished(gone, *(UserFactory() for _ in range(2)))
+    User.objects.filter(pk=gone.pk).update(is_active=False)
+    section = _section(client.get("/").content.decode())
+    assert f"/games/{running.pk}/" not in section and f"/games/{over.pk}/" not in section
+    assert "Gone" not in section
