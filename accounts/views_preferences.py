@@ -4,6 +4,7 @@ The first two are small forms on the profile page (``{% async_settings %}``); th
 unsubscribe page is where every game e-mail's signed link leads.
 """
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core import signing
@@ -115,9 +116,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         user, kind = unsubscribe_user(token)
     except signing.BadSignature:
         return render(request, "accounts/unsubscribe.html", {"state": "invalid"}, status=400)
-    # In the language the e-mail was written in (the recipient's), whoever opens it: a
-    # mail program's browser has no session, and the page is about their e-mails.
-    if language_supported(user.language) and not request.user.is_authenticated:
+    # In the language the e-mail was written in (the recipient's): a mail program's
+    # browser has no session, and the page is about their e-mails.  Not over a language
+    # picked in this browser (the header's switch sets its cookie).
+    picked = request.COOKIES.get(settings.LANGUAGE_COOKIE_NAME)
+    if language_supported(user.language) and not request.user.is_authenticated and not picked:
         translation.activate(user.language)
         request.LANGUAGE_CODE = user.language
     context = {

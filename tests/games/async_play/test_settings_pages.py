@@ -57,6 +57,11 @@ def test_the_unsubscribe_page_speaks_the_recipients_language(dora, language, que
     )
     assert page.status_code == 200 and question in page.content.decode()
     assert f'lang="{language}"' in page.content.decode()
+    # A language picked in this browser (the header's switch) wins.
+    client = Client()
+    client.cookies["hs_language"] = "en"
+    picked = client.get(f"/accounts/unsubscribe/{unsubscribe_token(dora)}/")
+    assert "Stop game e-mails?" in picked.content.decode()
 
 
 def test_one_click_unsubscribe_from_a_mail_program(dora):
