@@ -154,12 +154,12 @@ def replay_view(replay: Replay, n: int) -> TableView:
 def game_record(replay: Replay) -> dict[str, Any]:
     """The exported record of a finished game (see the module's docstring).  One file
     whoever reads it: the players' names are written in the site's default language
-    (a bot's "Bot (easy)") as the table named them when the game began; resigning and
-    handing over are the ``resigned`` and ``handed_over`` flags beside them."""
+    (a bot's "Bot (easy)"), never marked resigned: resigning and handing over are the
+    ``resigned`` and ``handed_over`` flags beside them."""
     game = replay.game
     end = replay.states[-1]
     with translation.override(settings.LANGUAGE_CODE):
-        names = seat_names(replay.seats, moves=0)
+        names = seat_names(replay.seats, plain=True)
     return {
         "format": RECORD_FORMAT,
         "game": game.pk,

@@ -348,13 +348,14 @@ def seats_prefetch() -> Prefetch:
     )
 
 
-def seat_names(seats: list[Seat], *, moves: int | None = None) -> list[str]:
+def seat_names(seats: list[Seat], *, moves: int | None = None, plain: bool = False) -> list[str]:
     """Display names, with the seat number added where two seats would read the same
     (two medium bots, two players called Alex).  A player who resigned reads
     "Alex (resigned)": the bot that took the seat plays under that name, never as them.
     ``moves``: the names as they read once that many moves had been made (a move's
     number), so a player's own moves before they resigned carry their plain name;
-    None: as they read now."""
+    None: as they read now.  ``plain``: never marked resigned (the game record, whose
+    flags say it)."""
     names = [
         (
             pgettext("seat name", "%(name)s (replaced by a bot)")
@@ -362,7 +363,7 @@ def seat_names(seats: list[Seat], *, moves: int | None = None) -> list[str]:
             else pgettext("seat name", "%(name)s (resigned)")
         )
         % {"name": seat.display_name}
-        if _resigned_by(seat, moves)
+        if not plain and _resigned_by(seat, moves)
         else seat.display_name
         for seat in seats
     ]

@@ -283,6 +283,11 @@ def test_the_record_is_one_file_whoever_reads_it(client, alice, bob, carol):
     assert english == german == french
     assert [p["name"] for p in english["players"]] == ["Alice", "Bob", "Bot (easy)"]
     assert english["players"][0]["resigned"] is True
+    # Resigned before the first move (or at a moment not recorded): still her name.
+    for moment in (0, None):
+        Seat.objects.filter(game=game, position=0).update(resigned_after=moment)
+        record = client.get(f"/games/{game.pk}/record.json").json()
+        assert record["players"][0]["name"] == "Alice"
 
 
 def _resigned_half_way(played, alice, bob, carol):
