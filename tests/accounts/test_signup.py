@@ -20,6 +20,20 @@ def _sign_up(client, username="dora", email="dora@example.com", password=PASSWOR
     )
 
 
+def _sign_up_from(client, page: str):
+    """Sign up as Dora from the sign-up page that ``page`` linked to (``next``)."""
+    return client.post(
+        f"/accounts/signup/?next={page}",
+        {
+            "username": "dora",
+            "email": "dora@example.com",
+            "password1": PASSWORD,
+            "password2": PASSWORD,
+            "next": page,
+        },
+    )
+
+
 def _link_in(message) -> str:
     match = re.search(r"http://127\.0\.0\.1:8000(/\S+)", message.body)
     assert match, message.body
@@ -221,16 +235,7 @@ def test_sign_up_from_a_shared_table_link_comes_back_to_the_table(client, alice)
     assert 'href="/accounts/signup/"' not in login
     signup = client.get(f"/accounts/signup/?next={table}").content.decode()
     assert f'href="/accounts/login/?next=/games/{game.pk}/"' in signup
-    client.post(
-        f"/accounts/signup/?next={table}",
-        {
-            "username": "dora",
-            "email": "dora@example.com",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-            "next": table,
-        },
-    )
+    _sign_up_from(client, table)
     confirmed = client.post(_link_in(mail.outbox[-1]))
     assert confirmed.status_code == 302 and confirmed["Location"] == table
 
@@ -245,16 +250,7 @@ def test_confirming_in_another_browser_still_lands_on_the_table(client, alice):
 
     game = GameFactory(creator=alice, seats=[{"open": True}, {"ai": "easy"}])
     table = f"/games/{game.pk}/"
-    client.post(
-        f"/accounts/signup/?next={table}",
-        {
-            "username": "dora",
-            "email": "dora@example.com",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-            "next": table,
-        },
-    )
+    _sign_up_from(client, table)
     link = _link_in(mail.outbox[-1])
     assert link.endswith(f"?next=%2Fgames%2F{game.pk}%2F")
     # The e-mail says where the click leads, in both its parts.
@@ -272,16 +268,7 @@ def test_confirming_in_another_browser_still_lands_on_the_table(client, alice):
 
 
 def test_a_confirmation_link_carries_no_stranger_address(client):
-    client.post(
-        "/accounts/signup/?next=https://evil.example/",
-        {
-            "username": "dora",
-            "email": "dora@example.com",
-            "password1": PASSWORD,
-            "password2": PASSWORD,
-            "next": "https://evil.example/",
-        },
-    )
+    _sign_up_from(client, "https://evil.example/")
     assert "next=" not in _link_in(mail.outbox[-1])
     assert "evil" not in mail.outbox[-1].body
     assert "takes you back to table" not in mail.outbox[-1].body
