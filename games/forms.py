@@ -140,7 +140,11 @@ class QuickGameForm(OneValueForm):
         ],
         initial="medium",
     )
-    once = forms.CharField(max_length=40, required=False, widget=forms.HiddenInput)
+    once = forms.CharField(  # as GameCreateForm's: the same form twice opens one table
+        max_length=Game._meta.get_field("form_once").max_length,
+        required=False,
+        widget=forms.HiddenInput,
+    )
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
