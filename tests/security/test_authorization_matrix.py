@@ -523,7 +523,7 @@ for t in TABLES:
     finished_only = by(200) if t == "finished" else by(404)
     replay = by(410, seated=404, other=404, creator=404) if t == "abandoned" else finished_only
     add("games:replay", f"game-replay:{t}", f"{g}/replay/", "GET", replay)
-    add("games:record", f"game-record:{t}", f"{g}/record.json", "GET", finished_only)
+    add("games:record", f"game-record:{t}", f"{g}/record.json", "GET", replay)
 
     act = {"type": "pass", "version": v}
     if t == "active":
@@ -748,6 +748,26 @@ add(
     "POST",
     by(400, anonymous=LOGIN),
     data={**NEW_TABLE, "players": "9"},
+)
+# The lobby's "Play now": a game against bots, started at once; bad input goes back to
+# the lobby with a message and creates nothing.
+add("games:quick", "game-quick-get", "/games/quick/", "GET", 405)
+add(
+    "games:quick",
+    "game-quick",
+    "/games/quick/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    data={"players": "3", "level": "easy"},
+    effects={p: game_created(p) for p in PERSONAS[1:]},
+)
+add(
+    "games:quick",
+    "game-quick-invalid",
+    "/games/quick/",
+    "POST",
+    by(302, anonymous=LOGIN),
+    data={"players": "9", "level": "easy"},
 )
 # Declines the caller's own unanswered invitations only ("other" is invited to the
 # open table); everyone else's answer changes nothing.
