@@ -938,11 +938,14 @@ HISTORY_SHOW = {
 }
 
 
-def games_history(*, user: User, show: str = "all", opponent: User | None = None) -> QuerySet[Game]:
+def games_history(
+    *, user: User, show: str = "all", opponent: User | str | None = None
+) -> QuerySet[Game]:
     """``user``'s games (open tables, running and finished games; abandoned tables
     left out), newest first, filtered by ``show`` (a key of ``HISTORY_SHOW``) and by an
-    opponent who sat at the same table.  Seats (with users) and the user's own
-    ``PlayerResult`` (as ``my_results``) are prefetched."""
+    opponent who sat at the same table: a person, or a bot level (``"easy"``: a bot of
+    that level had a seat of its own, not one a person resigned).  Seats (with users)
+    and the user's own ``PlayerResult`` (as ``my_results``) are prefetched."""
     if show not in HISTORY_SHOW:
         raise ValueError(f"Unknown filter {show!r}.")
     games = Game.objects.filter(
@@ -955,7 +958,10 @@ def games_history(*, user: User, show: str = "all", opponent: User | None = None
     elif show in ("won", "lost"):
         mine = PlayerResult.objects.filter(game=OuterRef("pk"), user=user, won=show == "won")
         games = games.filter(Exists(mine))
-    if opponent is not None:
+    if isinstance(opponent, str):
+        bots = Seat.objects.filter(game=OuterRef("pk"), user__isnull=True, ai_level=opponent)
+        games = games.filter(Exists(bots))
+    elif opponent is not None:
         games = games.filter(Exists(Seat.objects.filter(game=OuterRef("pk"), user=opponent)))
     return (
         games.defer("state", "scenario_deck", "result")

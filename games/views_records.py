@@ -8,6 +8,7 @@ themselves; replays draw only a spectator's view (``games.replay``).
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django import forms
@@ -15,13 +16,16 @@ from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
+from django.utils import translation
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from django.views.decorators.http import require_safe
 
 from accounts import selectors
 from games import selectors as game_selectors
+from games.forms import BOT_LEVELS
 from games.middleware import TableClosed
+from games.models import Seat
 from games.presenter import printable
 from games.replay import NotReplayable, game_record, move_lines, replay_load, replay_view
 from games.views import board_context, game_or_404, login_required, table_options, with_ending
@@ -84,6 +88,19 @@ class PageForm(forms.Form):
         return self.cleaned_data.get("page")
 
 
+def _bot_named(name: str) -> str | None:
+    """The bot level a table's name for a bot writes ("Bot (easy)", "Bot (leicht) #2",
+    in the page's language or in English), or None."""
+    wanted = re.sub(r"\s+#\d+$", "", name).casefold()
+    for level in BOT_LEVELS:
+        seat = Seat(ai_level=level)
+        with translation.override("en"):
+            english = seat.display_name
+        if wanted in (seat.display_name.casefold(), english.casefold()):
+            return level
+    return None
+
+
 class HistoryFilterForm(PageForm):
     show = forms.ChoiceField(
         label=_("Show"),
@@ -96,7 +113,7 @@ class HistoryFilterForm(PageForm):
         },
     )
     opponent = forms.CharField(
-        label=_("Played with (name or username)"),
+        label=_("Played with (a name, a username or a bot)"),
         max_length=150,
         required=False,
         error_messages={"max_length": _("A username has at most 150 characters.")},
@@ -110,6 +127,9 @@ class HistoryFilterForm(PageForm):
         name = (self.cleaned_data.get("opponent") or "").strip()
         if not name:
             return None
+        level = _bot_named(name)
+        if level is not None:  # "Bot (easy)", as the tables name a bot
+            return level
         user = selectors.user_by_name(name)
         if user is None:
             raise forms.ValidationError(

@@ -155,6 +155,17 @@ def test_the_opponent_filter_takes_the_name_the_table_shows(alice_client, tables
     assert _listed(response) == {tables[name].pk for name in ("won", "lost_bob", "running")}
 
 
+@pytest.mark.parametrize("name", ["Bot (easy)", "bot (EASY)", "Bot (easy) #3", "Bot (leicht)"])
+def test_the_opponent_filter_takes_a_bots_name_as_the_table_shows_it(alice_client, tables, name):
+    """ "Bot (easy)" was refused as "no player called": the tables name bots so too.
+    The English name and the page's language's both find the level's games."""
+    headers = {"HTTP_ACCEPT_LANGUAGE": "de"} if "leicht" in name else {}
+    response = alice_client.get("/games/history/", {"opponent": name}, **headers)
+    assert response.status_code == 200
+    assert _listed(response) == {tables["lost_carol"].pk}
+    assert _listed(alice_client.get("/games/history/", {"opponent": "Bot (hard)"})) == set()
+
+
 def test_an_invitation_not_answered_says_it_waits_for_me(client, alice, bob):
     from games import services
 
