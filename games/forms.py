@@ -119,28 +119,15 @@ class OneValueForm(forms.Form):
         return data
 
 
-class QuickGameForm(OneValueForm):
-    """The lobby's "Play now": a table of the player and bots of one level, which
-    starts at once; the rest as a new table's defaults (no advanced cards, no deadline,
-    no memory aid)."""
+PLAYERS_CHOICES = [(n, format_lazy(_("{} players"), n)) for n in (3, 4, 5)]
 
-    players = forms.TypedChoiceField(
-        label=_("Players"),
-        choices=[(n, format_lazy(_("{} players"), n)) for n in (3, 4, 5)],
-        coerce=int,
-        initial=3,
-    )
-    level = forms.ChoiceField(
-        label=_("Bots"),
-        choices=[
-            ("easy", _("Bot — easy")),
-            ("medium", _("Bot — medium")),
-            ("hard", _("Bot — hard")),
-            ("expert", _("Bot — expert")),
-        ],
-        initial="medium",
-    )
-    once = forms.CharField(  # as GameCreateForm's: the same form twice opens one table
+
+class TableForm(OneValueForm):
+    """A form that opens a table: one value per form shown, so the same form sent twice
+    (a double click, a reload) opens one table, not two (services.game_create's
+    ``once``)."""
+
+    once = forms.CharField(
         max_length=Game._meta.get_field("form_once").max_length,
         required=False,
         widget=forms.HiddenInput,
@@ -150,6 +137,25 @@ class QuickGameForm(OneValueForm):
         super().__init__(*args, **kwargs)
         if not self.is_bound:
             self.initial["once"] = secrets.token_urlsafe(16)
+
+
+class QuickGameForm(TableForm):
+    """The lobby's "Play now": a table of the player and bots of one level, which
+    starts at once; the rest as a new table's defaults (no advanced cards, no deadline,
+    no memory aid)."""
+
+    players = forms.TypedChoiceField(
+        label=_("Players"), choices=PLAYERS_CHOICES, coerce=int, initial=3
+    )
+    level = forms.ChoiceField(  # the seat choices' bots, but for the random one
+        label=_("Bots"),
+        choices=[
+            (code.removeprefix("bot:"), label)
+            for code, label in SEAT_CHOICES
+            if code.startswith("bot:") and code != "bot:random"
+        ],
+        initial="medium",
+    )
 
     def service_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``games.services.game_create`` (besides ``creator``)."""
@@ -161,7 +167,7 @@ class QuickGameForm(OneValueForm):
         }
 
 
-class GameCreateForm(OneValueForm):
+class GameCreateForm(TableForm):
     """A new table: players, who sits where, the options of docs/rules.md.
 
     Seat rows are numbered from 1 as people count; ``your_seat`` is where the creator
@@ -170,7 +176,7 @@ class GameCreateForm(OneValueForm):
 
     players = forms.TypedChoiceField(
         label=_("Players"),
-        choices=[(n, format_lazy(_("{} players"), n)) for n in (3, 4, 5)],
+        choices=PLAYERS_CHOICES,
         coerce=int,
         initial=4,
         widget=forms.RadioSelect,
@@ -201,19 +207,10 @@ class GameCreateForm(OneValueForm):
         required=False,
         help_text=_("Anyone could work it out from the log; this saves the counting."),
     )
-    # One value per form shown: the same form sent twice (a double click, a reload)
-    # opens one table, not two (services.game_create's ``once``).
-    once = forms.CharField(
-        max_length=Game._meta.get_field("form_once").max_length,
-        required=False,
-        widget=forms.HiddenInput,
-    )
 
     def __init__(self, *args: Any, creator: Any = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.creator = creator
-        if not self.is_bound:
-            self.initial["once"] = secrets.token_urlsafe(16)
         for n in range(1, MAX_SEATS + 1):
             self.fields[f"seat_{n}"] = forms.ChoiceField(
                 label=format_lazy(_("Seat {}"), n),
