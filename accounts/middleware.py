@@ -11,11 +11,17 @@ Accept-Language alone: programs say what they want per request.
 
 The language cookie follows the player's choice, so that the browser goes on speaking
 it after they log out (the log-out page's "You have signed out." is written in it too).
+
+A choice made on another device reaches this session at its next full page
+(``refresh_session_choices``): a page drawn whole reads the user row anyway (its header
+names the player), while the board's poll and other htmx partials keep reading the
+session only.
 """
 
 from __future__ import annotations
 
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone, translation
 
@@ -27,6 +33,28 @@ from accounts.preferences import (
 )
 
 
+def refresh_session_choices(request: HttpRequest) -> None:
+    """A full page's request (a GET for HTML, not htmx's): the account's language and
+    time zone into the session when they changed since the log-in, on another device.
+    The user row is loaded for such a page anyway; a partial or a stream reads none."""
+    session = getattr(request, "session", None)
+    if (
+        session is None
+        or SESSION_KEY not in session
+        or request.method != "GET"
+        or request.headers.get("HX-Request")
+        or not request.accepts("text/html")
+    ):
+        return
+    user = request.user
+    if not user.is_authenticated:
+        return
+    if language_supported(user.language) and session.get(LANGUAGE_SESSION_KEY) != user.language:
+        session[LANGUAGE_SESSION_KEY] = user.language
+    if session.get(TIME_ZONE_SESSION_KEY, "") != user.time_zone:
+        session[TIME_ZONE_SESSION_KEY] = user.time_zone
+
+
 class UserLanguageMiddleware:
     def __init__(self, get_response):
         self.get_response = get_response
@@ -34,6 +62,7 @@ class UserLanguageMiddleware:
     def __call__(self, request: HttpRequest) -> HttpResponse:
         if request.path_info.startswith("/api/"):
             return self.get_response(request)
+        refresh_session_choices(request)
         chosen = self._chosen(request)
         if chosen:
             translation.activate(chosen)

@@ -115,6 +115,20 @@ def test_the_header_switch_sets_the_language_and_remembers_it_for_the_account(cl
     assert '<html lang="fr">' in other.get("/", HTTP_ACCEPT_LANGUAGE="de").content.decode()
 
 
+def test_a_language_chosen_on_another_device_reaches_this_one_at_its_next_page(client, bob):
+    """Both devices signed in; the player switches to German on one.  The other's next
+    page drawn whole speaks German too (it used to wait for its next log-in), and its
+    language cookie follows, so it stays German after a log-out there."""
+    client.force_login(bob)
+    client.post("/accounts/language/", {"language": "fr", "next": "/"})
+    other = client_class_new()
+    other.force_login(User.objects.get(pk=bob.pk))
+    other.post("/accounts/language/", {"language": "de", "next": "/"})
+    html = client.get("/").content.decode()
+    assert '<html lang="de">' in html
+    assert client.cookies[settings.LANGUAGE_COOKIE_NAME].value == "de"
+
+
 @pytest.mark.parametrize("language", ["en", "de", "fr"])
 def test_the_switch_names_each_language_in_itself(client, language):
     """Someone who landed on a page in a language they do not read finds their own by
@@ -520,7 +534,7 @@ def test_a_language_picked_before_logging_in_is_kept(client, carol):
     ],
 )
 def test_a_revealed_card_reads_with_its_article(language, sentence):
-    """"Alice révèle Yacht-club" / "deckt Yachtclub auf" had no article; "the card"
+    """ "Alice révèle Yacht-club" / "deckt Yachtclub auf" had no article; "the card"
     reads for every card (a luxury, Prestige, the Yacht Club) whatever its gender."""
     from django.utils import translation
 

@@ -272,14 +272,20 @@ def test_without_javascript_the_board_writes_times_in_the_chosen_zone(client, do
     dora.refresh_from_db()
     client.force_login(dora)
     assert " UTC+5:30</time>" in client.get(f"/games/{game.pk}/").content.decode()
-    # Changed in another browser: this session writes its log-in's zone until the next
-    # log-in (the poll reads no account), and so does not hand the new one to the
-    # page's script, which then writes times in the browser's zone, not a third one.
+    # Changed in another browser: the board's poll (htmx, which reads no account)
+    # goes on in the zone this page was drawn in; the next page drawn whole takes the
+    # new one, here as on the other device, and hands it to the page's script.
     other = Client()
     other.force_login(dora)
     other.post("/accounts/profile/time-zone/", {"time_zone": "America/Sao_Paulo"})
+    poll = client.get(f"/games/{game.pk}/board/", headers={"HX-Request": "true"})
+    assert " UTC+5:30</time>" in poll.content.decode()
     html = client.get(f"/games/{game.pk}/").content.decode()
-    assert " UTC+5:30</time>" in html and "data-time-zone" not in html
+    assert 'data-time-zone="America/Sao_Paulo"' in html
+    assert " UTC\u22123</time>" in html and " UTC+5:30</time>" not in html  # a minus sign
+    other.post("/accounts/profile/time-zone/", {"time_zone": ""})  # back to the browser's
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "data-time-zone" not in html and " UTC</time>" in html
 
 
 def test_the_time_zone_list_has_current_names_only(client, dora):
