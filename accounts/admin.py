@@ -1,19 +1,71 @@
+"""The admin of accounts: staff suspend, reinstate or delete an account through actions
+that say first what they will do; only superusers grant rights; a password set here ends
+the account's sessions and API tokens and tells its owner, as a reset would."""
+
+from allauth.account.adapter import get_adapter
 from allauth.mfa.models import Authenticator
+from django import forms
 from django.contrib import admin, messages
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
+from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.template.response import TemplateResponse
 
-from accounts.deletion import account_delete
+from accounts.deletion import account_delete_and_tell
+from accounts.forms import display_name_problem
 from accounts.models import PushSubscription, User
-from accounts.suspension import account_suspend
+from accounts.suspension import account_reinstate, account_suspend
+from accounts.tokens.services import tokens_revoke_all
+from games.services import player_commitments
+
+# The fields that grant rights: a superuser's to change, nobody else's (a moderator who
+# may change accounts must not make themselves, or anyone, more powerful).
+RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+USERNAME_HELP = "At most 30 characters, no “@”; nothing that reads as another account's name."
+
+
+def _username_checked(form: forms.ModelForm) -> str:
+    """The site's rules for a username (those of sign-up: length, no "@", no look-alike
+    of another account's name), and no other account's name in any case."""
+    username = get_adapter().clean_username(form.cleaned_data["username"], shallow=True)
+    if User.objects.exclude(pk=form.instance.pk).filter(username__iexact=username).exists():
+        raise forms.ValidationError("Another account has this username (in some case).")
+    return username
+
+
+class UserAdminChangeForm(UserChangeForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        if "username" in self.fields:
+            self.fields["username"].help_text = USERNAME_HELP
+
+    def clean_username(self) -> str:
+        return _username_checked(self)
+
+    def clean_display_name(self) -> str:
+        name = self.cleaned_data["display_name"]
+        problem = display_name_problem(name, user_pk=self.instance.pk) if name else None
+        if problem is not None:
+            raise forms.ValidationError(problem)
+        return name
+
+
+class UserAdminCreationForm(AdminUserCreationForm):
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["username"].help_text = USERNAME_HELP
+
+    def clean_username(self) -> str:
+        return _username_checked(self)
 
 
 @admin.register(User)
 class UserAdmin(BaseUserAdmin):
+    form = UserAdminChangeForm
+    add_form = UserAdminCreationForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
         ("Profile", {"fields": ("display_name", "deleted_at")}),
     )
-    readonly_fields = ("deleted_at",)
     list_display = (
         "username",
         "display_name",
@@ -25,28 +77,83 @@ class UserAdmin(BaseUserAdmin):
     )
     list_filter = (*BaseUserAdmin.list_filter, "deleted_at")
     search_fields = ("username", "display_name", "email")
-    actions = ["suspend_accounts", "delete_accounts"]
+    actions = ["suspend_accounts", "reinstate_accounts", "delete_accounts"]
 
-    def save_model(self, request, obj, form, change):
-        """Unticking **Active** suspends the account as the action below does: saved
-        inactive without leaving its tables, it would leave every game it plays
-        waiting for a move that cannot come."""
-        if change and "is_active" in form.changed_data and not obj.is_active:
-            obj.is_active = True  # the other changes first, while it may still leave
-            super().save_model(request, obj, form, change)
-            self._suspend(request, obj)
-            obj.refresh_from_db()
-            return
-        super().save_model(request, obj, form, change)
+    def get_readonly_fields(self, request, obj=None):
+        """**Active** is changed by the actions only (suspending resigns games, and says
+        so first); the rights only by a superuser."""
+        fields = ["deleted_at", "is_active"] if obj is not None else ["deleted_at"]
+        if not request.user.is_superuser:
+            fields += RIGHTS_FIELDS
+        return fields
 
-    def _suspend(self, request, user) -> None:
-        done = account_suspend(user=user)
-        self.message_user(
-            request,
-            f"Suspended {user.username}: left {done.left} table(s), closed "
-            f"{done.closed}, resigned {done.resigned} running game(s) (a bot plays on).",
-            messages.SUCCESS,
-        )
+    def get_form(self, request, obj=None, **kwargs):
+        form = super().get_form(request, obj, **kwargs)
+        if obj is not None:
+            form.base_fields.pop("is_active", None)
+        return form
+
+    def has_change_permission(self, request, obj=None):
+        """A superuser's account is changed by superusers only."""
+        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+            return False
+        return super().has_change_permission(request, obj)
+
+    def user_change_password(self, request, id, form_url=""):
+        """Django's set-password page, and then what a password reset does: every API
+        token of the account revoked (its sessions end as the password changes), and
+        its owner told by e-mail, without the staff member's address."""
+        response = super().user_change_password(request, id, form_url)
+        if request.method == "POST" and response.status_code == 302:
+            user = User.objects.get(pk=id)
+            tokens_revoke_all(user=user)
+            if user.email:
+                get_adapter(request).send_notification_mail(
+                    "account/email/password_changed", user, {"by_staff": True}
+                )
+        return response
+
+    def _chosen(self, request, queryset, *, active: bool):
+        """The accounts of ``queryset`` this staff member may act on, and the names of
+        the others with why: their own, deleted, a superuser's (for a non-superuser),
+        or already suspended (or active, to reinstate)."""
+        chosen, skipped = [], []
+        for user in queryset.order_by("username"):
+            if (
+                user.pk == request.user.pk
+                or user.deleted_at is not None
+                or user.is_active != active
+                or (user.is_superuser and not request.user.is_superuser)
+            ):
+                skipped.append(user.username)
+            else:
+                chosen.append(user)
+        return chosen, skipped
+
+    def _confirmed(self, request, users, *, action: str, title: str, consequence: str):
+        """None once the staff member confirmed, else the page that asks, listing each
+        account with the tables it is in."""
+        if request.POST.get("post") == "yes":
+            return None
+        rows = [(user, player_commitments(user=user)) for user in users]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "rows": rows,
+            "consequence": consequence,
+            "action": action,
+            "opts": self.model._meta,
+        }
+        return TemplateResponse(request, "admin/accounts/user/action_confirm.html", context)
+
+    def _skipped(self, request, skipped, verb: str) -> None:
+        if skipped:
+            self.message_user(
+                request,
+                f"Not {verb} (your own account, a deleted one, one already so, or a "
+                f"superuser's when you are not one): {', '.join(skipped)}.",
+                messages.WARNING,
+            )
 
     @admin.action(
         description="Suspend the selected accounts (resign their games, keep everything)",
@@ -54,19 +161,44 @@ class UserAdmin(BaseUserAdmin):
     )
     def suspend_accounts(self, request, queryset):
         """Stop an abusive or compromised account (accounts.suspension): its running games
-        go on with a bot in its seat, its waiting tables lose it, nothing is erased."""
-        skipped = []
-        for user in queryset.filter(deleted_at__isnull=True):
-            if user.pk == request.user.pk or not user.is_active:
-                skipped.append(user.username)
-                continue
-            self._suspend(request, user)
-        if skipped:
-            self.message_user(
+        go on with a bot in its seat, its waiting tables lose it, its sessions end and
+        its API tokens are revoked; nothing is erased."""
+        users, skipped = self._chosen(request, queryset, active=True)
+        if users:
+            asking = self._confirmed(
                 request,
-                f"Not suspended (your own account, or inactive already): {', '.join(skipped)}.",
-                messages.WARNING,
+                users,
+                action="suspend_accounts",
+                title="Suspend these accounts?",
+                consequence=(
+                    "Each leaves its waiting tables (its own close) and resigns its running "
+                    "games, where a bot plays on: this cannot be undone. Its sessions end "
+                    "and its API tokens are revoked. Nothing is erased; reinstating lets "
+                    "it log in again."
+                ),
             )
+            if asking is not None:
+                return asking
+        for user in users:
+            done = account_suspend(user=user)
+            summary = (
+                f"Suspended {user.username}: left {done.left} table(s), closed "
+                f"{done.closed}, resigned {done.resigned} running game(s) (a bot plays on)."
+            )
+            self.log_change(request, user, summary)
+            self.message_user(request, summary, messages.SUCCESS)
+        self._skipped(request, skipped, "suspended")
+
+    @admin.action(description="Reinstate the selected suspended accounts", permissions=["change"])
+    def reinstate_accounts(self, request, queryset):
+        """Let suspended accounts log in again, with their history, out of the games they
+        resigned; their old API tokens stay revoked."""
+        users, skipped = self._chosen(request, queryset, active=False)
+        for user in users:
+            if account_reinstate(user=user):
+                self.log_change(request, user, "Reinstated (may log in again).")
+                self.message_user(request, f"Reinstated {user.username}.", messages.SUCCESS)
+        self._skipped(request, skipped, "reinstated")
 
     def has_delete_permission(self, request, obj=None):
         """No plain delete: a user's seats and tables keep the row (it would fail with
@@ -78,22 +210,32 @@ class UserAdmin(BaseUserAdmin):
     )
     def delete_accounts(self, request, queryset):
         """What a player's own **Delete your account** does (accounts.deletion), for a
-        request that came by e-mail: every table left, everything personal erased."""
-        done, skipped = 0, []
-        for user in queryset.filter(deleted_at__isnull=True):
-            if user.pk == request.user.pk or not user.is_active:
-                skipped.append(user.username)
-                continue
-            account_delete(user=user)
-            done += 1
-        self.message_user(request, f"{done} account(s) deleted.", messages.SUCCESS)
-        if skipped:
-            self.message_user(
+        request that came by e-mail: every table left, everything personal erased, and
+        the last e-mail to the address it had."""
+        users, skipped = self._chosen(request, queryset, active=True)
+        if users:
+            asking = self._confirmed(
                 request,
-                "Not deleted (your own account, or deactivated: activate it first so that "
-                f"it can leave its tables): {', '.join(skipped)}.",
-                messages.WARNING,
+                users,
+                action="delete_accounts",
+                title="Delete these accounts for good?",
+                consequence=(
+                    "Each leaves every table (bots finish its running games); its names, "
+                    "e-mail addresses, password, second factors, API tokens and chat "
+                    "messages are erased, and its owner gets a last e-mail saying staff "
+                    "deleted it as asked. This cannot be undone. (A suspended account "
+                    "must be reinstated first, so that it can leave its tables.)"
+                ),
             )
+            if asking is not None:
+                return asking
+        for user in users:
+            username = user.username
+            account_delete_and_tell(user=user, request=request, by_staff=True)
+            self.log_change(request, user, f"Deleted as its owner would (was {username}).")
+        if users:
+            self.message_user(request, f"{len(users)} account(s) deleted.", messages.SUCCESS)
+        self._skipped(request, skipped, "deleted")
 
 
 class NoEditAdmin(admin.ModelAdmin):

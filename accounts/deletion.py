@@ -14,11 +14,12 @@ from __future__ import annotations
 import logging
 from typing import Any
 
+from allauth.account.adapter import get_adapter
 from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from django.db import transaction
 from django.db.models import F
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts.models import PushSubscription, User
 from accounts.tokens.services import tokens_revoke_all
@@ -63,4 +64,28 @@ def account_delete(*, user: Any) -> Withdrawal:
         withdrawal.closed,
         withdrawal.resigned,
     )
+    return withdrawal
+
+
+def account_delete_and_tell(*, user: Any, request: Any, by_staff: bool = False) -> Withdrawal:
+    """``account_delete``, then the last e-mail, to the address the account had: a
+    confirmed one only (an unconfirmed address may be somebody else's typo), in the
+    account's language.  ``by_staff``: staff deleted it on the owner's request, and the
+    e-mail says so instead of giving the staff member's address and browser."""
+    address = (
+        EmailAddress.objects.filter(user=user, verified=True)
+        .order_by("-primary", "pk")
+        .values_list("email", flat=True)
+        .first()
+    )
+    username, language = user.username, user.language or translation.get_language()
+    withdrawal = account_delete(user=user)
+    if address:
+        with translation.override(language):
+            get_adapter(request).send_notification_mail(
+                "account/email/account_deleted",
+                user,
+                {"username": username, "by_staff": by_staff},
+                email=address,
+            )
     return withdrawal

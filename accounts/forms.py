@@ -21,6 +21,24 @@ from accounts.validators import DISPLAY_NAME_MAX_LENGTH
 RESERVED_NAME = re.compile(r"^\s*(bot\b|open seat\b|freier platz\b|place libre\b)", re.IGNORECASE)
 
 
+def display_name_problem(name: str, *, user_pk: int | None) -> str | None:
+    """Why ``name`` cannot be the display name of the account ``user_pk``, or None: no
+    bot and no other player could be taken for it, so not "Bot …" or "Open seat", and
+    not another player's name or username (compared in NFKC form, case folded,
+    look-alike letters read as the Latin ones)."""
+    folded = name_key(name)
+    if RESERVED_NAME.match(folded):
+        return gettext("That reads like a bot or an empty seat on the board: choose another name.")
+    others = User.objects.exclude(pk=user_pk).filter(
+        Q(username_key=folded) | Q(display_name_key=folded)
+    )
+    if others.exists():
+        return gettext(
+            "Another player already goes by that name: choose one they cannot be taken for."
+        )
+    return None
+
+
 class LoginForm(AllauthLoginForm):
     """allauth's log-in form (ACCOUNT_FORMS), its first field labelled for what it takes
     rather than allauth's bare "Login" ("Anmeldung" in German)."""
@@ -87,24 +105,10 @@ class ProfileForm(forms.ModelForm):
         fields = ["display_name"]
 
     def clean_display_name(self) -> str:
-        """A name no bot and no other player could be taken for: not "Bot …" or "Open
-        seat", and not another player's name or username (compared in NFKC form, case
-        folded, look-alike letters read as the Latin ones)."""
         name = self.cleaned_data["display_name"]
-        folded = name_key(name)
-        if RESERVED_NAME.match(folded):
-            raise forms.ValidationError(
-                gettext("That reads like a bot or an empty seat on the board: choose another name.")
-            )
-        others = User.objects.exclude(pk=self.instance.pk).filter(
-            Q(username_key=folded) | Q(display_name_key=folded)
-        )
-        if others.exists():
-            raise forms.ValidationError(
-                gettext(
-                    "Another player already goes by that name: choose one they cannot be taken for."
-                )
-            )
+        problem = display_name_problem(name, user_pk=self.instance.pk)
+        if problem is not None:
+            raise forms.ValidationError(problem)
         return name
 
 

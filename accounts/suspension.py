@@ -5,9 +5,10 @@ The player leaves every waiting table (a table of their own is closed) and resig
 running game, where a bot plays their seat to the end, so nobody's game waits for an
 account that can no longer move; then the account is deactivated and every session of it
 ends.  Unlike a deletion, nothing is erased: the name, the e-mail addresses, the chat
-lines (the evidence staff judge by) and the records stay.  Its API tokens stop working
-while it is inactive; e-mails stop; nobody can invite it.  Staff may make it active
-again later: it comes back with its history, out of the games it resigned.
+lines (the evidence staff judge by) and the records stay.  Its API tokens are revoked
+(a compromised account's thief may hold one, and reinstating must not bring it back);
+e-mails stop; nobody can invite it.  Staff may reinstate it later
+(``account_reinstate``): it comes back with its history, out of the games it resigned.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from django.db import transaction
 from django.db.models import F
 
 from accounts.models import User
+from accounts.tokens.services import tokens_revoke_all
 from games.services import Withdrawal, player_tables_leave
 
 logger = logging.getLogger(__name__)
@@ -33,6 +35,7 @@ def account_suspend(*, user: Any) -> Withdrawal:
         locked.is_active = False
         locked.session_generation = F("session_generation") + 1  # every session ends
         locked.save(update_fields=["is_active", "session_generation"])
+        tokens_revoke_all(user=locked)
     logger.info(
         "account %s suspended: left %s tables, closed %s, resigned %s games",
         user.pk,
@@ -41,3 +44,14 @@ def account_suspend(*, user: Any) -> Withdrawal:
         withdrawal.resigned,
     )
     return withdrawal
+
+
+def account_reinstate(*, user: Any) -> bool:
+    """Let a suspended account log in again; False when it was active already, or is a
+    deleted account's emptied row (which nothing brings back)."""
+    reinstated = User.objects.filter(pk=user.pk, is_active=False, deleted_at__isnull=True).update(
+        is_active=True
+    )
+    if reinstated:
+        logger.info("account %s reinstated", user.pk)
+    return bool(reinstated)

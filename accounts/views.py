@@ -1,6 +1,5 @@
 """Pages of the accounts app."""
 
-from allauth.account.adapter import get_adapter
 from allauth.account.decorators import reauthentication_required
 from allauth.account.models import EmailAddress
 from allauth.account.views import ConfirmEmailView as AllauthConfirmEmailView
@@ -17,7 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from accounts.deletion import account_delete
+from accounts.deletion import account_delete_and_tell
 from accounts.export import account_data
 from accounts.forms import AccountDeleteForm, ProfileForm
 from accounts.models import User
@@ -104,23 +103,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
         context = {"form": form, "commitments": player_commitments(user=request.user)}
         status = 400 if request.method == "POST" else 200
         return render(request, "accounts/delete.html", context, status=status)
-    # The last e-mail goes to the address the account had, once it is erased: a
-    # confirmed one only (an unconfirmed address may be somebody else's typo).
-    address = (
-        EmailAddress.objects.filter(user=request.user, verified=True)
-        .order_by("-primary", "pk")
-        .values_list("email", flat=True)
-        .first()
-    )
-    username = request.user.username
-    account_delete(user=request.user)
-    if address:
-        get_adapter(request).send_notification_mail(
-            "account/email/account_deleted",
-            request.user,
-            {"username": username},
-            email=address,
-        )
+    account_delete_and_tell(user=request.user, request=request)
     logout(request)
     messages.success(request, _("Your account is deleted. Thank you for playing High Society."))
     return redirect("lobby")

@@ -3,6 +3,7 @@
 
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
+from django.shortcuts import redirect
 
 
 class StaffAdminSite(admin.AdminSite):
@@ -14,6 +15,11 @@ class StaffAdminSite(admin.AdminSite):
         from accounts.second_factor import staff_admin_refusal
 
         return super().has_permission(request) and staff_admin_refusal(request) is None
+
+    def password_change(self, request, extra_context=None):
+        """The site's own page, not the admin's: it asks for the old password, revokes
+        the API tokens and sends the notice, as for any player."""
+        return redirect("account_change_password")
 
 
 class StaffAdminConfig(AdminConfig):

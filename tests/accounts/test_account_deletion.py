@@ -215,7 +215,11 @@ def test_staff_can_delete_an_account_from_the_admin(admin_client, admin_user, bu
     changelist = reverse("admin:accounts_user_changelist")
     response = admin_client.post(
         changelist,
-        {"action": "delete_accounts", "_selected_action": [alice.pk, admin_user.pk]},
+        {
+            "action": "delete_accounts",
+            "_selected_action": [alice.pk, admin_user.pk],
+            "post": "yes",  # confirmed (it asks first: tests/accounts/test_staff_admin.py)
+        },
         follow=True,
     )
     assert response.status_code == 200

@@ -1,0 +1,197 @@
+"""The admin of accounts as staff meet it: suspending, reinstating and deleting say
+first what they will do and leave a trace; only a superuser grants rights; a password
+set there revokes the account's API tokens and tells its owner; the site's name rules
+hold there too."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.admin.models import LogEntry
+from django.contrib.auth.models import Permission
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from accounts.tokens.models import ApiToken
+from games.models import Game
+from games.services import game_create
+from tests.games.api.conftest import token_client
+from tests.games.factories import people_game
+from tests.second_factor import staff_admin_session
+
+pytestmark = pytest.mark.django_db
+
+USERS = reverse("admin:accounts_user_changelist")
+
+
+def _act(client, action: str, users, *, confirm: bool):
+    data = {"action": action, "_selected_action": [user.pk for user in users]}
+    if confirm:
+        data["post"] = "yes"
+    return client.post(USERS, data, follow=True)
+
+
+def change_form_data(client, user) -> dict:
+    """What the admin's change page of ``user`` would post unchanged."""
+    form = (
+        client.get(reverse("admin:accounts_user_change", args=[user.pk])).context["adminform"].form
+    )
+    data = {}
+    for name, field in form.fields.items():
+        value = form.initial.get(name, field.initial)
+        if name in ("date_joined", "last_login"):
+            if value:
+                data[f"{name}_0"], data[f"{name}_1"] = value.date(), value.time()
+            continue
+        if name in ("groups", "user_permissions"):
+            data[name] = [item.pk for item in value or ()]
+            continue
+        if value is None or name in ("password", "deleted_at") or value is False:
+            continue
+        data[name] = value
+    return data
+
+
+@pytest.fixture
+def moderator(db):
+    """Staff who may view and change accounts, and nothing more: no superuser."""
+    from tests.games.factories import StaffUserFactory
+
+    user = StaffUserFactory(username="mod", display_name="Mod")
+    user.user_permissions.add(*Permission.objects.filter(codename__in=["view_user", "change_user"]))
+    client = Client()
+    staff_admin_session(client, user)
+    return user, client
+
+
+def test_suspending_asks_first_then_revokes_tokens_and_leaves_a_trace(
+    admin_client, alice, bob, carol
+):
+    running = people_game(alice, bob, carol)
+    token = token_client(carol)
+    asked = _act(admin_client, "suspend_accounts", [carol], confirm=False)
+    html = asked.content.decode()
+    assert "Suspend these accounts?" in html and "cannot be undone" in html
+    assert "<td>carol</td>" in html and "<td>1</td>" in html  # one running game
+    carol.refresh_from_db()
+    assert carol.is_active and token.get("/api/v1/games/").status_code == 200  # not yet
+    done = _act(admin_client, "suspend_accounts", [carol], confirm=True)
+    assert "Suspended carol: left 0 table(s), closed 0, resigned 1" in done.content.decode()
+    carol.refresh_from_db()
+    assert not carol.is_active and not ApiToken.objects.filter(user=carol).exists()
+    assert Game.objects.get(pk=running.pk).status == Game.Status.ACTIVE
+    assert LogEntry.objects.filter(object_id=str(carol.pk), change_message__startswith="Suspended")
+    # Reinstated (no question: nothing is lost), the old token stays revoked.
+    back = _act(admin_client, "reinstate_accounts", [carol], confirm=False)
+    assert "Reinstated carol." in back.content.decode()
+    carol.refresh_from_db()
+    assert carol.is_active and token.get("/api/v1/games/").status_code == 401
+    assert LogEntry.objects.filter(object_id=str(carol.pk), change_message__startswith="Reinst")
+
+
+def test_active_is_not_a_checkbox_on_the_account_page(admin_client, admin_user, carol):
+    """Unticking it used to suspend at once, with no question (and staff could suspend
+    themselves so); the actions do it now."""
+    page = reverse("admin:accounts_user_change", args=[carol.pk])
+    assert "is_active" not in admin_client.get(page).context["adminform"].form.fields
+    data = change_form_data(admin_client, carol) | {"display_name": "Carol S."}
+    assert admin_client.post(page, data).status_code == 302
+    carol.refresh_from_db()
+    assert carol.is_active and carol.display_name == "Carol S."
+    mine = reverse("admin:accounts_user_change", args=[admin_user.pk])
+    admin_client.post(mine, change_form_data(admin_client, admin_user))
+    admin_user.refresh_from_db()
+    assert admin_user.is_active
+
+
+def test_a_moderator_cannot_raise_rights_nor_touch_a_superuser(moderator, admin_user, carol):
+    user, client = moderator
+    own = reverse("admin:accounts_user_change", args=[user.pk])
+    form = client.get(own).context["adminform"].form
+    assert not {"is_superuser", "is_staff", "groups", "user_permissions"} & set(form.fields)
+    data = change_form_data(client, user) | {"is_superuser": "on"}
+    client.post(own, data)
+    user.refresh_from_db()
+    assert not user.is_superuser
+    # A superuser's page is read only for them, and the actions pass over the account.
+    theirs = reverse("admin:accounts_user_change", args=[admin_user.pk])
+    assert client.post(theirs, {"username": "taken"}).status_code == 403
+    answer = _act(client, "suspend_accounts", [admin_user, carol], confirm=True)
+    assert "Not suspended" in answer.content.decode() and "admin" in answer.content.decode()
+    admin_user.refresh_from_db()
+    carol.refresh_from_db()
+    assert admin_user.is_active and not carol.is_active
+
+
+def test_a_password_set_by_staff_revokes_tokens_and_tells_the_owner(admin_client, carol):
+    token = token_client(carol)
+    mail.outbox.clear()
+    page = reverse("admin:auth_user_password_change", args=[carol.pk])
+    new = "a staff-set secret 4711"
+    answer = admin_client.post(
+        page, {"password1": new, "password2": new, "usable_password": "true"}
+    )
+    assert answer.status_code == 302
+    assert token.get("/api/v1/games/").status_code == 401
+    (notice,) = mail.outbox
+    assert notice.to == [carol.email]
+    assert "The password of your High Society account was changed." in notice.body
+    assert "The site's staff made this change" in notice.body
+    assert "IP address" not in notice.body  # the staff member's is not the player's business
+
+
+def test_the_admins_own_password_page_is_the_sites(admin_client):
+    answer = admin_client.get(reverse("admin:password_change"))
+    assert answer.status_code == 302 and answer["Location"] == reverse("account_change_password")
+
+
+@pytest.mark.parametrize(
+    "field, value, refusal",
+    [
+        ("username", "ALICE", "Another account has this username"),
+        ("username", "carol@example.com", "cannot contain"),
+        ("username", "c" * 31, "at most 30 characters"),
+        ("display_name", "Bot (easy)", "reads like a bot"),
+        ("display_name", "Open seat", "reads like a bot"),
+        ("display_name", "alice", "Another player already goes by that name"),
+    ],
+)
+def test_the_account_page_keeps_the_sites_name_rules(
+    admin_client, alice, carol, field, value, refusal
+):
+    page = reverse("admin:accounts_user_change", args=[carol.pk])
+    answer = admin_client.post(page, change_form_data(admin_client, carol) | {field: value})
+    assert answer.status_code == 200 and refusal in answer.content.decode()
+    assert User.objects.get(pk=carol.pk).username == "carol"
+
+
+def test_a_new_account_in_the_admin_keeps_the_username_rules(admin_client, alice):
+    page = reverse("admin:accounts_user_add")
+    data = {"password1": "a long new secret 42", "password2": "a long new secret 42"}
+    data["usable_password"] = "true"
+    refused = admin_client.post(page, data | {"username": "Alice"})
+    assert "Another account has this username" in refused.content.decode()
+    assert admin_client.post(page, data | {"username": "frank"}).status_code == 302
+
+
+def test_deleting_asks_first_then_sends_the_last_email(admin_client, alice, carol):
+    from allauth.account.models import EmailAddress
+
+    EmailAddress.objects.update_or_create(
+        user=carol, email=carol.email, defaults={"verified": True, "primary": True}
+    )
+    hosted = game_create(creator=carol, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    asked = _act(admin_client, "delete_accounts", [carol], confirm=False)
+    assert "Delete these accounts for good?" in asked.content.decode()
+    assert User.objects.get(pk=carol.pk).username == "carol"
+    mail.outbox.clear()
+    done = _act(admin_client, "delete_accounts", [carol], confirm=True)
+    assert "1 account(s) deleted." in done.content.decode()
+    assert User.objects.get(pk=carol.pk).deleted_at is not None
+    assert Game.objects.get(pk=hosted.pk).status == Game.Status.ABANDONED
+    (goodbye,) = mail.outbox
+    assert goodbye.to == [carol.email]
+    assert "The site's staff deleted your High Society account carol" in goodbye.body
+    assert "IP address" not in goodbye.body
+    assert LogEntry.objects.filter(object_id=str(carol.pk), change_message__contains="was carol")
