@@ -16,7 +16,7 @@ from typing import Any
 from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth import get_user_model
+from django.contrib.auth import SESSION_KEY, get_user_model
 from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
@@ -199,6 +199,11 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     version, updated_at, chat_at, status = row
     if status == Game.Status.ABANDONED:
         game_or_404(request, game_id)  # 404 unless the caller sat there
+    if _signed_in_elsewhere(request):
+        # Logged out (or in as someone else) in another tab since this board was drawn:
+        # the whole page again, as this session now sees it, not a board that still
+        # says "Your turn" and "Signed in as" while none of its forms can go through.
+        return HttpResponse(headers={"HX-Refresh": "true"})
     notifications.seat_seen_from_request(request, game_id=game_id)  # no turn e-mail meanwhile
     seen_t = request.GET.get("t")
 
@@ -210,6 +215,17 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     ):
         return HttpResponse(status=204)
     return _board_response(request, game_or_404(request, game_id))
+
+
+def _signed_in_elsewhere(request: HttpRequest) -> bool:
+    """The board was drawn for another viewer than this session's (``as``: the user's
+    id then, 0 for a visitor): read from the session alone, as the poll's other checks."""
+    drawn_for = request.GET.get("as")
+    if drawn_for is None:  # a board drawn before the poll said whom it was for
+        return False
+    session = getattr(request, "session", None)
+    now = session.get(SESSION_KEY) if session is not None else None
+    return drawn_for != str(now or 0)
 
 
 @require_GET  # not HEAD: a stream has no end to wait for

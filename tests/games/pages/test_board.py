@@ -110,6 +110,32 @@ def test_poll_answers_204_while_nothing_changed(client, table, alice):
     assert "no-store" in response["Cache-Control"]
 
 
+def test_a_board_whose_session_ended_in_another_tab_reloads_itself(client, table, alice, bob):
+    """Logged out in another tab (or in as somebody else): the poll asks for the whole
+    page again (HX-Refresh), which then shows what this session may see.  The board
+    used to go on saying "Your turn" and "Signed in as Alice", its forms all refused."""
+    client.force_login(alice)
+    html = client.get(url(table)).content.decode()
+    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    assert f"&as={alice.pk}" in poll
+    assert client.get(poll, **HX).status_code == 204  # the same session: no change
+    client.logout()
+    refreshed = client.get(poll, **HX)
+    assert refreshed.status_code == 200 and refreshed["HX-Refresh"] == "true"
+    client.force_login(bob)
+    assert client.get(poll, **HX)["HX-Refresh"] == "true"
+    visitor = client_class()  # a visitor's board, drawn for nobody, polls as before
+    html = visitor.get(url(table)).content.decode()
+    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    assert "&as=0" in poll and visitor.get(poll, **HX).status_code == 204
+
+
+def client_class():
+    from django.test import Client
+
+    return Client()
+
+
 def test_poll_without_stamp_uses_the_version_alone(client, table):
     assert client.get(url(table, f"board/?version={table.version}"), **HX).status_code == 204
     response = client.get(url(table, f"board/?version={table.version + 1}"), **HX)
