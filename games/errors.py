@@ -60,6 +60,11 @@ class InvalidOrder(GameError):
     """A standing order that could never act (a maximum below the high bid, …)."""
 
 
+class OrdersChanged(GameError):
+    """A standing-order form drawn before the player's orders changed elsewhere (in
+    another window, on another device, through the API): it would overwrite them."""
+
+
 class AuctionOver(GameError):
     """A standing order for an auction that has ended (or a game that is over)."""
 

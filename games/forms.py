@@ -435,6 +435,9 @@ class OrderForm(OneValueForm):
     card = forms.CharField(max_length=20, required=False, strip=True)
     # Which auction the form was drawn for (its card may come up again: Prestige).
     auction = forms.IntegerField(required=False, min_value=0, max_value=99)
+    # The orders the form was drawn with (read_model.orders_stamp): changed since in
+    # another window, the form is refused instead of overwriting them unseen.
+    seen = forms.CharField(required=False, max_length=64, strip=True)
     kind = forms.ChoiceField(
         choices=[("", ""), ("pass", "pass"), ("bid", "bid")],
         required=False,

@@ -8,6 +8,7 @@ no sentences.
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -233,6 +234,14 @@ class LogEntry:
     seat: int | None = None  # whose move it was (None: the set-up, a takeover's line)
 
 
+def orders_stamp(orders: Order | Defaults | None) -> str:
+    """A short digest of a seat's order for the card up, or of its defaults, for its
+    owner's forms (``seen``): a form drawn before they changed in another window is
+    refused, rather than overwriting what the player no longer sees.  One-way: it
+    names no order."""
+    return hashlib.sha256(repr(orders).encode()).hexdigest()[:16]
+
+
 @dataclass(frozen=True, slots=True)
 class OrdersView:
     """The viewer's own standing orders at a table (``selectors.orders_view``): hidden
@@ -256,6 +265,14 @@ class OrdersView:
     luxuries: tuple[str, ...]  # the viewer's own luxuries, lowest first (for Theft)
     order: Order | None
     defaults: Defaults
+
+    @property
+    def order_stamp(self) -> str:
+        return orders_stamp(self.order)
+
+    @property
+    def defaults_stamp(self) -> str:
+        return orders_stamp(self.defaults)
 
     def to_json(self) -> dict[str, Any]:
         order = self.order

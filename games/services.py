@@ -57,6 +57,7 @@ from games.errors import (
     NoSuchSeat,
     NotAllowed,
     NotYourSeat,
+    OrdersChanged,
     TableOpenedAlready,
     VersionConflict,
 )
@@ -75,6 +76,7 @@ from games.models import (
     StandingOrder,
 )
 from games.presenter import card_name, engine_text, quoted
+from games.read_model import orders_stamp
 from games.selectors import not_seated, orders_refusal, player_named
 from ops.logcontext import game_logged
 from ops.numbers import digits
@@ -1249,6 +1251,19 @@ _KEEP: Any = object()
 
 
 @game_logged
+def _orders_seen_check(seen: str | None, held: Order | Defaults | None) -> None:
+    """``OrdersChanged`` when the form was drawn (``seen``) with other orders than
+    ``held``: changed meanwhile in another window or through the API."""
+    if seen is not None and seen != orders_stamp(held):
+        raise OrdersChanged(
+            _(
+                "Your standing orders changed in another window since this page was shown: "
+                "nothing was changed. Here they are as they stand; set them again if you "
+                "still want to."
+            )
+        )
+
+
 def game_orders_set(
     *,
     game: Game,
@@ -1257,6 +1272,7 @@ def game_orders_set(
     order: Order | None = _KEEP,
     defaults: Defaults | Mapping[str, int | None] | None = _KEEP,
     auction_number: int | None = None,
+    seen: str | None = None,
 ) -> StandingOrder | None:
     """Leave (or clear, with ``None``) the player's standing order for ``card``, the
     card up for auction, and/or their defaults for the coming auctions (an argument
@@ -1265,7 +1281,9 @@ def game_orders_set(
     as the others move, in the same transaction as their moves.  Refuses an order for
     an auction that is over (``AuctionOver``; with ``auction_number``, the auction the
     form was drawn for, also the same card's earlier auction) and one that could never
-    act (``InvalidOrder``).  Returns the stored orders (``None``: none left)."""
+    act (``InvalidOrder``).  ``seen``: the stamp of the orders the form was drawn with
+    (``read_model.orders_stamp``); when they have changed since, nothing is changed
+    (``OrdersChanged``).  Returns the stored orders (``None``: none left)."""
     _user_require(user, NotYourSeat(_("Log in and take a seat to leave orders.")))
     now = timezone.now()
     with transaction.atomic():
@@ -1286,15 +1304,19 @@ def game_orders_set(
         if row.auction is not None and row.auction != auction:
             row.order_clear()
         if order is not _KEEP:
+            if order is not None and not order.empty:
+                _order_for_card_check(state, card, order, auction_number)
+            _orders_seen_check(seen, row.order())
             if order is None or order.empty:
                 row.order_clear()
             else:
-                _order_for_card_check(state, card, order, auction_number)
                 problem = order_problem(view, order)
                 if problem:
                     raise InvalidOrder(engine_text(problem))
                 row.order_put(order, auction)
         if defaults is not _KEEP:
+            if order is _KEEP:
+                _orders_seen_check(seen, row.defaults())
             if isinstance(defaults, Mapping):
                 defaults = dataclasses.replace(row.defaults(), **defaults)
             defaults = defaults or Defaults()

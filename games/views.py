@@ -375,17 +375,19 @@ def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
     if not form.is_valid():
         return _board_response(request, game, error=form.error_text())
     what = form.cleaned_data["what"]
+    seen = form.cleaned_data["seen"] or None  # the orders the form was drawn with
     version = game.version  # an order left on one's turn may move at once
     if what in ("cancel", "defaults_clear"):  # the message says when there was nothing
         order, defaults = selectors.orders_held(game=game, user=request.user)
         if not (order if what == "cancel" else defaults):  # an order used up by its move
             what += "_none"
+            seen = None  # nothing to cancel now, whatever the page showed
     try:
         if what in ("cancel", "cancel_none"):  # the order for the card up; the defaults stay
-            services.game_orders_set(game=game, user=request.user, order=None)
+            services.game_orders_set(game=game, user=request.user, order=None, seen=seen)
         elif what in ("defaults", "defaults_clear", "defaults_clear_none"):
             defaults = form.defaults() if what == "defaults" else None
-            services.game_orders_set(game=game, user=request.user, defaults=defaults)
+            services.game_orders_set(game=game, user=request.user, defaults=defaults, seen=seen)
         else:
             order = form.order()
             services.game_orders_set(
@@ -394,6 +396,7 @@ def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
                 card=form.cleaned_data["card"],
                 order=order,
                 auction_number=form.cleaned_data["auction"],
+                seen=seen,
             )
     except GameError as error:
         return _board_response(request, game, error=str(error))

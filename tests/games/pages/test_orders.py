@@ -276,3 +276,44 @@ def test_clearing_the_defaults_says_whether_there_were_any(client, game, alice):
     orders_post(client, game, {"what": "defaults", "luxury_below": "4", "misfortune_max": ""})
     html = _message(client, orders_post(client, game, {"what": "defaults_clear"}))
     assert "Your standing orders for the coming auctions are cleared." in html
+
+
+def _seen(html: str, form: str) -> str:
+    """The ``seen`` stamp of the board's order form (``order``) or defaults form."""
+    import re
+
+    stamps = list(re.finditer(r'name="seen" value="([0-9a-f]+)"', html))
+    if form == "defaults":  # the defaults form's, the last before its fields
+        at = html.index('id="order-luxury-below"')
+        return [m for m in stamps if m.start() < at][-1].group(1)
+    at = html.index('name="auction"')  # the order's, beside the auction it is for
+    return next(m for m in stamps if m.start() > at).group(1)
+
+
+def test_a_form_drawn_before_the_orders_changed_elsewhere_changes_nothing(client, game, alice):
+    """Two windows of Alice's: the first saves "pay at most 2,000" for misfortunes; the
+    second, drawn before, saves "pass below 4" and used to wipe the 2,000 unseen.  It
+    is refused now, with the orders as they stand; drawn again, it goes through."""
+    client.force_login(alice)
+    old = client.get(f"/games/{game.pk}/").content.decode()
+    orders_post(client, game, {"what": "defaults", "misfortune_max": "2000"})
+    stale = {"what": "defaults", "luxury_below": "4", "seen": _seen(old, "defaults")}
+    refused = orders_post(client, game, stale, **HX).content.decode()
+    assert "Your standing orders changed in another window" in refused
+    assert 'value="2000"' in refused  # the orders as they stand
+    row = StandingOrder.objects.get(game=game)
+    assert (row.luxury_below, row.misfortune_max) == (None, 2000)
+    fresh = client.get(f"/games/{game.pk}/").content.decode()
+    stale["seen"] = _seen(fresh, "defaults")
+    assert orders_post(client, game, stale).status_code == 302
+    row.refresh_from_db()
+    assert (row.luxury_below, row.misfortune_max) == (4, None)  # what the form showed
+    # The order for the card up likewise: one window bids, the other's pass is refused.
+    old = client.get(f"/games/{game.pk}/").content.decode()
+    order = {"what": "order", "card": "lux5", "auction": "1"}
+    orders_post(client, game, order | {"kind": "bid", "maximum": "9000"})
+    pass_ = order | {"kind": "pass", "seen": _seen(old, "order")}
+    refused = orders_post(client, game, pass_, **HX).content.decode()
+    assert "Your standing orders changed in another window" in refused
+    assert "Bid up to 9,000 for Luxury 5." in refused
+    assert StandingOrder.objects.get(game=game).kind == "bid"
