@@ -42,8 +42,11 @@ class Client:
                 return response
             time.sleep(float(response.headers.get("Retry-After", "1")))
 
-    def sign_in(self, username: str, password: str) -> None:
-        response = self.call("POST", "/auth/token/", {"username": username, "password": password})
+    def sign_in(self, username: str, password: str, code: str | None = None) -> None:
+        body = {"username": username, "password": password}
+        if code:  # an account with two-factor authentication: the app's code now
+            body["code"] = code
+        response = self.call("POST", "/auth/token/", body)
         if response.status_code != 200:
             raise SystemExit(f"Could not sign in: {response.json()['detail']}")
         self.http.headers["Authorization"] = f"Token {response.json()['token']}"
@@ -130,6 +133,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--url", default="http://127.0.0.1:8000")
     parser.add_argument("--username", required=True)
     parser.add_argument("--password", required=True)
+    parser.add_argument("--code", help="two-factor accounts: the authenticator app's code")
     parser.add_argument("--join", type=int, metavar="GAME_ID", help="join this table")
     parser.add_argument("--bots", default="easy,easy", help="opponents of a new table")
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between looks")
@@ -137,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     client = Client(args.url)
-    client.sign_in(args.username, args.password)
+    client.sign_in(args.username, args.password, args.code)
     try:
         if args.join is not None:
             response = client.call("POST", f"/games/{args.join}/join/")

@@ -58,6 +58,8 @@ ERROR_CODES = (
     "invalid_order",
     "not_your_turn",
     "invalid_credentials",
+    "code_required",
+    "invalid_code",
     "not_a_token",
     "not_authenticated",
     "authentication_failed",

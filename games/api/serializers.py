@@ -185,6 +185,14 @@ class TokenObtainInputSerializer(StrictSerializer):
         required=False,
         help_text="A name for the token, to recognise it on your tokens page (default “API log-in”).",
     )
+    code = serializers.CharField(
+        max_length=64,
+        required=False,
+        help_text=(
+            "For an account with two-factor authentication: the code your authenticator "
+            "app shows now, or one of your recovery codes."
+        ),
+    )
 
 
 class SeatSpecSerializer(StrictSerializer):

@@ -6,6 +6,8 @@ from typing import Any
 
 from allauth.account.adapter import get_adapter
 from allauth.account.utils import has_verified_email
+from allauth.mfa.base.forms import BaseAuthenticateForm
+from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
@@ -46,6 +48,30 @@ from games.selectors import RECENT_GAMES
 LOCKOUT_RETRY_SECONDS = 300
 
 
+def _second_factor_check(user: Any, code: str) -> None:
+    """An account with two-factor authentication gets a token only with a code of its
+    authenticator app (or a recovery code, used up so), as on the site's log-in: the
+    password alone would be a way round the second factor.  allauth's own check, its
+    rate limit of codes included."""
+    if not Authenticator.objects.filter(user=user).exists():
+        return
+    if not code:
+        raise ApiError(
+            _(
+                "This account has two-factor authentication: send the code your "
+                "authenticator app shows (or a recovery code) as “code”, with the password."
+            ),
+            status_code=status.HTTP_400_BAD_REQUEST,
+            code="code_required",
+        )
+    if not BaseAuthenticateForm(user=user, data={"code": code}).is_valid():
+        raise ApiError(
+            _("The code is not correct, or was used already: send the one your app shows now."),
+            status_code=status.HTTP_400_BAD_REQUEST,
+            code="invalid_code",
+        )
+
+
 class TokenView(ApiView):
     """POST: a new token for a username and password.  DELETE: revoke the token used."""
 
@@ -75,7 +101,9 @@ class TokenView(ApiView):
             "five wrong passwords for one account (by its username or any of its e-mail "
             "addresses) lock it for five minutes, and ten wrong passwords from one address "
             "lock log-ins from there for a minute, here and on the site's log-in page alike "
-            "(429 with `Retry-After`)."
+            "(429 with `Retry-After`). An account with two-factor authentication sends "
+            "the code of its authenticator app (or a recovery code) as `code` too "
+            "(400 `code_required` without it, `invalid_code` for a wrong one)."
         ),
         tags=["auth"],
         auth=[],
@@ -112,6 +140,7 @@ class TokenView(ApiView):
             raise exceptions.PermissionDenied(
                 _("Confirm your e-mail address first (see the message we sent you).")
             )
+        _second_factor_check(user, body.validated_data.get("code", ""))
         try:
             token, secret = token_create(
                 user=user,

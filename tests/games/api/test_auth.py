@@ -53,6 +53,24 @@ def test_token_for_username_and_password(anon, alice):
     assert client.get(GAMES_URL).status_code == 200
 
 
+def test_an_account_with_a_second_factor_needs_its_code_for_a_token(anon, alice):
+    """The password alone used to be enough: a way round the second factor for
+    everything the API allows (a staff member's scenario tables too)."""
+    from tests.second_factor import second_factor_set_up
+
+    _, recovery = second_factor_set_up(Client(), alice)
+    login = {"username": "alice", "password": PASSWORD}
+    _error(anon.post(TOKEN_URL, login, format="json"), 400, "code_required")
+    wrong = login | {"code": "000000" if recovery[0] != "000000" else "111111"}
+    _error(anon.post(TOKEN_URL, wrong, format="json"), 400, "invalid_code")
+    _error(anon.post(TOKEN_URL, {**login, "password": "wrong"}, format="json"), 400)
+    assert not ApiToken.objects.filter(user=alice).exists()
+    answer = anon.post(TOKEN_URL, login | {"code": recovery[0]}, format="json")
+    assert answer.status_code == 200 and answer.json()["username"] == "alice"
+    # A recovery code is used up so.
+    _error(anon.post(TOKEN_URL, login | {"code": recovery[0]}, format="json"), 400, "invalid_code")
+
+
 def test_token_by_email_too(anon, alice):
     response = anon.post(TOKEN_URL, {"username": alice.email, "password": PASSWORD}, format="json")
     assert response.status_code == 200
