@@ -102,6 +102,20 @@ def _mail_reason(template_prefix: str) -> str:
     return "other"
 
 
+# The e-mails that would speak as if a suspended account did not exist, or could log in.
+SUSPENDED_INSTEAD = ("account/email/unknown_account", "account/email/account_already_exists")
+
+
+def suspended_account(email: str):
+    """The suspended account (inactive, not deleted) that has ``email``, or None."""
+    return (
+        get_user_model()
+        .objects.filter(is_active=False, deleted_at__isnull=True)
+        .filter(Q(email__iexact=email) | Q(emailaddress__email__iexact=email))
+        .first()
+    )
+
+
 # The log-in takes a username or an e-mail address: one sentence for a wrong pair,
 # in the site's words (allauth's French said "pseudo", a word the site never uses).
 WRONG_PAIR = gettext_lazy("That username or e-mail address and that password do not match.")
@@ -139,6 +153,13 @@ class AccountAdapter(DefaultAccountAdapter):
         from django.utils import translation
 
         context = {**context, "site_name": "High Society", "site_url": settings.SITE_URL}
+        # A suspended account's address: not "no account has it" (a reset) nor "choose a
+        # new password" (a sign-up), which contradicted each other, but what it is.
+        if template_prefix in SUSPENDED_INSTEAD:
+            suspended = suspended_account(email)
+            if suspended is not None:
+                template_prefix = "account/email/account_suspended"
+                context = {**context, "email": email, "username": suspended.username}
         # A confirmation link that leads back to a table (get_email_confirmation_url)
         # says so: the new player knows where the click takes them.
         back = parse_qs(urlsplit(context.get("activate_url") or "").query).get("next", [""])[0]

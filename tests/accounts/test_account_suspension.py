@@ -68,3 +68,38 @@ def test_a_suspended_player_cannot_be_invited(abuser_tables, carol, alice):
     with pytest.raises(GameError, match="no player called “carol”"):
         game_create(creator=alice, players=3, seats=[{"user": "carol"}, {"ai": "easy"}])
     token_create(user=carol, name="after")  # the account is kept; it just cannot sign in
+
+
+def test_a_suspended_player_is_told_so_not_that_the_account_is_missing(client, carol):
+    """Their log-in said only "This account is inactive."; a password reset wrote "no
+    account has this address" and a sign-up "you already have an account, choose a new
+    password": two e-mails that contradicted each other, neither true."""
+    from allauth.account.models import EmailAddress
+    from django.core import mail
+
+    from accounts.suspension import account_suspend
+    from tests.factories import PASSWORD
+
+    EmailAddress.objects.update_or_create(
+        user=carol, email=carol.email, defaults={"verified": True, "primary": True}
+    )
+    account_suspend(user=carol)
+    page = client.post(reverse("account_login"), {"login": "carol", "password": PASSWORD})
+    page = client.get(page["Location"]) if page.status_code == 302 else page
+    assert "This account is suspended" in page.content.decode()
+    mail.outbox.clear()
+    client.post(reverse("account_reset_password"), {"email": carol.email})
+    client.post(
+        reverse("account_signup"),
+        {
+            "username": "carol2",
+            "email": carol.email,
+            "password1": "a long new secret 42",
+            "password2": "a long new secret 42",
+        },
+    )
+    assert [m.subject for m in mail.outbox] == ["[High Society] Your account is suspended"] * 2
+    for message in mail.outbox:
+        assert "the High Society account carol, which the site's staff suspended" in message.body
+        assert "no account has this address" not in message.body
+        assert "/password/reset/" not in message.body
