@@ -353,12 +353,19 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
     except GameError as error:
         # Said at the top of the board (its alert) and under the hand, beside the
         # buttons just pressed, which may be a screen away from the top.
+        # The cards ticked stay ticked for the auction they were ticked for only: the
+        # page may have been drawn for a card that is gone (a bid on the next card up,
+        # one click away, would spend them on a card the player never chose).
+        drawn_for = (form.cleaned_data if hasattr(form, "cleaned_data") else {}).get("auction")
+        same_auction = drawn_for is None or (
+            game.status == Game.Status.ACTIVE and drawn_for == game.engine_state().auction_number
+        )
         return _board_response(
             request,
             game,
             error=str(error),
-            selected=form.selected_cards(),
-            preview=(False, str(error)),
+            selected=form.selected_cards() if same_auction else None,
+            preview=(False, str(error)) if same_auction else None,
         )
     return _after_post(request, game_id)
 

@@ -74,6 +74,35 @@ def test_stale_version_shows_the_conflict_and_changes_nothing(client, table, ali
     assert unchanged(game)
 
 
+def test_a_bid_refused_as_out_of_date_keeps_its_ticks_for_its_own_auction_only(
+    client, table, alice, bob, carol
+):
+    """A page without JavaScript: Alice ticks 2,000 for Luxury 3, which meanwhile
+    goes to somebody (another tab of hers bid, the others passed) and the next card
+    comes up.  Her refused bid used to come back with 2,000 still ticked and Bid
+    ready, one click from spending it on a card she never chose to bid on."""
+    import re
+
+    def ticked(html: str) -> list[str]:
+        return re.findall(r'<input[^>]*name="cards"[^>]*value="(\d+)"[^>]*checked', html)
+
+    client.force_login(alice)
+    form = {"version": table.version, "auction": 1, "type": "bid", "cards": ["2000"]}
+    act(table, alice, type="bid", cards=[1000])  # in another tab
+    act(table, bob, type="pass")
+    act(table, carol, type="bid", cards=[2000])
+    same = post(client, table, form, **HX).content.decode()
+    assert "moved on" in same and ticked(same) == ["2000"]  # still Luxury 3's auction
+    act(table, alice, type="bid", cards=[3000])  # the other tab again
+    act(table, carol, type="pass")  # Alice takes Luxury 3, and opens the next auction
+    game = Game.objects.get(pk=table.pk)
+    assert game.engine_state().auction_number == 2
+    gone = post(client, game, form)
+    assert gone.status_code == 400 and "moved on" in gone.content.decode()
+    assert ticked(gone.content.decode()) == []
+    assert unchanged(game)
+
+
 def test_repeated_submission_is_refused(client, table, alice):
     client.force_login(alice)
     data = {"version": table.version, "type": "bid", "cards": ["1000"]}
