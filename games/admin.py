@@ -12,6 +12,7 @@ is shown only once the game is over.
 import json
 
 from django.contrib import admin
+from django.db import models
 from django.urls import reverse
 from django.utils.html import format_html
 
@@ -19,6 +20,14 @@ from games.chat import chat_lines_delete
 from games.models import ChatMessage, Game, Move, Notification, Seat
 
 HIDDEN_WHILE_RUNNING = "(hidden until the game is over: it holds the deck order)"
+
+# A game's JSON fields (its state above all, which grows with every move): no list shows
+# them, so no list loads them, neither the games' own nor, through ``game``, the lists of
+# moves, chat lines and e-mails.  A game's page reads them when it shows them.
+GAME_JSON_FIELDS = tuple(
+    field.name for field in Game._meta.concrete_fields if isinstance(field, models.JSONField)
+)
+RELATED_GAME_JSON_FIELDS = tuple(f"game__{name}" for name in GAME_JSON_FIELDS)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
@@ -41,6 +50,27 @@ class ReadOnlyAdmin(admin.ModelAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return request.user.is_superuser
+
+
+class GameRowAdmin(ReadOnlyAdmin):
+    """A list whose rows belong to a game and a player (moves, chat lines, e-mails):
+    each names its game as ``Game 12 (active)``, read with the row in the page's one
+    query, without the game's JSON."""
+
+    list_select_related = ("game", "user")
+
+    def get_queryset(self, request):
+        # Selected here, the list's own ``list_select_related`` is not applied again.
+        return (
+            super()
+            .get_queryset(request)
+            .select_related(*self.list_select_related)
+            .defer(*RELATED_GAME_JSON_FIELDS)
+        )
+
+    @admin.display(description="game", ordering="game_id")
+    def game_shown(self, row):
+        return "-" if row.game_id is None else str(row.game)
 
 
 class SeatInline(admin.TabularInline):
@@ -70,6 +100,9 @@ class GameAdmin(ReadOnlyAdmin):
         "seats__user__display_name",
     )
     list_select_related = ("created_by",)
+    # Newest first, by the primary key (numbers are given as tables are made): the
+    # model's own order (``-created_at, -id``) has no index and sorts every game.
+    ordering = ("-id",)
     date_hierarchy = "created_at"
     inlines = [SeatInline]
     fields = (
@@ -92,6 +125,9 @@ class GameAdmin(ReadOnlyAdmin):
     )
     readonly_fields = fields
 
+    def get_queryset(self, request):
+        return super().get_queryset(request).defer(*GAME_JSON_FIELDS)
+
     @admin.display(description="state")
     def state_shown(self, game):
         if game.state is None:
@@ -113,12 +149,15 @@ class GameAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Move)
-class MoveAdmin(ReadOnlyAdmin):
+class MoveAdmin(GameRowAdmin):
     hidden_fields = frozenset({"action"})
-    list_display = ("game", "number", "seat", "actor", "action_shown", "user", "created_at")
+    list_display = ("game_shown", "number", "seat", "actor", "action_shown", "user", "created_at")
     list_filter = ("actor",)
     search_fields = ("=game__id", "user__username")
-    list_select_related = ("game", "user")
+    # By the move's own columns, newest game first, read backwards from the index of
+    # the unique (game, number).  The model's order (``game, number``) sorts by the
+    # game's own order: every move joined with its game and sorted, at each page.
+    ordering = ("-game_id", "-number")
     fields = ("game", "number", "seat", "actor", "action_shown", "user", "created_at")
     readonly_fields = fields
 
@@ -133,13 +172,15 @@ class MoveAdmin(ReadOnlyAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(ReadOnlyAdmin):
+class ChatMessageAdmin(GameRowAdmin):
     """The table chat, to moderate: find a player's messages, delete an abusive one
     (staff with the delete permission; the players' pages no longer show it)."""
 
-    list_display = ("created_at", "game", "author", "text")
+    list_display = ("created_at", "game_shown", "author", "text")
     search_fields = ("=game__id", "user__username", "user__display_name", "text")
-    list_select_related = ("game", "user")
+    # Newest table first, its lines in order: the index (game, -id) read backwards,
+    # not the model's ``game, id``, which sorts by the game's own order (a join).
+    ordering = ("-game_id", "id")
     date_hierarchy = "created_at"
     fields = ("game", "user", "text", "created_at")
     readonly_fields = fields
@@ -164,13 +205,24 @@ class ChatMessageAdmin(ReadOnlyAdmin):
 
 
 @admin.register(Notification)
-class NotificationAdmin(ReadOnlyAdmin):
+class NotificationAdmin(GameRowAdmin):
     """The e-mail outbox: what is owed, sent, skipped or failed, and why (``note``)."""
 
-    list_display = ("created_at", "kind", "user", "game", "status", "attempts", "due_at", "note")
+    list_display = (
+        "created_at",
+        "kind",
+        "user",
+        "game_shown",
+        "status",
+        "attempts",
+        "due_at",
+        "note",
+    )
     list_filter = ("status", "kind")
     search_fields = ("user__username", "=game__id")
-    list_select_related = ("user", "game")
+    # Newest first by the primary key (rows are numbered as they are made): the model's
+    # ``-created_at, -id`` has no index and sorts the whole outbox.
+    ordering = ("-id",)
     date_hierarchy = "created_at"
     fields = (
         "user",
