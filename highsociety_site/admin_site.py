@@ -10,6 +10,20 @@ class StaffAdminSite(admin.AdminSite):
     site_header = "High Society administration"
     site_title = "High Society admin"
 
+    def register(self, model_or_iterable, admin_class=None, **options):
+        """Every model's admin, the apps' and the packages' alike, refuses the list
+        filters a database cannot answer (``admin_lookups``): 400, never a 500."""
+        from highsociety_site.admin_lookups import LookupGuard
+
+        admin_class = admin_class or admin.ModelAdmin
+        if not issubclass(admin_class, LookupGuard):
+            admin_class = type(
+                admin_class.__name__,
+                (LookupGuard, admin_class),
+                {"__module__": admin_class.__module__, "__doc__": admin_class.__doc__},
+            )
+        super().register(model_or_iterable, admin_class, **options)
+
     def has_permission(self, request) -> bool:
         # Imported here: this module is read while the apps load, before the models.
         from accounts.second_factor import staff_admin_refusal

@@ -1,0 +1,48 @@
+"""The URL filters the admin's lists refuse, for every model the admin shows.
+
+A list's address takes any lookup on the model's own fields (``?status=active``,
+``?players__gte=4``), and Django checks it only when the query runs.  Two kinds failed
+on the database itself, a 500 instead of a refusal:
+
+- a lookup inside a JSON field: ``?advanced__contains=yacht`` cannot be done on SQLite
+  (``NotSupportedError``), ``?advanced__has_keys=`` is a syntax error there, and what
+  works on PostgreSQL differs from what works on SQLite;
+- a regular expression: an unbalanced one (``?status__regex=(``) is an error on both.
+
+No list offers either.  Both are refused, the same on SQLite and PostgreSQL, as Django
+refuses a lookup its admin does not allow: 400 (``DisallowedModelAdminLookup``).
+"""
+
+from __future__ import annotations
+
+from django.core.exceptions import FieldDoesNotExist
+from django.db import models
+
+REFUSED_LOOKUPS = frozenset({"regex", "iregex"})
+
+
+def lookup_refused(model: type[models.Model], lookup: str) -> bool:
+    """Whether ``lookup`` (``advanced__contains``, ``game__state__phase``) reaches into a
+    JSON field, of ``model`` or of a model it leads to, or ends in a regular expression."""
+    parts = lookup.split("__")
+    opts = model._meta
+    for part in parts:
+        try:
+            field = opts.get_field(part)
+        except FieldDoesNotExist:
+            break  # a transform or the lookup itself (``year``, ``contains``)
+        if isinstance(field, models.JSONField):
+            return True
+        if field.related_model is None:
+            break
+        opts = field.related_model._meta
+    return parts[-1] in REFUSED_LOOKUPS
+
+
+class LookupGuard:
+    """Mixed into every ``ModelAdmin`` of the site (``admin_site.StaffAdminSite.register``)."""
+
+    def lookup_allowed(self, lookup, value, request=None):
+        if lookup_refused(self.model, lookup):
+            return False
+        return super().lookup_allowed(lookup, value, request)
