@@ -89,15 +89,36 @@ def env_url(
     schemes: tuple[str, ...] = ("http", "https"),
     environ: Mapping[str, str] | None = None,
 ) -> str | None:
-    """An absolute URL with one of ``schemes`` and a host."""
+    """An absolute URL with one of ``schemes``, a host and, if any, a numeric port; a
+    ``redis://`` or ``rediss://`` URL's path, if any, is its database number.  The
+    error names the URL with its password as ``***``."""
     value = _raw(name, environ)
     if value is None:
         return default
-    parts = urlsplit(value)
-    if parts.scheme not in schemes or not parts.netloc:
+    shown = redact_url(value)
+    try:
+        parts = urlsplit(value)
+    except ValueError:  # a broken [IPv6] host
+        parts = None
+    if parts is None or parts.scheme not in schemes or not parts.hostname:
         raise ImproperlyConfigured(
-            f"{name}={value!r} is not an absolute URL starting with {' or '.join(s + '://' for s in schemes)}."
+            f"{name}={shown!r} is not an absolute URL starting with {' or '.join(s + '://' for s in schemes)}."
         )
+    try:
+        port = parts.port
+    except ValueError:  # not a number, or out of range
+        port = 0
+    if port == 0:
+        raise ImproperlyConfigured(
+            f"{name}={shown!r} has a port that is not a number from 1 to 65535."
+        )
+    if parts.scheme in {"redis", "rediss"}:
+        database = [parts.path.removeprefix("/")] + parse_qs(parts.query).get("db", [])
+        if not all(re.fullmatch(r"[0-9]*", text) for text in database):
+            raise ImproperlyConfigured(
+                f"{name}={shown!r}: the database must be a number, as in "
+                f"{parts.scheme}://host:6379/0."
+            )
     return value
 
 
@@ -112,13 +133,35 @@ _EMAIL_BACKENDS = {
 }
 
 
+def _password_span(url: str) -> tuple[int, int] | None:
+    """Where the password of ``url`` lies (start, end), or None if it has none.
+
+    Whatever the URL: the password is what lies between the first ``:`` after the
+    scheme's ``//`` (or the start, for a URL without a scheme, such as
+    ``user:password@host/db``) and the last ``@``, even if it holds a ``/``, ``@`` or
+    ``#`` that should have been percent-encoded.  When in doubt more is hidden, never
+    less."""
+    scheme = re.match(r"[A-Za-z][A-Za-z0-9+.-]*://|//", url)
+    start = scheme.end() if scheme else 0
+    at = url.rfind("@")
+    colon = url.find(":", start, at)
+    if at < start or colon < 0:
+        return None
+    return colon + 1, at
+
+
 def redact_url(url: str) -> str:
     """``url`` with its password replaced by ``***``, for error messages and logs."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    netloc = parts.netloc.replace(f":{parts.password}@", ":***@", 1)
-    return parts._replace(netloc=netloc).geturl()
+    span = _password_span(url)
+    return url if span is None else f"{url[: span[0]]}***{url[span[1] :]}"
+
+
+def _redact_text(text: str, url: str) -> str:
+    """``text`` (an error from a library) without the password of ``url``."""
+    span = _password_span(url)
+    password = url[span[0] : span[1]] if span else ""
+    text = text.replace(url, redact_url(url))
+    return text.replace(password, "***") if password else text
 
 
 def parse_email_url(url: str, *, name: str = "EMAIL_URL") -> dict[str, Any]:
@@ -131,9 +174,12 @@ def parse_email_url(url: str, *, name: str = "EMAIL_URL") -> dict[str, Any]:
       per message into that folder; ``locmem:`` keeps them in ``django.core.mail.outbox``;
       ``dummy:`` drops them.
     """
-    parts = urlsplit(url)
-    scheme = parts.scheme.lower()
     shown = redact_url(url)
+    try:
+        parts = urlsplit(url)
+    except ValueError:  # a broken [IPv6] host
+        raise ImproperlyConfigured(f"{name}={shown!r} is not a URL.") from None
+    scheme = parts.scheme.lower()
     settings: dict[str, Any] = {}
     if scheme in _EMAIL_BACKENDS:
         settings["EMAIL_BACKEND"] = _EMAIL_BACKENDS[scheme]
@@ -221,12 +267,14 @@ def parse_database_url(
         )
     import dj_database_url
 
+    shown = redact_url(url)
     try:
         config = dict(dj_database_url.parse(url))
     except ValueError as exc:  # UnknownSchemeError is a ValueError
-        raise ImproperlyConfigured(f"{name}={redact_url(url)!r} cannot be used: {exc}") from None
+        reason = _redact_text(str(exc), url)  # it may quote the URL
+        raise ImproperlyConfigured(f"{name}={shown!r} cannot be used: {reason}") from None
     if not config.get("NAME"):
-        raise ImproperlyConfigured(f"{name}={redact_url(url)!r} names no database.")
+        raise ImproperlyConfigured(f"{name}={shown!r} names no database.")
     if config["ENGINE"] == "django.db.backends.postgresql" and pool_size > 0:
         config["CONN_MAX_AGE"] = 0
         config["CONN_HEALTH_CHECKS"] = False

@@ -162,6 +162,85 @@ def test_redact_url():
     assert redact_url("smtp://h:25") == "smtp://h:25"
 
 
+@pytest.mark.parametrize(
+    ("url", "shown"),
+    [
+        ("http://u:secretpw@h/0", "http://u:***@h/0"),
+        # No scheme: urlsplit takes "u" for one, and saw no password.
+        ("u:secretpw@h/db", "u:***@h/db"),
+        ("//u:secretpw@h/db", "//u:***@h/db"),
+        # What should have been percent-encoded ends the host part for urlsplit.
+        ("postgres://u:secret/pw@h/db", "postgres://u:***@h/db"),
+        ("postgres://u:secret#pw@h/db", "postgres://u:***@h/db"),
+        ("postgres://u:se@cretpw@h/db", "postgres://u:***@h/db"),
+        ("redis://u:secretpw@[::1/0", "redis://u:***@[::1/0"),
+        # Nothing to hide.
+        ("redis://u@h:6379/0", "redis://u@h:6379/0"),
+        ("redis://[::1]:6379/0", "redis://[::1]:6379/0"),
+        ("amqp://guest@mq//", "amqp://guest@mq//"),
+    ],
+)
+def test_redact_url_hides_any_password_and_never_fails(url, shown):
+    assert redact_url(url) == shown
+
+
+@pytest.mark.parametrize(
+    ("name", "url", "schemes"),
+    [
+        ("REDIS_URL", "http://u:secretpw@h/0", ("redis", "rediss")),
+        ("CELERY_BROKER_URL", "kafka://u:secretpw@h/0", ("redis", "amqp")),
+        ("REDIS_URL", "redis://:secretpw@127.0.0.1:notaport/0", ("redis",)),
+        ("REDIS_URL", "redis://:secretpw@127.0.0.1:6379/notanumber", ("redis",)),
+        ("SITE_URL", "https://u:secret/pw@h", ("http", "https")),
+    ],
+)
+def test_env_url_errors_never_show_the_password(name, url, schemes):
+    with pytest.raises(ImproperlyConfigured, match=name) as excinfo:
+        env_url(name, schemes=schemes, environ={name: url})
+    assert "secret" not in str(excinfo.value)
+    assert "***" in str(excinfo.value)
+
+
+@pytest.mark.parametrize(
+    ("url", "says"),
+    [
+        ("redis://127.0.0.1:notaport/0", "port that is not a number"),
+        ("redis://127.0.0.1:70000/0", "port that is not a number"),
+        ("redis://127.0.0.1:0/0", "port that is not a number"),
+        ("redis://127.0.0.1:6379/notanumber", "database must be a number"),
+        ("redis://127.0.0.1:6379/0/1", "database must be a number"),
+        ("rediss://127.0.0.1:6379/0?db=one", "database must be a number"),
+        ("redis://:pw@/0", "not an absolute URL"),
+    ],
+)
+def test_env_url_refuses_a_redis_url_that_would_fail_later(url, says):
+    """redis-py reads a path that is not a number as database 0 (the cache then shares
+    another site's keys) and a port that is not one fails at the first connection:
+    both stop the start instead."""
+    with pytest.raises(ImproperlyConfigured, match=says):
+        env_url("REDIS_URL", schemes=("redis", "rediss"), environ={"REDIS_URL": url})
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
+        "redis://h",
+        "redis://h:6379",
+        "redis://h:6379/",
+        "rediss://:pw@h:6380/15",
+        "redis://h/2?db=2",
+    ],
+)
+def test_env_url_takes_a_redis_url_with_a_database_number_or_none(url):
+    assert env_url("REDIS_URL", schemes=("redis", "rediss"), environ={"REDIS_URL": url}) == url
+
+
+def test_env_url_refuses_a_port_that_is_not_a_number_whatever_the_scheme():
+    with pytest.raises(ImproperlyConfigured, match="SITE_URL=.*port"):
+        env_url("SITE_URL", environ={"SITE_URL": "https://play.example.org:https"})
+    assert env_url("SITE_URL", environ={"SITE_URL": "http://[::1]:8000"}) == "http://[::1]:8000"
+
+
 # --- database URLs -----------------------------------------------------------
 
 
@@ -186,10 +265,20 @@ def test_database_url_rejects_unusable_urls(url):
         parse_database_url(url, conn_max_age=0)
 
 
-def test_database_url_errors_never_show_the_password():
-    with pytest.raises(ImproperlyConfigured) as excinfo:
-        parse_database_url("postgres://hs:s3cret@db:5432/", conn_max_age=0)
+@pytest.mark.parametrize(
+    "url",
+    [
+        "postgres://hs:s3cret@db:5432/",
+        "hs:s3cret@db:5432/highsociety",  # no scheme
+        "postgres://hs:s3cret/x@db:5432/highsociety",  # a "/" not percent-encoded
+        "postgres://hs:s3cret@db:port/highsociety",
+    ],
+)
+def test_database_url_errors_never_show_the_password(url):
+    with pytest.raises(ImproperlyConfigured, match="DATABASE_URL") as excinfo:
+        parse_database_url(url, conn_max_age=0)
     assert "s3cret" not in str(excinfo.value)
+    assert "***" in str(excinfo.value)
 
 
 def test_a_pool_bounds_the_connections_of_a_process():

@@ -90,6 +90,24 @@ def test_bad_values_stop_the_start(load_settings, environ):
         load_settings(**environ)
 
 
+@pytest.mark.parametrize(
+    "environ",
+    [
+        {"REDIS_URL": "http://u:secretpw@h/0"},
+        {"CELERY_BROKER_URL": "http://u:secretpw@h/0"},
+        {"DATABASE_URL": "u:secretpw@h/highsociety"},
+        {"REDIS_URL": "redis://:secretpw@127.0.0.1:notaport/0"},
+        {"REDIS_URL": "redis://:secretpw@127.0.0.1:6379/notanumber"},
+    ],
+)
+def test_a_bad_url_stops_the_start_without_showing_its_password(load_settings, environ):
+    """The message named the URL whole, password and all, in the start-up's output."""
+    name = next(iter(environ))
+    with pytest.raises(ImproperlyConfigured, match=name) as excinfo:
+        load_settings(**environ)
+    assert "secretpw" not in str(excinfo.value) and "***" in str(excinfo.value)
+
+
 def test_postgres_keeps_connections_open(load_settings):
     s = load_settings(DATABASE_URL="postgres://hs:pw@db:5432/highsociety")
     db = s["DATABASES"]["default"]
