@@ -293,6 +293,63 @@ def test_backfill_records_unrecorded_games_once(alice, bob, carol):
     assert _stats(alice).games_played == 3
 
 
+def test_backfill_says_where_it_is_and_keeps_quiet_with_v0(alice, bob, carol):
+    """20,000 games took five minutes with not a word until the end."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    for seed in (50, 51, 52, 53, 54):
+        played_game([alice, bob, carol], seed=seed, record=False)
+    out = StringIO()
+    call_command("stats_backfill", "--batch=2", "--pause=0", "--progress=2", stdout=out)
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "5 finished games to record, 2 at a time."
+    assert [line.split(" (")[0] for line in lines[1:-1]] == ["2 of 5 games", "4 of 5 games"]
+    assert "so far, about" in lines[1] and lines[-1] == "Recorded 5 finished games."
+    quiet = StringIO()
+    call_command("stats_backfill", verbosity=0, stdout=quiet)
+    assert quiet.getvalue() == ""
+
+
+def test_backfill_commits_batch_by_batch_and_lets_other_writers_in(alice, bob, carol, monkeypatch):
+    """One transaction after another, with no gap between them, kept SQLite's write
+    lock from the site's requests ("database is locked"): each batch commits on its
+    own and the command pauses before the next; an interrupted run keeps what it
+    recorded, and the next run records the rest, each game once."""
+    from io import StringIO
+
+    from django.core.management import call_command
+
+    from games.management.commands import stats_backfill
+
+    games = [played_game([alice, bob, carol], seed=s, record=False) for s in range(60, 65)]
+    pauses = []
+    monkeypatch.setattr(stats_backfill.time, "sleep", pauses.append)
+    calls = []
+
+    def record_or_fail(game, **kwargs):
+        calls.append(game.pk)
+        if len(calls) == 4:
+            raise RuntimeError("interrupted")
+        return record_finished_game(game, **kwargs)
+
+    monkeypatch.setattr(stats_backfill, "record_finished_game", record_or_fail)
+    with pytest.raises(RuntimeError):
+        call_command("stats_backfill", "--batch=2", stdout=StringIO())
+    # The first batch stayed recorded; the second, interrupted, recorded nothing.
+    assert set(GameRecord.objects.values_list("game_id", flat=True)) == {g.pk for g in games[:2]}
+    assert pauses == [stats_backfill.PAUSE] and stats_backfill.PAUSE >= 0.1
+
+    monkeypatch.setattr(stats_backfill, "record_finished_game", record_finished_game)
+    out = StringIO()
+    call_command("stats_backfill", "--batch=2", stdout=out)
+    assert "Recorded 3 finished games." in out.getvalue()
+    assert pauses == [stats_backfill.PAUSE] * 2  # one more, between its two batches
+    assert GameRecord.objects.filter(game__in=games).count() == 5
+    assert _stats(alice).games_played == 5
+
+
 def test_a_resigned_player_is_never_shown_as_the_winner(client, alice, bob, carol):
     """The bot that took a resigned player's seat finishes first: the board says so,
     with no crown and no "Alice wins", and names the seat "Alice (resigned)"."""
