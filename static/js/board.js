@@ -367,19 +367,42 @@
           label.textContent = other.dataset.label;
         }
       });
-      var label = button.querySelector(".card-button__label");
-      if (label) {
-        button.dataset.label = label.textContent;
-        label.textContent = button.dataset.confirm;
-      }
-      button.classList.add("is-armed");
-      var said = document.getElementById("choice-confirm");
-      if (said) {
-        said.textContent = button.dataset.choice;  // the whole sentence, in the page's language
-      }
+      arm(button, true);
     },
     true
   );
+
+  function arm(button, say) {
+    var label = button.querySelector(".card-button__label");
+    if (label && label.textContent !== button.dataset.confirm) {  // not armed twice
+      button.dataset.label = label.textContent;
+      label.textContent = button.dataset.confirm;
+    }
+    button.classList.add("is-armed");
+    var said = document.getElementById("choice-confirm");
+    if (said && say) {
+      said.textContent = button.dataset.choice;  // the whole sentence, in the page's language
+    }
+  }
+
+  // A first press survives a refresh that still offers the same card (another player
+  // made their Yacht Club choice meanwhile, a chat line came): the second press still
+  // sends it.  Each such button's id names its one decision (seal-1000, discard-lux3).
+  var armedId = null;
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    var armed = document.querySelector("#board button.card-button.is-armed");
+    armedId = boardSwapped(event) && armed ? armed.id : null;
+  });
+  // After the settle: htmx settles the class attribute (attributesToSettle), so until
+  // then the new button wears the old one's classes, and then loses them.
+  document.addEventListener("htmx:afterSettle", function () {
+    var again = armedId && document.getElementById(armedId);
+    armedId = null;
+    if (again && again.matches("button.card-button[data-confirm]")) {
+      again.classList.remove("is-armed");
+      arm(again, false);
+    }
+  });
 
   // "Tell me in this browser": asks once for permission to show notifications.
   document.addEventListener("click", function (event) {

@@ -37,3 +37,34 @@ def test_a_secret_choice_takes_two_taps(live_server, new_page, log_in, alice, bo
     page.locator("#seal-2000").click()
     expect(page.locator(".tray")).to_contain_text("Your choice is sealed: 2,000.")
     assert Game.objects.get(pk=game.pk).engine_state().sealed[0] == 2000
+
+
+def test_a_first_tap_survives_another_players_choice(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """The sealed choices are made at the same time: Bob's, coming while Alice's first
+    tap was on, redrew her board and the card went back to "Choose"; her second tap
+    only marked it again.  Now the mark stays and the second tap sends."""
+    from playwright.sync_api import expect
+
+    from tests.games.pages.conftest import act
+
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    game = table_make(
+        alice, [bob, carol], deck=scenario_deck("yacht lux5", ("yacht",)), advanced=("yacht",)
+    )
+    page = log_in(new_page(viewport=PHONE, touch=True), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    choice = page.locator("#seal-3000")
+    choice.click()
+    expect(choice).to_have_class("card-button is-armed")
+    board = page.locator("#board")
+    version = board.get_attribute("data-version")
+    act(game, bob, type="sealed_bid", card=1000)
+    expect(board).not_to_have_attribute("data-version", version, timeout=8000)
+    expect(page.locator("#seal-3000")).to_have_class("card-button is-armed")
+    expect(page.locator("#seal-3000 .card-button__label")).to_have_text("Press again to choose")
+    page.locator("#seal-3000").click()
+    expect(page.locator(".tray")).to_contain_text("Your choice is sealed: 3,000.")
+    assert Game.objects.get(pk=game.pk).engine_state().sealed[0] == 3000
