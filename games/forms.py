@@ -317,8 +317,9 @@ class ActionForm(OneValueForm):
         error_messages=number_errors(_("This page is out of date; reload it and try again.")),
     )
     # Which auction the bid form was drawn for: a bid refused as out of date keeps its
-    # ticked cards only while that auction is still on.
-    auction = forms.IntegerField(required=False, min_value=0, max_value=99)
+    # ticked cards only while that auction is still on.  (Not "auction": the form holds
+    # the standing order's fields too, whose "auction" says the same for the order.)
+    for_auction = forms.IntegerField(required=False, min_value=0, max_value=99)
     type = forms.ChoiceField(
         choices=[(t, t) for t in ACTION_TYPES],
         error_messages={

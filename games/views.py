@@ -22,7 +22,7 @@ from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
@@ -199,10 +199,11 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     version, updated_at, chat_at, status = row
     if status == Game.Status.ABANDONED:
         game_or_404(request, game_id)  # 404 unless the caller sat there
-    if _signed_in_elsewhere(request):
-        # Logged out (or in as someone else) in another tab since this board was drawn:
-        # the whole page again, as this session now sees it, not a board that still
-        # says "Your turn" and "Signed in as" while none of its forms can go through.
+    if _drawn_for_another_session(request):
+        # Logged out (or in as someone else, or switched language) in another tab since
+        # this board was drawn: the whole page again, as this session now sees it, not a
+        # board that still says "Your turn" and "Signed in as" while none of its forms
+        # can go through, or that speaks another language than the page around it.
         return HttpResponse(headers={"HX-Refresh": "true"})
     notifications.seat_seen_from_request(request, game_id=game_id)  # no turn e-mail meanwhile
     seen_t = request.GET.get("t")
@@ -217,10 +218,13 @@ def game_board(request: HttpRequest, game_id: int) -> HttpResponse:
     return _board_response(request, game_or_404(request, game_id))
 
 
-def _signed_in_elsewhere(request: HttpRequest) -> bool:
+def _drawn_for_another_session(request: HttpRequest) -> bool:
     """The board was drawn for another viewer than this session's (``as``: the user's
-    id then, 0 for a visitor): read from the session alone, as the poll's other checks."""
-    drawn_for = request.GET.get("as")
+    id then, 0 for a visitor), or in another language (``lang``): read from the
+    session alone, as the poll's other checks."""
+    drawn_for, language = request.GET.get("as"), request.GET.get("lang")
+    if language is not None and language != translation.get_language():
+        return True
     if drawn_for is None:  # a board drawn before the poll said whom it was for
         return False
     session = getattr(request, "session", None)
@@ -356,7 +360,8 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         # The cards ticked stay ticked for the auction they were ticked for only: the
         # page may have been drawn for a card that is gone (a bid on the next card up,
         # one click away, would spend them on a card the player never chose).
-        drawn_for = (form.cleaned_data if hasattr(form, "cleaned_data") else {}).get("auction")
+        drawn = form.cleaned_data if hasattr(form, "cleaned_data") else {}
+        drawn_for = drawn.get("for_auction")
         same_auction = drawn_for is None or (
             game.status == Game.Status.ACTIVE and drawn_for == game.engine_state().auction_number
         )

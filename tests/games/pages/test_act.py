@@ -87,7 +87,7 @@ def test_a_bid_refused_as_out_of_date_keeps_its_ticks_for_its_own_auction_only(
         return re.findall(r'<input[^>]*name="cards"[^>]*value="(\d+)"[^>]*checked', html)
 
     client.force_login(alice)
-    form = {"version": table.version, "auction": 1, "type": "bid", "cards": ["2000"]}
+    form = {"version": table.version, "for_auction": 1, "type": "bid", "cards": ["2000"]}
     act(table, alice, type="bid", cards=[1000])  # in another tab
     act(table, bob, type="pass")
     act(table, carol, type="bid", cards=[2000])

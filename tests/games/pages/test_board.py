@@ -124,6 +124,13 @@ def test_a_board_whose_session_ended_in_another_tab_reloads_itself(client, table
     assert refreshed.status_code == 200 and refreshed["HX-Refresh"] == "true"
     client.force_login(bob)
     assert client.get(poll, **HX)["HX-Refresh"] == "true"
+    # Bob switches the site to German in another tab: the English board reloads whole,
+    # rather than have a German board swapped into an English page.
+    poll = client.get(url(table)).content.decode().split('hx-get="', 1)[1].split('"', 1)[0]
+    poll = poll.replace("&amp;", "&")
+    assert "&lang=en" in poll and client.get(poll, **HX).status_code == 204
+    client.post("/accounts/language/", {"language": "de", "next": "/"})
+    assert client.get(poll, **HX)["HX-Refresh"] == "true"
     visitor = client_class()  # a visitor's board, drawn for nobody, polls as before
     html = visitor.get(url(table)).content.decode()
     poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
