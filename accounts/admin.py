@@ -6,6 +6,7 @@ from allauth.account.adapter import get_adapter
 from allauth.mfa.models import Authenticator
 from django import forms
 from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.template.response import TemplateResponse
@@ -130,9 +131,9 @@ class UserAdmin(BaseUserAdmin):
                 chosen.append(user)
         return chosen, skipped
 
-    def _confirmed(self, request, users, *, action: str, title: str, consequence: str):
+    def _confirmed(self, request, users, skipped, *, action: str, title: str, consequence: str):
         """None once the staff member confirmed, else the page that asks, listing each
-        account with the tables it is in."""
+        account with the tables it is in, and those it will pass over."""
         if request.POST.get("post") == "yes":
             return None
         rows = [(user, player_commitments(user=user)) for user in users]
@@ -140,9 +141,13 @@ class UserAdmin(BaseUserAdmin):
             **self.admin_site.each_context(request),
             "title": title,
             "rows": rows,
+            "skipped": skipped,
+            "selected": request.POST.getlist(ACTION_CHECKBOX_NAME),
             "consequence": consequence,
             "action": action,
             "opts": self.model._meta,
+            # Django's own confirmation's look (its two buttons alike).
+            "body_class": "app-accounts model-user delete-confirmation",
         }
         return TemplateResponse(request, "admin/accounts/user/action_confirm.html", context)
 
@@ -168,6 +173,7 @@ class UserAdmin(BaseUserAdmin):
             asking = self._confirmed(
                 request,
                 users,
+                skipped,
                 action="suspend_accounts",
                 title="Suspend these accounts?",
                 consequence=(
@@ -183,7 +189,8 @@ class UserAdmin(BaseUserAdmin):
             done = account_suspend(user=user)
             summary = (
                 f"Suspended {user.username}: left {done.left} table(s), closed "
-                f"{done.closed}, resigned {done.resigned} running game(s) (a bot plays on)."
+                f"{done.closed}, resigned {done.resigned} running game(s)"
+                + (" (a bot plays each on)." if done.resigned else ".")
             )
             self.log_change(request, user, summary)
             self.message_user(request, summary, messages.SUCCESS)
@@ -217,6 +224,7 @@ class UserAdmin(BaseUserAdmin):
             asking = self._confirmed(
                 request,
                 users,
+                skipped,
                 action="delete_accounts",
                 title="Delete these accounts for good?",
                 consequence=(
@@ -229,12 +237,15 @@ class UserAdmin(BaseUserAdmin):
             )
             if asking is not None:
                 return asking
+        names = []
         for user in users:
-            username = user.username
+            names.append(user.username)
             account_delete_and_tell(user=user, request=request, by_staff=True)
-            self.log_change(request, user, f"Deleted as its owner would (was {username}).")
+            self.log_change(request, user, f"Deleted as its owner would (was {names[-1]}).")
         if users:
-            self.message_user(request, f"{len(users)} account(s) deleted.", messages.SUCCESS)
+            self.message_user(
+                request, f"{len(users)} account(s) deleted: {', '.join(names)}.", messages.SUCCESS
+            )
         self._skipped(request, skipped, "deleted")
 
 

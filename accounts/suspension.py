@@ -29,13 +29,15 @@ logger = logging.getLogger(__name__)
 def account_suspend(*, user: Any) -> Withdrawal:
     """Suspend ``user`` (see the module); it must be active.  Returns what leaving their
     tables did."""
-    withdrawal = player_tables_leave(user=user)
+    # Inactive first: the games it resigns may end at once (a bot plays its seat), and
+    # no e-mail of theirs goes to an account that can no longer log in.
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         locked.is_active = False
         locked.session_generation = F("session_generation") + 1  # every session ends
         locked.save(update_fields=["is_active", "session_generation"])
         tokens_revoke_all(user=locked)
+    withdrawal = player_tables_leave(user=user)
     logger.info(
         "account %s suspended: left %s tables, closed %s, resigned %s games",
         user.pk,

@@ -103,3 +103,23 @@ def test_a_suspended_player_is_told_so_not_that_the_account_is_missing(client, c
         assert "the High Society account carol, which the site's staff suspended" in message.body
         assert "no account has this address" not in message.body
         assert "/password/reset/" not in message.body
+
+
+@pytest.mark.django_db(transaction=True)  # each commit's callbacks run as it commits
+def test_a_suspended_player_gets_no_email_of_the_games_bots_finish(carol):
+    """Suspending hands the seats to bots, which may end a game at once: its game-over
+    e-mail used to reach the account just suspended."""
+    from allauth.account.models import EmailAddress
+    from django.core import mail
+
+    from accounts.suspension import account_suspend
+    from tests.games.factories import GameFactory
+
+    EmailAddress.objects.update_or_create(
+        user=carol, email=carol.email, defaults={"verified": True, "primary": True}
+    )
+    game = GameFactory(creator=carol, seats=[{"ai": "easy"}] * 2)
+    mail.outbox.clear()
+    account_suspend(user=carol)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED  # the bots ended it
+    assert [m for m in mail.outbox if carol.email in m.to] == []

@@ -209,4 +209,3 @@ def test_the_two_factor_line_speaks_to_the_reader(client, alice):
     alice.is_staff = True
     alice.save(update_fields=["is_staff"])
     assert "required for staff" in client.get(PROFILE).content.decode()
-

@@ -66,18 +66,20 @@ def moderator(db):
 
 
 def test_suspending_asks_first_then_revokes_tokens_and_leaves_a_trace(
-    admin_client, alice, bob, carol
+    admin_client, admin_user, alice, bob, carol
 ):
     running = people_game(alice, bob, carol)
     token = token_client(carol)
-    asked = _act(admin_client, "suspend_accounts", [carol], confirm=False)
+    asked = _act(admin_client, "suspend_accounts", [carol, admin_user], confirm=False)
     html = asked.content.decode()
     assert "Suspend these accounts?" in html and "cannot be undone" in html
     assert "<td>carol</td>" in html and "<td>1</td>" in html  # one running game
+    assert "Passed over (your own account" in html and "<td>admin</td>" not in html
     carol.refresh_from_db()
     assert carol.is_active and token.get("/api/v1/games/").status_code == 200  # not yet
-    done = _act(admin_client, "suspend_accounts", [carol], confirm=True)
+    done = _act(admin_client, "suspend_accounts", [carol, admin_user], confirm=True)
     assert "Suspended carol: left 0 table(s), closed 0, resigned 1" in done.content.decode()
+    assert "Not suspended (your own account" in done.content.decode()
     carol.refresh_from_db()
     assert not carol.is_active and not ApiToken.objects.filter(user=carol).exists()
     assert Game.objects.get(pk=running.pk).status == Game.Status.ACTIVE
@@ -139,6 +141,8 @@ def test_a_password_set_by_staff_revokes_tokens_and_tells_the_owner(admin_client
     assert "The password of your High Society account was changed." in notice.body
     assert "The site's staff made this change" in notice.body
     assert "IP address" not in notice.body  # the staff member's is not the player's business
+    assert "If this was not you" not in notice.body  # it was staff: it says so
+    assert "To choose a password of your own: http" in notice.body
 
 
 def test_the_admins_own_password_page_is_the_sites(admin_client):
@@ -187,7 +191,7 @@ def test_deleting_asks_first_then_sends_the_last_email(admin_client, alice, caro
     assert User.objects.get(pk=carol.pk).username == "carol"
     mail.outbox.clear()
     done = _act(admin_client, "delete_accounts", [carol], confirm=True)
-    assert "1 account(s) deleted." in done.content.decode()
+    assert "1 account(s) deleted: carol." in done.content.decode()
     assert User.objects.get(pk=carol.pk).deleted_at is not None
     assert Game.objects.get(pk=hosted.pk).status == Game.Status.ABANDONED
     (goodbye,) = mail.outbox
