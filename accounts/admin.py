@@ -34,6 +34,14 @@ def _username_checked(form: forms.ModelForm) -> str:
 
 
 class UserAdminChangeForm(UserChangeForm):
+    class Meta(UserChangeForm.Meta):
+        # Shown on read-only pages too (a moderator's view of a superuser's account).
+        help_texts = {
+            "username": USERNAME_HELP,
+            "is_active": "Changed by the list's actions only: suspend (which resigns the "
+            "account's games, after a question) or reinstate.",
+        }
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         if "username" in self.fields:

@@ -199,3 +199,15 @@ def test_deleting_asks_first_then_sends_the_last_email(admin_client, alice, caro
     assert "The site's staff deleted your High Society account carol" in goodbye.body
     assert "IP address" not in goodbye.body
     assert LogEntry.objects.filter(object_id=str(carol.pk), change_message__contains="was carol")
+
+
+def test_the_account_page_explains_active_and_the_username_rules(moderator, admin_user):
+    """Django's help said "Unselect this instead of deleting accounts" beside a field
+    that cannot be unselected here, and "150 characters … @" on a moderator's view of
+    a superuser's account."""
+    _, client = moderator
+    html = client.get(reverse("admin:accounts_user_change", args=[admin_user.pk])).content
+    html = html.decode()
+    assert "Changed by the list's actions only" in html
+    assert "At most 30 characters" in html and "150 characters" not in html
+    assert "Unselect this instead of deleting accounts" not in html
