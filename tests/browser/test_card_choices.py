@@ -14,16 +14,24 @@ from tests.games.pages.conftest import table_make
 pytestmark = [pytest.mark.browser, pytest.mark.django_db(transaction=True)]
 
 
-def test_a_secret_choice_takes_two_taps(live_server, new_page, log_in, alice, bob, carol):
-    from playwright.sync_api import expect
-
-    alice.is_staff = True  # a staff table: the deck is set, the Yacht Club first
+@pytest.fixture
+def yacht_board(live_server, new_page, log_in, alice, bob, carol):
+    """Alice's board on a phone, the Yacht Club up first (a staff table: the deck is
+    set): (the game, the page)."""
+    alice.is_staff = True
     alice.save(update_fields=["is_staff"])
     game = table_make(
         alice, [bob, carol], deck=scenario_deck("yacht lux5", ("yacht",)), advanced=("yacht",)
     )
     page = log_in(new_page(viewport=PHONE, touch=True), alice)
     page.goto(f"{live_server.url}/games/{game.pk}/")
+    return game, page
+
+
+def test_a_secret_choice_takes_two_taps(yacht_board):
+    from playwright.sync_api import expect
+
+    game, page = yacht_board
     choice = page.locator("#seal-1000")
     choice.click()
     expect(choice).to_have_class("card-button is-armed")
@@ -39,9 +47,7 @@ def test_a_secret_choice_takes_two_taps(live_server, new_page, log_in, alice, bo
     assert Game.objects.get(pk=game.pk).engine_state().sealed[0] == 2000
 
 
-def test_a_first_tap_survives_another_players_choice(
-    live_server, new_page, log_in, alice, bob, carol
-):
+def test_a_first_tap_survives_another_players_choice(yacht_board, bob):
     """The sealed choices are made at the same time: Bob's, coming while Alice's first
     tap was on, redrew her board and the card went back to "Choose"; her second tap
     only marked it again.  Now the mark stays and the second tap sends."""
@@ -49,13 +55,7 @@ def test_a_first_tap_survives_another_players_choice(
 
     from tests.games.pages.conftest import act
 
-    alice.is_staff = True
-    alice.save(update_fields=["is_staff"])
-    game = table_make(
-        alice, [bob, carol], deck=scenario_deck("yacht lux5", ("yacht",)), advanced=("yacht",)
-    )
-    page = log_in(new_page(viewport=PHONE, touch=True), alice)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    game, page = yacht_board
     choice = page.locator("#seal-3000")
     choice.click()
     expect(choice).to_have_class("card-button is-armed")
