@@ -1,4 +1,6 @@
-/* A form sent by htmx that the server refused as a whole (the page was out of date:
+/* Requests and sessions as the browser meets them.
+
+   A form sent by htmx that the server refused as a whole (the page was out of date:
    a log-in or log-out in another tab, 403; too many posts, 429; the site down, 503; a
    fault, 500) or that never reached it (no connection).  htmx swaps nothing then, and
    the button seemed dead: the page says what happened instead, in the server's own
@@ -47,5 +49,30 @@
   document.addEventListener("click", function (event) {
     var close = event.target.closest && event.target.closest(".request-problem__close");
     if (close) box().hidden = true;
+  });
+
+  // Whom the pages are drawn for (the account's id, 0 for a visitor), told to the
+  // site's other tabs in this browser: an open board drawn for someone else (a log-out
+  // or a log-in in another tab) draws itself again at once.  Its poll would notice too
+  // (games.views.game_board), but while the board's stream works the polls are held
+  // back, and the stream learns of a log-out only within half a minute.
+  var VIEWER = "hs-viewer";
+  function viewer() {
+    return document.body.dataset.viewer || "0";
+  }
+  document.addEventListener("DOMContentLoaded", function () {
+    try {
+      window.localStorage.setItem(VIEWER, viewer());
+    } catch (error) {
+      // storage refused (a private window): the poll still notices
+    }
+  });
+  window.addEventListener("storage", function (event) {
+    if (event.key !== VIEWER || event.newValue === null || !document.getElementById("board")) {
+      return;
+    }
+    if (event.newValue !== viewer()) {
+      window.location.reload();
+    }
   });
 })();

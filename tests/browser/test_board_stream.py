@@ -125,3 +125,26 @@ def test_a_stream_that_worked_comes_back_after_an_outage(
     assert polls(requests, game) == before  # live again: no poll goes out
     act(game, staff_alice, type="pass")
     expect(page.locator(".log")).to_contain_text("Alice passes.", timeout=4000)
+
+
+def test_a_log_out_in_another_tab_redraws_an_open_board_at_once(
+    asgi_server, new_page, staff_alice, bob, carol
+):
+    """Two tabs of Bob's; the board's stream works, so its polls are held back and
+    the stream learns of a log-out only within half a minute: the board went on saying
+    "Signed in as Bob" for about 26 seconds.  The other tab's word now redraws it."""
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])
+    page = new_page()
+    requests = open_board(page, asgi_server, bob, game)
+    expect(page.locator(".banner")).to_contain_text("Waiting for Alice")
+    page.wait_for_timeout(1000)
+    assert streams(requests, game) == 1 and polls(requests, game) == 0
+    other = page.context.new_page()
+    other.goto(f"{asgi_server.url}/")
+    other.click(".site-header__who button")  # Log out
+    other.wait_for_url(f"{asgi_server.url}/**")
+    # Drawn again for a visitor: the log-in link in the header, Bob's name gone.
+    expect(page.locator(".site-header")).not_to_contain_text("Signed in as", timeout=5000)
+    expect(page.locator("#board")).to_be_visible()
