@@ -10,6 +10,8 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.template.response import TemplateResponse
+from django.utils.translation import gettext, ngettext
+from django.utils.translation import gettext_lazy as _
 
 from accounts.deletion import account_delete_and_tell
 from accounts.forms import display_name_problem
@@ -21,7 +23,7 @@ from games.services import player_commitments
 # The fields that grant rights: a superuser's to change, nobody else's (a moderator who
 # may change accounts must not make themselves, or anyone, more powerful).
 RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
-USERNAME_HELP = "At most 30 characters, no “@”; nothing that reads as another account's name."
+USERNAME_HELP = _("At most 30 characters, no “@”; nothing that reads as another account’s name.")
 
 
 def _username_checked(form: forms.ModelForm) -> str:
@@ -29,7 +31,7 @@ def _username_checked(form: forms.ModelForm) -> str:
     of another account's name), and no other account's name in any case."""
     username = get_adapter().clean_username(form.cleaned_data["username"], shallow=True)
     if User.objects.exclude(pk=form.instance.pk).filter(username__iexact=username).exists():
-        raise forms.ValidationError("Another account has this username (in some case).")
+        raise forms.ValidationError(gettext("Another account has this username (in some case)."))
     return username
 
 
@@ -38,8 +40,10 @@ class UserAdminChangeForm(UserChangeForm):
         # Shown on read-only pages too (a moderator's view of a superuser's account).
         help_texts = {
             "username": USERNAME_HELP,
-            "is_active": "Changed by the list's actions only: suspend (which resigns the "
-            "account's games, after a question) or reinstate.",
+            "is_active": _(
+                "Changed by the list’s actions only: suspend (which resigns the "
+                "account’s games, after a question) or reinstate."
+            ),
         }
 
     def __init__(self, *args, **kwargs):
@@ -73,7 +77,7 @@ class UserAdmin(BaseUserAdmin):
     add_form = UserAdminCreationForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        ("Profile", {"fields": ("display_name", "deleted_at")}),
+        (_("Profile"), {"fields": ("display_name", "deleted_at")}),
     )
     list_display = (
         "username",
@@ -159,17 +163,20 @@ class UserAdmin(BaseUserAdmin):
         }
         return TemplateResponse(request, "admin/accounts/user/action_confirm.html", context)
 
-    def _skipped(self, request, skipped, verb: str) -> None:
+    def _skipped(self, request, skipped) -> None:
         if skipped:
             self.message_user(
                 request,
-                f"Not {verb} (your own account, a deleted one, one already so, or a "
-                f"superuser's when you are not one): {', '.join(skipped)}.",
+                gettext(
+                    "Passed over (your own account, a deleted one, one already so, or a "
+                    "superuser’s when you are not one): %(names)s."
+                )
+                % {"names": ", ".join(skipped)},
                 messages.WARNING,
             )
 
     @admin.action(
-        description="Suspend the selected accounts (resign their games, keep everything)",
+        description=_("Suspend the selected accounts (resign their games, keep everything)"),
         permissions=["change"],
     )
     def suspend_accounts(self, request, queryset):
@@ -183,8 +190,8 @@ class UserAdmin(BaseUserAdmin):
                 users,
                 skipped,
                 action="suspend_accounts",
-                title="Suspend these accounts?",
-                consequence=(
+                title=gettext("Suspend these accounts?"),
+                consequence=gettext(
                     "Each leaves its waiting tables (its own close) and resigns its running "
                     "games, where a bot plays on: this cannot be undone. Its sessions end "
                     "and its API tokens are revoked. Nothing is erased; reinstating lets "
@@ -195,16 +202,39 @@ class UserAdmin(BaseUserAdmin):
                 return asking
         for user in users:
             done = account_suspend(user=user)
-            summary = (
+            # The account's history keeps one language (English); the message speaks
+            # the staff member's.
+            self.log_change(
+                request,
+                user,
                 f"Suspended {user.username}: left {done.left} table(s), closed "
                 f"{done.closed}, resigned {done.resigned} running game(s)"
-                + (" (a bot plays each on)." if done.resigned else ".")
+                + (" (a bot plays each on)." if done.resigned else "."),
             )
-            self.log_change(request, user, summary)
-            self.message_user(request, summary, messages.SUCCESS)
-        self._skipped(request, skipped, "suspended")
+            numbers = {"name": user.username, "left": done.left, "closed": done.closed}
+            left = ngettext(
+                "Suspended %(name)s: left %(left)d table, ",
+                "Suspended %(name)s: left %(left)d tables, ",
+                done.left,
+            )
+            closed = ngettext(
+                "closed %(closed)d of its own, ", "closed %(closed)d of its own, ", done.closed
+            )
+            resigned = ngettext(
+                "resigned %(resigned)d running game (a bot plays it on).",
+                "resigned %(resigned)d running games (a bot plays each on).",
+                done.resigned,
+            )
+            self.message_user(
+                request,
+                (left % numbers) + (closed % numbers) + (resigned % {"resigned": done.resigned}),
+                messages.SUCCESS,
+            )
+        self._skipped(request, skipped)
 
-    @admin.action(description="Reinstate the selected suspended accounts", permissions=["change"])
+    @admin.action(
+        description=_("Reinstate the selected suspended accounts"), permissions=["change"]
+    )
     def reinstate_accounts(self, request, queryset):
         """Let suspended accounts log in again, with their history, out of the games they
         resigned; their old API tokens stay revoked."""
@@ -212,8 +242,12 @@ class UserAdmin(BaseUserAdmin):
         for user in users:
             if account_reinstate(user=user):
                 self.log_change(request, user, "Reinstated (may log in again).")
-                self.message_user(request, f"Reinstated {user.username}.", messages.SUCCESS)
-        self._skipped(request, skipped, "reinstated")
+                self.message_user(
+                    request,
+                    gettext("Reinstated %(name)s.") % {"name": user.username},
+                    messages.SUCCESS,
+                )
+        self._skipped(request, skipped)
 
     def has_delete_permission(self, request, obj=None):
         """No plain delete: a user's seats and tables keep the row (it would fail with
@@ -221,7 +255,8 @@ class UserAdmin(BaseUserAdmin):
         return False
 
     @admin.action(
-        description="Delete the selected accounts as their owners would", permissions=["change"]
+        description=_("Delete the selected accounts as their owners would"),
+        permissions=["change"],
     )
     def delete_accounts(self, request, queryset):
         """What a player's own **Delete your account** does (accounts.deletion), for a
@@ -234,8 +269,8 @@ class UserAdmin(BaseUserAdmin):
                 users,
                 skipped,
                 action="delete_accounts",
-                title="Delete these accounts for good?",
-                consequence=(
+                title=gettext("Delete these accounts for good?"),
+                consequence=gettext(
                     "Each leaves every table (bots finish its running games); its names, "
                     "e-mail addresses, password, second factors, API tokens and chat "
                     "messages are erased, and its owner gets a last e-mail saying staff "
@@ -252,9 +287,16 @@ class UserAdmin(BaseUserAdmin):
             self.log_change(request, user, f"Deleted as its owner would (was {names[-1]}).")
         if users:
             self.message_user(
-                request, f"{len(users)} account(s) deleted: {', '.join(names)}.", messages.SUCCESS
+                request,
+                ngettext(
+                    "%(count)d account deleted: %(names)s.",
+                    "%(count)d accounts deleted: %(names)s.",
+                    len(users),
+                )
+                % {"count": len(users), "names": ", ".join(names)},
+                messages.SUCCESS,
             )
-        self._skipped(request, skipped, "deleted")
+        self._skipped(request, skipped)
 
 
 class NoEditAdmin(admin.ModelAdmin):

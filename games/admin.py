@@ -15,11 +15,13 @@ from django.contrib import admin
 from django.db import models
 from django.urls import reverse
 from django.utils.html import format_html
+from django.utils.translation import gettext_lazy as _
 
 from games.chat import chat_lines_delete
 from games.models import ChatMessage, Game, Move, Notification, Seat
 
-HIDDEN_WHILE_RUNNING = "(hidden until the game is over: it holds the deck order)"
+HIDDEN_WHILE_RUNNING = _("(hidden until the game is over: it holds the deck order)")
+SEALED_WHILE_RUNNING = _("(hidden until the game is over: it holds a sealed choice)")
 
 # A game's JSON fields (its state above all, which grows with every move): no list shows
 # them, so no list loads them, neither the games' own nor, through ``game``, the lists of
@@ -68,7 +70,7 @@ class GameRowAdmin(ReadOnlyAdmin):
             .defer(*RELATED_GAME_JSON_FIELDS)
         )
 
-    @admin.display(description="game", ordering="game_id")
+    @admin.display(description=_("game"), ordering="game_id")
     def game_shown(self, row):
         return "-" if row.game_id is None else str(row.game)
 
@@ -128,7 +130,7 @@ class GameAdmin(ReadOnlyAdmin):
     def get_queryset(self, request):
         return super().get_queryset(request).defer(*GAME_JSON_FIELDS)
 
-    @admin.display(description="state")
+    @admin.display(description=_("state"))
     def state_shown(self, game):
         if game.state is None:
             return "-"
@@ -136,7 +138,7 @@ class GameAdmin(ReadOnlyAdmin):
             return HIDDEN_WHILE_RUNNING
         return format_html("<pre>{}</pre>", json.dumps(game.state, indent=1))
 
-    @admin.display(description="scenario deck / first player")
+    @admin.display(description=_("scenario deck / first player"))
     def scenario_shown(self, game):
         if game.scenario_deck is None and game.scenario_first_player is None:
             return "-"
@@ -164,10 +166,10 @@ class MoveAdmin(GameRowAdmin):
     def has_delete_permission(self, request, obj=None):
         return False
 
-    @admin.display(description="action")
+    @admin.display(description=_("action"))
     def action_shown(self, move):
         if move.action.get("type") == "sealed_bid" and move.game.status != Game.Status.FINISHED:
-            return HIDDEN_WHILE_RUNNING.replace("the deck order", "a sealed choice")
+            return SEALED_WHILE_RUNNING
         return json.dumps(move.action)
 
 
@@ -185,7 +187,7 @@ class ChatMessageAdmin(GameRowAdmin):
     fields = ("game", "user", "text", "created_at")
     readonly_fields = fields
 
-    @admin.display(description="author", ordering="user__username")
+    @admin.display(description=_("author"), ordering="user__username")
     def author(self, message):
         """The name the players see, the username beside it, and a link to the account."""
         user = message.user

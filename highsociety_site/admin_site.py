@@ -4,11 +4,12 @@
 from django.contrib import admin
 from django.contrib.admin.apps import AdminConfig
 from django.shortcuts import redirect
+from django.utils.translation import gettext_lazy as _
 
 
 class StaffAdminSite(admin.AdminSite):
-    site_header = "High Society administration"
-    site_title = "High Society admin"
+    site_header = _("High Society administration")
+    site_title = _("High Society admin")
 
     def register(self, model_or_iterable, admin_class=None, **options):
         """Every model's admin, the apps' and the packages' alike, refuses the list

@@ -224,8 +224,8 @@ def test_staff_can_delete_an_account_from_the_admin(admin_client, admin_user, bu
     )
     assert response.status_code == 200
     html = response.content.decode()
-    assert "1 account(s) deleted: " in html
-    assert "Not deleted (your own account" in html and admin_user.username in html
+    assert "1 account deleted: " in html
+    assert "Passed over (your own account" in html and admin_user.username in html
     alice.refresh_from_db()
     assert alice.deleted_at is not None and alice.username == f"~deleted-{alice.pk}"
     assert Game.objects.get(pk=busy_alice["hosted"].pk).status == Game.Status.ABANDONED

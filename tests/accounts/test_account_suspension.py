@@ -52,8 +52,8 @@ def test_the_suspend_action_takes_the_player_out_of_every_table(
         follow=True,
     )
     html = answer.content.decode()
-    assert "Suspended carol: left 0 table(s), closed 1, resigned 1 running game(s)" in html
-    assert "Not suspended (your own account" in html
+    assert "Suspended carol: left 0 tables, closed 1 of its own, resigned 1 running game" in html
+    assert "Passed over (your own account" in html
     _suspended(carol, running, hosted)
     admin_user.refresh_from_db()
     assert admin_user.is_active

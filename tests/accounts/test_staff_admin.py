@@ -78,8 +78,11 @@ def test_suspending_asks_first_then_revokes_tokens_and_leaves_a_trace(
     carol.refresh_from_db()
     assert carol.is_active and token.get("/api/v1/games/").status_code == 200  # not yet
     done = _act(admin_client, "suspend_accounts", [carol, admin_user], confirm=True)
-    assert "Suspended carol: left 0 table(s), closed 0, resigned 1" in done.content.decode()
-    assert "Not suspended (your own account" in done.content.decode()
+    assert (
+        "Suspended carol: left 0 tables, closed 0 of its own, resigned 1 running game"
+        in done.content.decode()
+    )
+    assert "Passed over (your own account" in done.content.decode()
     carol.refresh_from_db()
     assert not carol.is_active and not ApiToken.objects.filter(user=carol).exists()
     assert Game.objects.get(pk=running.pk).status == Game.Status.ACTIVE
@@ -120,7 +123,7 @@ def test_a_moderator_cannot_raise_rights_nor_touch_a_superuser(moderator, admin_
     theirs = reverse("admin:accounts_user_change", args=[admin_user.pk])
     assert client.post(theirs, {"username": "taken"}).status_code == 403
     answer = _act(client, "suspend_accounts", [admin_user, carol], confirm=True)
-    assert "Not suspended" in answer.content.decode() and "admin" in answer.content.decode()
+    assert "Passed over" in answer.content.decode() and "admin" in answer.content.decode()
     admin_user.refresh_from_db()
     carol.refresh_from_db()
     assert admin_user.is_active and not carol.is_active
@@ -191,7 +194,7 @@ def test_deleting_asks_first_then_sends_the_last_email(admin_client, alice, caro
     assert User.objects.get(pk=carol.pk).username == "carol"
     mail.outbox.clear()
     done = _act(admin_client, "delete_accounts", [carol], confirm=True)
-    assert "1 account(s) deleted: carol." in done.content.decode()
+    assert "1 account deleted: carol." in done.content.decode()
     assert User.objects.get(pk=carol.pk).deleted_at is not None
     assert Game.objects.get(pk=hosted.pk).status == Game.Status.ABANDONED
     (goodbye,) = mail.outbox
@@ -208,6 +211,21 @@ def test_the_account_page_explains_active_and_the_username_rules(moderator, admi
     _, client = moderator
     html = client.get(reverse("admin:accounts_user_change", args=[admin_user.pk])).content
     html = html.decode()
-    assert "Changed by the list's actions only" in html
+    assert "Changed by the list’s actions only" in html
     assert "At most 30 characters" in html and "150 characters" not in html
     assert "Unselect this instead of deleting accounts" not in html
+
+
+def test_the_admins_own_texts_speak_the_staff_members_language(admin_client, admin_user, carol):
+    """The actions, their question and their reports were English on a German admin
+    page whose Django parts were German; the account's history stays in one language."""
+    admin_user.language = "de"
+    admin_user.save(update_fields=["language"])
+    listed = admin_client.get(USERS).content.decode()
+    assert "Ausgewählte Konten sperren" in listed
+    asked = _act(admin_client, "suspend_accounts", [carol, admin_user], confirm=False)
+    html = asked.content.decode()
+    assert "Diese Konten sperren?" in html and "Suspend these accounts?" not in html
+    done = _act(admin_client, "suspend_accounts", [carol, admin_user], confirm=True).content
+    assert "Konto carol gesperrt" in done.decode() and "Übergangen" in done.decode()
+    assert LogEntry.objects.get(object_id=str(carol.pk)).change_message.startswith("Suspended")
