@@ -7,6 +7,7 @@ from allauth.mfa.models import Authenticator
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.template.response import TemplateResponse
@@ -115,14 +116,22 @@ class UserAdmin(BaseUserAdmin):
     def user_change_password(self, request, id, form_url=""):
         """Django's set-password page, and then what a password reset does: every API
         token of the account revoked (its sessions end as the password changes), and
-        its owner told by e-mail, without the staff member's address."""
+        its owner told by e-mail, without the staff member's address: that the password
+        changed, or that the account has none now ("password-based authentication:
+        disabled").  Only a change is told: Django's page also answers a refused form
+        with a redirect."""
+        account = self.get_object(request, unquote(id))  # None for an unknown or bad id
         response = super().user_change_password(request, id, form_url)
-        if request.method == "POST" and response.status_code == 302:
-            user = User.objects.get(pk=id)
+        if request.method != "POST" or account is None:
+            return response
+        user = User.objects.get(pk=account.pk)
+        if user.password != account.password:
             tokens_revoke_all(user=user)
             if user.email:
                 get_adapter(request).send_notification_mail(
-                    "account/email/password_changed", user, {"by_staff": True}
+                    "account/email/password_changed",
+                    user,
+                    {"by_staff": True, "password_removed": not user.has_usable_password()},
                 )
         return response
 

@@ -148,6 +148,33 @@ def test_a_password_set_by_staff_revokes_tokens_and_tells_the_owner(admin_client
     assert "To choose a password of your own: http" in notice.body
 
 
+def test_turning_password_log_in_off_says_so_and_a_reset_still_works(admin_client, carol):
+    """Django's page can take the password away ("password-based authentication:
+    disabled"); the owner was told their password "was changed"."""
+    token = token_client(carol)
+    mail.outbox.clear()
+    page = reverse("admin:auth_user_password_change", args=[carol.pk])
+    # Sent with the wrong button, Django changes nothing ("conflicting form data"): and
+    # nothing is told.
+    assert admin_client.post(page, {"usable_password": "false"}).status_code == 302
+    carol.refresh_from_db()
+    assert carol.has_usable_password() and not mail.outbox
+    answer = admin_client.post(page, {"usable_password": "false", "unset-password": ""})
+    assert answer.status_code == 302
+    carol.refresh_from_db()
+    assert not carol.has_usable_password()
+    assert token.get("/api/v1/games/").status_code == 401
+    (notice,) = mail.outbox
+    assert notice.subject.endswith("Your account no longer has a password")
+    assert "no longer has a password: you cannot log in with one" in notice.body
+    assert "was changed" not in notice.body and "made this change" in notice.body
+    # The way back the notice gives: a reset link reaches the account.
+    mail.outbox.clear()
+    Client().post(reverse("account_reset_password"), {"email": carol.email})
+    (reset,) = mail.outbox
+    assert reset.to == [carol.email] and "/accounts/password/reset/key/" in reset.body
+
+
 def test_the_admins_own_password_page_is_the_sites(admin_client):
     answer = admin_client.get(reverse("admin:password_change"))
     assert answer.status_code == 302 and answer["Location"] == reverse("account_change_password")
