@@ -16,6 +16,7 @@ from allauth.mfa.models import Authenticator
 from django.http import HttpRequest
 from django.urls import reverse
 from django.utils.http import urlencode
+from django.utils.translation import gettext
 
 
 def second_factor_set_up(user) -> bool:
@@ -35,14 +36,16 @@ def staff_admin_refusal(request: HttpRequest, next_url: str = "/admin/") -> tupl
     if not second_factor_set_up(request.user):
         return (
             reverse("mfa_activate_totp"),
-            "Staff accounts need a second factor before the admin opens: "
-            "set up an authenticator app, then open the admin again.",
+            gettext(
+                "Staff accounts need a second factor before the admin opens: "
+                "set up an authenticator app, then open the admin again."
+            ),
         )
     if not second_factor_used(request):
         query = urlencode({"next": next_url})
         return (
             f"{reverse('mfa_reauthenticate')}?{query}",
-            "Confirm a code from your authenticator app to open the admin.",
+            gettext("Confirm a code from your authenticator app to open the admin."),
         )
     return None
 

@@ -24,7 +24,7 @@ def test_staff_without_an_authenticator_app_are_sent_to_set_one_up(client, stell
     hops = [where for where, _ in response.redirect_chain]
     assert hops[:2] == ["/admin/login/?next=/admin/", reverse("mfa_activate_totp")]
     assert hops[-1].startswith(reverse("account_reauthenticate"))  # allauth: password again
-    assert "Staff accounts need a second factor" in response.content.decode()
+    assert "Staff accounts need a second factor" in response.content.decode()  # in English
     assert client.get("/admin/games/game/").status_code == 302  # nothing of the admin
 
 
@@ -54,6 +54,25 @@ def test_staff_in_with_a_code_of_their_app(client, stella, settings):
     settings.MFA_TOTP_TOLERANCE = 1
     client.post(reverse("mfa_authenticate"), {"code": totp_code(secret, time.time() + 30)})
     assert client.get("/admin/").status_code == 200
+
+
+def test_the_admins_code_page_offers_no_password_and_speaks_the_staff_language(client, stella):
+    """The page asking the code for the admin offered allauth's "Use your password",
+    which cannot open the admin (it sent the staff member back to the code); its
+    explanation was English on German pages."""
+    second_factor_set_up(client, stella)
+    stella.language = "de"
+    stella.save(update_fields=["language"])
+    page = client.get("/admin/login/?next=/admin/", follow=True)
+    html = page.content.decode()
+    assert page.redirect_chain[-1][0].startswith(reverse("mfa_reauthenticate"))
+    assert "Bestätige einen Code deiner Authenticator-App" in html
+    assert reverse("account_reauthenticate") not in html
+    assert "Wiederherstellungscode" in html  # the way in when the phone is lost
+    # Elsewhere (a player confirming before changing an e-mail address) the password
+    # stays on offer.
+    other = client.get(reverse("mfa_reauthenticate") + "?next=/accounts/email/").content
+    assert reverse("account_reauthenticate") in other.decode()
 
 
 def test_a_signed_in_member_who_is_not_staff_is_refused_the_admin(client, alice):
