@@ -12,7 +12,9 @@ from ops.outages import DATABASE_ERRORS
 
 def turns_waiting(request) -> dict[str, Any]:
     """``turns_waiting``: the number of games waiting for the signed-in player's move,
-    counted only if the page shows it (one query), 0 when the database cannot say."""
+    counted only if the page shows it (one query), 0 when the database cannot say;
+    ``turns_poll``: the header asks for it again every minute (the lobby, which redraws
+    it with its own lists, sets it off)."""
 
     def count() -> int:
         try:
@@ -20,4 +22,4 @@ def turns_waiting(request) -> dict[str, Any]:
         except DATABASE_ERRORS:
             return 0
 
-    return {"turns_waiting": SimpleLazyObject(count)}
+    return {"turns_waiting": SimpleLazyObject(count), "turns_poll": True}

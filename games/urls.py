@@ -16,6 +16,7 @@ urlpatterns = [
     ),
     path("new/", views.game_new, name="new"),
     path("quick/", views.game_quick, name="quick"),
+    path("turns/", views.turns_badge, name="turns"),
     path("<int:game_id>/", views.game_detail, name="detail"),
     path("<int:game_id>/board/", views.game_board, name="board"),
     path("<int:game_id>/stream/", views.game_stream, name="stream"),

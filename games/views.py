@@ -51,6 +51,7 @@ from games.models import Game
 from games.read_model import TableView
 from games.templatetags.game_cards import bot_level
 from ops.numbers import digits
+from ops.outages import DATABASE_ERRORS
 
 BOARD = "games/game.html"
 LOBBY_INVITATIONS = 10  # invitations the lobby lists before "and N more"
@@ -109,6 +110,7 @@ def lobby(request: HttpRequest) -> HttpResponse:
         # The header's count, from the list just read (the same rule as the context
         # processor's query, which this spares).
         "turns_waiting": sum(1 for g in my_games if g.your_turn),
+        "turns_poll": False,  # redrawn with the lists below, every 20 s
     }
     # The page asks again every 20 s (htmx): nothing is sent back while the lists read
     # the same (204), else the lists and the header's count are redrawn.
@@ -119,6 +121,23 @@ def lobby(request: HttpRequest) -> HttpResponse:
         context["watch_games"] = selectors.games_to_watch(user=user)
         context["finished_games"] = selectors.games_just_finished(user=user)
     return render(request, "games/lobby.html", context)
+
+
+@never_cache
+@require_safe
+def turns_badge(request: HttpRequest) -> HttpResponse:
+    """The header's "Your turn" count alone, asked for every minute by every page but
+    the lobby (``_turns_badge.html``): a board left open shows a turn at another
+    table.  Nothing to swap (204) for a visitor, whose header has no count (a session
+    ended in another tab: the page's own checks redraw it), or when the database cannot
+    say (the count shown stays)."""
+    if not request.user.is_authenticated:
+        return HttpResponse(status=204)
+    try:
+        count = selectors.turns_waiting_count(request.user)
+    except DATABASE_ERRORS:
+        return HttpResponse(status=204)
+    return render(request, "_turns_badge.html", {"turns_waiting": count, "turns_poll": True})
 
 
 def _lobby_stamp(*lists: Any) -> str:

@@ -290,7 +290,7 @@
     stage = now;
   }
 
-  function settled(afterOwnMove) {
+  function settled(afterOwnMove, redrawn) {
     localTimes();
     var current = board();
     if (!current) {
@@ -299,7 +299,11 @@
     var ended = stage === "active" && current.classList.contains("board--finished");
     dropStaleMessages(current, afterOwnMove);
     current.addEventListener("htmx:beforeSwap", dropIfReplaced);
-    headerCount(current);
+    if (redrawn) {
+      // The board's count, as new as the board; after other swaps (the header's own
+      // poll of the count, a preview) it would put an older one back.
+      headerCount(current);
+    }
     offerNotices(current);
     if (current.classList.contains("board--my-turn") && wasMyTurn === false) {
       notifyIfHidden(current);
@@ -344,7 +348,7 @@
   }
 
   document.addEventListener("DOMContentLoaded", function () {
-    settled(false);
+    settled(false, false);
   });
 
   // A Theft discard or a secret Yacht Club choice gives a card up for good: the first
@@ -711,10 +715,11 @@
     // on the card just ticked).
     var target = event.detail.target;
     var afterOwnMove = false;
-    if (target && target.id === "board") {
+    var redrawn = Boolean(target && target.id === "board");
+    if (redrawn) {
       afterOwnMove = ownMove;
       ownMove = false;
     }
-    settled(afterOwnMove);
+    settled(afterOwnMove, redrawn);
   });
 })();

@@ -51,6 +51,17 @@
     if (close) box().hidden = true;
   });
 
+  // The header's "Your turn" count in the tab's title, as the server writes it
+  // ("(2) Lobby · High Society"), after each redraw of the count: the lobby's lists, the
+  // header's own poll on other pages (games.views.turns_badge), a board's refresh.
+  document.addEventListener("htmx:afterSettle", function () {
+    var count = document.getElementById("turns-waiting-count");
+    if (!count) return;
+    var turns = parseInt(count.textContent, 10) || 0;
+    var title = document.title.replace(/\(\d+\) /, "");
+    document.title = (turns > 0 ? "(" + turns + ") " : "") + title;
+  });
+
   // Whom the pages are drawn for (the account's id, 0 for a visitor), told to the
   // site's other tabs in this browser: an open board drawn for someone else (a log-out
   // or a log-in in another tab) draws itself again at once.  Its poll would notice too

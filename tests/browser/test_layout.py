@@ -138,3 +138,26 @@ def test_the_hand_over_step_reads_on_the_board(live_server, new_page, log_in, al
     luminance = 0.2126 * channel(rgb[0]) + 0.7152 * channel(rgb[1]) + 0.0722 * channel(rgb[2])
     # The felt is darker than luminance 0.05: 4.5:1 needs the text at 0.29 or more.
     assert luminance >= 0.29, (rgb, luminance)
+
+
+def test_a_board_left_open_shows_a_turn_at_another_table(
+    live_server, new_page, log_in, alice, bob, dora
+):
+    """The header's count and the tab's title followed only the table on screen: a
+    turn at another table showed on the lobby, or after a reload."""
+    from tests.games.factories import people_game, scenario_deck
+    from tests.games.pages.conftest import act
+
+    watched = people_game(dora, alice, bob, deck=scenario_deck("lux5"), first_player=2)
+    other = people_game(dora, alice, bob, deck=scenario_deck("lux5"), first_player=2)
+    page = new_page()
+    page.clock.install()
+    log_in(page, dora)
+    page.goto(f"{live_server.url}/games/{watched.pk}/")
+    assert page.locator("#turns-waiting").is_hidden()
+    assert page.title() == f"Table {watched.pk} · High Society"
+    act(other, bob, type="pass")  # Dora's turn over there
+    page.clock.run_for(61_000)
+    page.wait_for_selector("#turns-waiting:not([hidden])")
+    assert page.locator("#turns-waiting-count").text_content() == "1"
+    assert page.title() == f"(1) Table {watched.pk} · High Society"

@@ -786,6 +786,9 @@ add(
     "GET",
     by(405),
 )
+# The header's "Your turn" count, asked again by open pages: nothing for a visitor.
+add("games:turns", "turns-badge", "/games/turns/", "GET", by(200, anonymous=204))
+add("games:turns", "turns-badge", "/games/turns/", "POST", 405)
 add("games:history", "game-history", "/games/history/", "GET", by(200, anonymous=LOGIN))
 add("games:history", "game-history", "/games/history/", "POST", by(405, anonymous=LOGIN))
 add("player_profile", "player-profile", "/players/sam/", "GET", 200)

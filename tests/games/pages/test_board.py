@@ -18,6 +18,12 @@ def url(game, tail=""):
     return f"/games/{game.pk}/{tail}"
 
 
+def board_poll(html: str) -> str:
+    """The address the board polls (the header's count polls an address of its own)."""
+    poll = html.split('id="board"', 1)[1].split('hx-get="', 1)[1].split('"', 1)[0]
+    return poll.replace("&amp;", "&")
+
+
 def test_seated_player_on_turn_sees_hand_as_checkboxes_and_bid_pass(client, table, alice):
     client.force_login(alice)
     response = client.get(url(table))
@@ -102,7 +108,7 @@ def test_htmx_gets_the_board_partial_plain_gets_the_page(client, table, alice):
 def test_poll_answers_204_while_nothing_changed(client, table, alice):
     client.force_login(alice)
     html = client.get(url(table)).content.decode()
-    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    poll = board_poll(html)
     assert poll.startswith(f"/games/{table.pk}/board/?version={table.version}&t=")
     assert 'hx-trigger="every 3s, sse:changed"' in html  # polls, and hears the stream
     response = client.get(poll, **HX)
@@ -116,7 +122,7 @@ def test_a_board_whose_session_ended_in_another_tab_reloads_itself(client, table
     used to go on saying "Your turn" and "Signed in as Alice", its forms all refused."""
     client.force_login(alice)
     html = client.get(url(table)).content.decode()
-    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    poll = board_poll(html)
     assert f"&as={alice.pk}" in poll
     assert client.get(poll, **HX).status_code == 204  # the same session: no change
     client.logout()
@@ -126,14 +132,14 @@ def test_a_board_whose_session_ended_in_another_tab_reloads_itself(client, table
     assert client.get(poll, **HX)["HX-Refresh"] == "true"
     # Bob switches the site to German in another tab: the English board reloads whole,
     # rather than have a German board swapped into an English page.
-    poll = client.get(url(table)).content.decode().split('hx-get="', 1)[1].split('"', 1)[0]
+    poll = board_poll(client.get(url(table)).content.decode())
     poll = poll.replace("&amp;", "&")
     assert "&lang=en" in poll and client.get(poll, **HX).status_code == 204
     client.post("/accounts/language/", {"language": "de", "next": "/"})
     assert client.get(poll, **HX)["HX-Refresh"] == "true"
     visitor = client_class()  # a visitor's board, drawn for nobody, polls as before
     html = visitor.get(url(table)).content.decode()
-    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    poll = board_poll(html)
     assert "&as=0" in poll and visitor.get(poll, **HX).status_code == 204
 
 
@@ -162,7 +168,7 @@ def test_poll_204_costs_one_small_query(client, table, django_assert_num_queries
 def test_poll_after_a_move_returns_the_new_board(client, table, alice, bob):
     client.force_login(bob)
     html = client.get(url(table)).content.decode()
-    poll = html.split('hx-get="', 1)[1].split('"', 1)[0].replace("&amp;", "&")
+    poll = board_poll(html)
     act(table, alice, type="bid", cards=[3000])
     response = client.get(poll, **HX)
     assert response.status_code == 200

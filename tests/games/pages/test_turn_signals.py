@@ -46,7 +46,26 @@ def test_the_title_and_the_header_count_them(client, dora, alice, bob):
     client.force_login(alice)  # not her turn
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert f"<title>Table {game.pk} · High Society</title>" in html
-    assert '<li hidden id="turns-waiting">' in html
+    assert '<li hidden id="turns-waiting" hx-get="/games/turns/"' in html
+
+
+def test_pages_ask_for_the_count_again_and_see_turns_at_other_tables(client, dora, alice, bob):
+    """A board left open said nothing of a turn at another table until the player
+    moved there or reloaded (only the lobby redrew the count)."""
+    watched = people_game(dora, alice, bob, deck=scenario_deck("lux5"), first_player=2)
+    other = people_game(dora, alice, bob, deck=scenario_deck("lux5"), first_player=2)
+    client.force_login(dora)
+    board = client.get(f"/games/{watched.pk}/").content.decode()
+    assert 'id="turns-waiting" hx-get="/games/turns/" hx-trigger="every 60s"' in board
+    assert 'hx-get="/games/turns/"' not in client.get("/").content.decode()  # lists do
+    assert '<li hidden id="turns-waiting"' in client.get("/games/turns/").content.decode()
+    act(other, bob, type="pass")  # Dora's turn at the other table
+    answer = client.get("/games/turns/")
+    assert answer.status_code == 200 and answer["Cache-Control"].startswith("max-age=0")
+    assert 'id="turns-waiting-count">1<' in answer.content.decode()
+    assert '<li id="turns-waiting" hx-get="/games/turns/"' in answer.content.decode()
+    client.logout()
+    assert client.get("/games/turns/").status_code == 204  # a visitor's header has none
 
 
 def test_visitors_cost_no_query_for_it(client):
