@@ -159,7 +159,21 @@ class AccountAdapter(DefaultAccountAdapter):
             suspended = suspended_account(email)
             if suspended is not None:
                 template_prefix = "account/email/account_suspended"
-                context = {**context, "email": email, "username": suspended.username}
+                context = {
+                    **context,
+                    "email": email,
+                    "username": suspended.username,
+                    "user": suspended,  # its language, not the asking page's
+                }
+        if template_prefix == "account/email/account_already_exists" and not context.get("user"):
+            # A sign-up with a taken address: the owner reads it, in their language.
+            owner = (
+                get_user_model()
+                .objects.filter(deleted_at__isnull=True)
+                .filter(Q(email__iexact=email) | Q(emailaddress__email__iexact=email))
+                .first()
+            )
+            context = {**context, "user": owner} if owner is not None else context
         # A confirmation link that leads back to a table (get_email_confirmation_url)
         # says so: the new player knows where the click takes them.
         back = parse_qs(urlsplit(context.get("activate_url") or "").query).get("next", [""])[0]

@@ -24,6 +24,11 @@ from games.services import player_commitments
 # The fields that grant rights: a superuser's to change, nobody else's (a moderator who
 # may change accounts must not make themselves, or anyone, more powerful).
 RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
+# Suspending and deleting pass over these (their confirmation page says so too).
+PASSED_OVER = _(
+    "Passed over (your own account, deleted or suspended accounts, and superusers’ "
+    "accounts unless you are one): %(names)s."
+)
 USERNAME_HELP = _("At most 30 characters, no “@”; nothing that reads as another account’s name.")
 
 
@@ -162,7 +167,7 @@ class UserAdmin(BaseUserAdmin):
             **self.admin_site.each_context(request),
             "title": title,
             "rows": rows,
-            "skipped": skipped,
+            "passed_over": gettext(PASSED_OVER) % {"names": ", ".join(skipped)} if skipped else "",
             "selected": request.POST.getlist(ACTION_CHECKBOX_NAME),
             "consequence": consequence,
             "action": action,
@@ -172,17 +177,17 @@ class UserAdmin(BaseUserAdmin):
         }
         return TemplateResponse(request, "admin/accounts/user/action_confirm.html", context)
 
-    def _skipped(self, request, skipped) -> None:
-        if skipped:
-            self.message_user(
-                request,
-                gettext(
-                    "Passed over (your own account, a deleted one, one already so, or a "
-                    "superuser’s when you are not one): %(names)s."
-                )
-                % {"names": ", ".join(skipped)},
-                messages.WARNING,
+    def _skipped(self, request, skipped, *, reinstating: bool = False) -> None:
+        if not skipped:
+            return
+        if reinstating:
+            text = gettext(
+                "Passed over (your own account, deleted accounts, accounts that are not "
+                "suspended, and superusers’ accounts unless you are one): %(names)s."
             )
+        else:
+            text = gettext(PASSED_OVER)
+        self.message_user(request, text % {"names": ", ".join(skipped)}, messages.WARNING)
 
     @admin.action(
         description=_("Suspend the selected accounts (resign their games, keep everything)"),
@@ -256,7 +261,7 @@ class UserAdmin(BaseUserAdmin):
                     gettext("Reinstated %(name)s.") % {"name": user.username},
                     messages.SUCCESS,
                 )
-        self._skipped(request, skipped)
+        self._skipped(request, skipped, reinstating=True)
 
     def has_delete_permission(self, request, obj=None):
         """No plain delete: a user's seats and tables keep the row (it would fail with

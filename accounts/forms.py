@@ -46,6 +46,8 @@ class LoginForm(AllauthLoginForm):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.fields["login"].label = _("Username or e-mail")
+        # Its placeholder too (allauth's said "Anmeldename" under "Benutzername").
+        self.fields["login"].widget.attrs["placeholder"] = self.fields["login"].label
         if "remember" in self.fields:
             self.fields["remember"].label = _("Stay logged in on this browser")
         # allauth makes "Forgot your password?" the password's help text, which

@@ -1257,9 +1257,9 @@ def _orders_seen_check(seen: str | None, held: Order | Defaults | None) -> None:
     if seen is not None and seen != orders_stamp(held):
         raise OrdersChanged(
             _(
-                "Your standing orders changed in another window since this page was shown: "
-                "nothing was changed. Here they are as they stand; set them again if you "
-                "still want to."
+                "Your standing orders were changed in another window after this page was "
+                "shown, so this form changed nothing. Here they are as they stand; set them "
+                "again if you still want to."
             )
         )
 

@@ -66,7 +66,10 @@ def _second_factor_check(user: Any, code: str) -> None:
         )
     if not BaseAuthenticateForm(user=user, data={"code": code}).is_valid():
         raise ApiError(
-            _("The code is not correct, or was used already: send the one your app shows now."),
+            _(
+                "The code is not correct, or was used already: send the one your app shows "
+                "now, or an unused recovery code."
+            ),
             status_code=status.HTTP_400_BAD_REQUEST,
             code="invalid_code",
         )

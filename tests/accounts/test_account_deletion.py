@@ -249,7 +249,7 @@ def test_the_admin_offers_no_plain_delete_that_would_fail(admin_client, alice):
     ("language", "subject", "opening"),
     [
         ("en", "Your account is deleted", "Your High Society account alice is deleted"),
-        ("de", "Dein Konto ist gelöscht", "Dein High-Society-Konto alice ist gelöscht"),
+        ("de", "Dein Konto ist gelöscht", "Dein High-Society-Konto alice ist auf deinen Wunsch gelöscht"),
         ("fr", "Votre compte est supprimé", "Votre compte High Society alice est supprimé"),
     ],
 )

@@ -123,3 +123,29 @@ def test_a_suspended_player_gets_no_email_of_the_games_bots_finish(carol):
     account_suspend(user=carol)
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED  # the bots ended it
     assert [m for m in mail.outbox if carol.email in m.to] == []
+
+
+@pytest.mark.parametrize("suspended", [True, False])
+def test_the_address_owner_reads_these_emails_in_their_language(client, carol, suspended):
+    """A reset or a sign-up asked for from a German page wrote to a French account in
+    German ("Dein Konto ist gesperrt", "Du hast schon ein Konto")."""
+    from django.core import mail
+
+    from accounts.suspension import account_suspend
+
+    carol.language = "fr"
+    carol.save(update_fields=["language"])
+    if suspended:
+        account_suspend(user=carol)
+    mail.outbox.clear()
+    german = {"HTTP_ACCEPT_LANGUAGE": "de"}
+    if suspended:
+        client.post(reverse("account_reset_password"), {"email": carol.email}, **german)
+    secret = "a long new secret 42"
+    client.post(
+        reverse("account_signup"),
+        {"username": "carol2", "email": carol.email, "password1": secret, "password2": secret},
+        **german,
+    )
+    expected = ["Votre compte est suspendu"] * 2 if suspended else ["Vous avez déjà un compte"]
+    assert [m.subject.removeprefix("[High Society] ") for m in mail.outbox] == expected

@@ -210,3 +210,14 @@ def test_the_log_in_page_speaks_as_the_header_does(client):
     client.cookies["hs_language"] = "fr"
     html = client.get("/accounts/login/").content.decode()
     assert "au préalable" not in html and "Nouveau ici" in html
+
+
+def test_the_login_box_placeholder_says_what_its_label_says(client):
+    """German showed "Anmeldename oder E-Mail" (allauth's) under "Benutzername oder
+    E-Mail"; French a straight apostrophe."""
+    client.cookies["hs_language"] = "de"
+    html = client.get("/accounts/login/").content.decode()
+    assert 'placeholder="Benutzername oder E-Mail"' in html and "Anmeldename" not in html
+    client.cookies["hs_language"] = "fr"
+    html = client.get("/accounts/login/").content.decode()
+    assert 'placeholder="Nom d’utilisateur ou e-mail"' in html

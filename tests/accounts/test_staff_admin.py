@@ -93,6 +93,8 @@ def test_suspending_asks_first_then_revokes_tokens_and_leaves_a_trace(
     carol.refresh_from_db()
     assert carol.is_active and token.get("/api/v1/games/").status_code == 401
     assert LogEntry.objects.filter(object_id=str(carol.pk), change_message__startswith="Reinst")
+    again = _act(admin_client, "reinstate_accounts", [carol], confirm=False).content.decode()
+    assert "accounts that are not suspended" in again and "carol." in again
 
 
 def test_active_is_not_a_checkbox_on_the_account_page(admin_client, admin_user, carol):

@@ -299,7 +299,7 @@ def test_a_form_drawn_before_the_orders_changed_elsewhere_changes_nothing(client
     orders_post(client, game, {"what": "defaults", "misfortune_max": "2000"})
     stale = {"what": "defaults", "luxury_below": "4", "seen": _seen(old, "defaults")}
     refused = orders_post(client, game, stale, **HX).content.decode()
-    assert "Your standing orders changed in another window" in refused
+    assert "Your standing orders were changed in another window" in refused
     assert 'value="2000"' in refused  # the orders as they stand
     row = StandingOrder.objects.get(game=game)
     assert (row.luxury_below, row.misfortune_max) == (None, 2000)
@@ -314,6 +314,6 @@ def test_a_form_drawn_before_the_orders_changed_elsewhere_changes_nothing(client
     orders_post(client, game, order | {"kind": "bid", "maximum": "9000"})
     pass_ = order | {"kind": "pass", "seen": _seen(old, "order")}
     refused = orders_post(client, game, pass_, **HX).content.decode()
-    assert "Your standing orders changed in another window" in refused
+    assert "Your standing orders were changed in another window" in refused
     assert "Bid up to 9,000 for Luxury 5." in refused
     assert StandingOrder.objects.get(game=game).kind == "bid"
