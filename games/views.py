@@ -360,10 +360,23 @@ def game_bid_preview(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_POST
 @login_required
 def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
-    """Bid, pass, Theft's discard or the sealed Yacht Club choice, at the page's version."""
+    """Bid, pass, Theft's discard or the sealed Yacht Club choice, at the page's version.
+
+    Enter pressed in a box of the bid form presses its first button, a hidden one
+    (``type=enter``), not Bid: in the order's "bid up to" box it used to place a real
+    bid with the ticked cards, over the limit just typed.  With an order filled in
+    (its kind chosen or an amount typed) Enter sets the order; otherwise it bids, as a
+    press of Enter on the ticked cards always did."""
+    data = request.POST
+    if data.get("type") == "enter":
+        data = data.copy()
+        if data.get("kind") or data.get("maximum", "").strip():
+            data["what"] = "order"
+            return _orders_answer(request, game_id, data)
+        data["type"] = "bid"
     game = game_or_404(request, game_id)
     notifications.seat_seen(game_id=game.pk, user=request.user)  # at the board, moving
-    form = ActionForm(request.POST)
+    form = ActionForm(data)
     try:
         if not form.is_valid():
             raise GameError(form.error_text())
@@ -400,9 +413,13 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
 def game_orders(request: HttpRequest, game_id: int) -> HttpResponse:
     """Leave or cancel a standing order for the card up (``what``: order, cancel), or
     save or clear the defaults for the coming auctions (defaults, defaults_clear)."""
+    return _orders_answer(request, game_id, request.POST)
+
+
+def _orders_answer(request: HttpRequest, game_id: int, data) -> HttpResponse:
     game = game_or_404(request, game_id)
     notifications.seat_seen(game_id=game.pk, user=request.user)
-    form = OrderForm(request.POST)
+    form = OrderForm(data)
     if not form.is_valid():
         return _board_response(request, game, error=form.error_text())
     what = form.cleaned_data["what"]

@@ -93,6 +93,28 @@ def test_on_ones_turn_an_order_from_the_ticked_cards_answers_at_once(
     assert move.actor == Move.Actor.ORDER and move.action["cards"] == [4000]
 
 
+@pytest.mark.parametrize("javascript", [True, False], ids=["htmx", "no-js"])
+def test_enter_in_the_order_box_sets_the_order_not_a_bid(
+    live_server, new_page, log_in, dora, alice, bob, javascript
+):
+    """Enter in "bid up to" pressed Bid: 6,000 + 8,000 went out, over the 12,000 typed."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = log_in(new_page(javascript=javascript), dora)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click("label[for=hand-6000]")
+    page.click("label[for=hand-8000]")
+    page.check("#order-only-ticked")
+    page.fill("#order-max", "12000")
+    page.press("#order-max", "Enter")
+    expect(page.locator("#order-line")).to_have_text(
+        "Bid up to 12,000 for Luxury 5, only with 6,000 + 8,000."
+    )
+    move = Move.objects.get(game=game)
+    assert move.actor == Move.Actor.ORDER and sum(move.action["cards"]) <= 12000
+
+
 def test_an_order_being_written_survives_a_refresh_and_empties_once_set(
     live_server, new_page, log_in, dora, alice, bob
 ):

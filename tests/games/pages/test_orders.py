@@ -78,6 +78,42 @@ def test_on_ones_turn_the_order_takes_the_ticked_cards_and_answers_at_once(clien
     assert "Dora (standing order) bids" in html and "Cancel order" in html
 
 
+def test_enter_in_the_order_box_sets_the_order_and_never_bids(client, game, dora):
+    """Enter in the "bid up to" box pressed the form's first button, Bid: a bid of the
+    ticked 4,000 + 8,000 = 12,000 went out, over the 9,000 just typed, and no order was
+    set.  The first button is now one that only Enter presses (``type=enter``)."""
+    client.force_login(dora)
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    form = board.split('<form class="tray__form"', 1)[1]
+    first_button = form.split("<button", 1)[1].split(">", 1)[0]
+    assert 'name="type" value="enter"' in first_button
+    entered = {
+        "type": "enter",
+        "card": "lux5",
+        "auction": "1",
+        "maximum": "9000",
+        "cards": ["4000", "8000"],
+        "version": "0",
+        "for_auction": "1",
+    }
+    response = client.post(f"/games/{game.pk}/act/", entered)
+    assert response.status_code == 302
+    (move,) = Move.objects.filter(game=game)
+    assert move.actor == Move.Actor.ORDER and sum(move.action["cards"]) <= 9000
+    # Enter with no order filled in: the ticked cards' bid, as before.
+    client.post(f"/games/{game.pk}/act/", {**entered, "maximum": "", "version": "1"})
+    assert Move.objects.filter(game=game).count() == 1  # not dora's turn any more
+
+
+def test_enter_with_no_order_filled_in_bids_with_the_ticked_cards(client, game, dora):
+    client.force_login(dora)
+    data = {"type": "enter", "cards": ["4000"], "version": "0", "for_auction": "1"}
+    assert client.post(f"/games/{game.pk}/act/", data).status_code == 302
+    (move,) = Move.objects.filter(game=game)
+    assert move.actor == Move.Actor.PLAYER
+    assert move.action["type"] == "bid" and move.action["cards"] == [4000]
+
+
 def test_cancel_clears_the_order_and_keeps_the_defaults(client, game, alice):
     client.force_login(alice)
     orders_post(client, game, {"what": "defaults", "luxury_below": "4", "misfortune_max": "2000"})
