@@ -1,13 +1,16 @@
 """Pages of the accounts app."""
 
+from allauth.account.adapter import get_adapter
 from allauth.account.decorators import reauthentication_required
 from allauth.account.models import EmailAddress
 from allauth.account.views import ConfirmEmailView as AllauthConfirmEmailView
 from allauth.account.views import EmailView as AllauthEmailView
+from allauth.account.views import SignupView as AllauthSignupView
 from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
 from django.contrib.auth.decorators import login_required
-from django.db.models import F
+from django.db import IntegrityError, transaction
+from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
@@ -147,6 +150,35 @@ def password_reset_link_broken(request: HttpRequest) -> HttpResponse:
     "-" between its two parts, as a mail program that breaks a long line may leave
     it): the page allauth shows for a used or wrong link, not a bare "not found"."""
     return render(request, "account/password_reset_from_key.html", {"token_fail": True}, status=404)
+
+
+class SignupView(AllauthSignupView):
+    """allauth's sign-up, safe against the same form sent twice at once (a double
+    click): both passed the checks, and the second one's insert met the account the
+    first had just made, a 500.  That second answer is now the first one's page ("we
+    sent you an e-mail"); two people taking one name at the same moment are told that
+    it was just taken."""
+
+    def form_valid(self, form) -> HttpResponse:
+        try:
+            with transaction.atomic():
+                return super().form_valid(form)
+        except IntegrityError:
+            username = form.cleaned_data.get("username") or ""
+            email = form.cleaned_data.get("email") or ""
+            twin = User.objects.filter(
+                Q(username__iexact=username), Q(email__iexact=email) if email else Q(pk=None)
+            )
+            if twin.exists():
+                return get_adapter(self.request).respond_email_verification_sent(self.request, None)
+            form.add_error(
+                None,
+                _(
+                    "An account with this username or e-mail address was made a moment "
+                    "ago. Choose another username, or log in if it is yours."
+                ),
+            )
+            return self.form_invalid(form)
 
 
 class EmailView(AllauthEmailView):

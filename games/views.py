@@ -35,7 +35,7 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import chat, live, notifications, presenter, selectors, services
-from games.errors import GameError, TableOpenedAlready
+from games.errors import GameError, TableOpenedAlready, VersionConflict
 from games.forms import (
     SEAT_CHOICES,
     ActionForm,
@@ -47,7 +47,7 @@ from games.forms import (
     parse_cards,
 )
 from games.middleware import TableClosed
-from games.models import Game
+from games.models import Game, Move
 from games.read_model import TableView
 from games.templatetags.game_cards import bot_level
 from ops.numbers import digits
@@ -387,6 +387,8 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_version=form.cleaned_data["version"],
         )
     except GameError as error:
+        if isinstance(error, VersionConflict) and _made_already(game, request.user, form):
+            return _after_post(request, game_id)  # the same form sent twice: it is done
         # Said at the top of the board (its alert) and under the hand, beside the
         # buttons just pressed, which may be a screen away from the top.
         # The cards ticked stay ticked for the auction they were ticked for only: the
@@ -405,6 +407,30 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             preview=(False, str(error)) if same_auction else None,
         )
     return _after_post(request, game_id)
+
+
+def _made_already(game: Game, user: Any, form: ActionForm) -> bool:
+    """The move this form asks for is the one this player made at the version the form
+    was drawn for: the form was sent twice (a double click without JavaScript, a
+    retry after a lost answer), and the first one counted.  It used to be answered as
+    refused ("the game has moved on"), over a move that had been made."""
+    made = (
+        Move.objects.filter(
+            game=game,
+            number=form.cleaned_data["version"],
+            user=user,
+            actor=Move.Actor.PLAYER,
+        )
+        .values_list("action", flat=True)
+        .first()
+    )
+    if made is None:
+        return False
+
+    def plain(action: dict[str, Any]) -> dict[str, Any]:
+        return {k: sorted(v) if k == "cards" else v for k, v in action.items() if k != "seat"}
+
+    return plain(made) == plain(form.action())
 
 
 @never_cache

@@ -23,7 +23,8 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),
-    # Two of allauth's pages, told more (accounts.views): before allauth's own routes.
+    # Three of allauth's pages, told more (accounts.views): before allauth's own routes.
+    path("accounts/signup/", accounts_views.SignupView.as_view(), name="account_signup"),
     path("accounts/email/", accounts_views.EmailView.as_view(), name="account_email"),
     re_path(
         r"^accounts/confirm-email/(?P<key>[-:\w]+)/$",

@@ -265,11 +265,26 @@
   // across refreshes (hx-preserve: the message being typed, an order's maximum) out of
   // the page with it.  The event fires on the replaced board, outside the document, so
   // every board gets this listener (adding it again is a no-op).
+  //
+  // Not the answer to the player's own form (a move, a chat line, an order), when it is
+  // at least as new as the board shown: it carries what a refresh does not (a refusal's
+  // reason, the emptied message box, the order's fields cleared, the focus back in the
+  // hand), so it replaces the board that replaced its own.
   function dropIfReplaced(event) {
     var target = event.detail.target;
-    if (target && !target.isConnected) {
-      event.detail.shouldSwap = false;
+    if (!target || target.isConnected) {
+      return;
     }
+    var current = board();
+    var config = event.detail.requestConfig;
+    var own = config && config.verb && config.verb.toLowerCase() === "post";
+    var found = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
+    if (own && current && found &&
+        parseInt(found[1], 10) >= parseInt(current.getAttribute("data-version") || "0", 10)) {
+      event.detail.target = current;
+      return;
+    }
+    event.detail.shouldSwap = false;
   }
 
   // The messages at the top of the page answer the form sent last ("A bot takes seat
@@ -447,6 +462,9 @@
   // replace), or within the settle delay (the settle event of a replaced board never
   // reaches the document).  Whichever board settles next puts the focus in the hand.
   var ownMove = false;
+  // The chat line on its way: only it is taken out of the box when its answer comes (a
+  // second line typed meanwhile stays, to be sent in its turn).
+  var chatSent = null;
   document.addEventListener("htmx:beforeRequest", function (event) {
     var target = event.detail.target;
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
@@ -454,6 +472,24 @@
         source.closest(".tray")) {
       ownMove = true;
     }
+    if (source && source.id === "chat-form") {
+      var box = document.getElementById("chat-text");
+      chatSent = box ? box.value : null;
+    }
+  });
+  // A request that got no board back (no connection, a server error, a time-out): no
+  // answer will settle it, and the next refresh is not the player's move (it would take
+  // the focus into the hand and drop the cards ticked since).
+  ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
+    document.addEventListener(name, function (event) {
+      var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+      if (source && source.closest && source.closest(".tray")) {
+        ownMove = false;
+      }
+      if (source && source.id === "chat-form") {
+        chatSent = null;
+      }
+    });
   });
   document.addEventListener("htmx:beforeSwap", function (event) {
     var active = document.activeElement;
@@ -707,9 +743,11 @@
     }
     if (source && source.id === "chat-form") {
       var box = document.getElementById("chat-text");
-      if (box && !document.querySelector("#board .flash--error")) {
+      if (box && chatSent !== null && box.value === chatSent &&
+          !document.querySelector("#board .flash--error")) {
         box.value = "";
       }
+      chatSent = null;
     }
     // Only a board settles an own move (a preview of the ticked cards leaves the focus
     // on the card just ticked).

@@ -21,7 +21,10 @@
     element.querySelector(".request-problem__title").textContent = title;
     element.querySelector(".request-problem__text").textContent = text;
     element.hidden = false;
-    element.querySelector(".request-problem__reload").focus();
+    // The box itself takes the focus, not its Reload: an Enter pressed again to retry
+    // (the connection gone) would reload into the browser's offline page, losing the
+    // board and what was typed.
+    element.focus();
   }
 
   function userSent(event) {
@@ -32,18 +35,36 @@
   document.addEventListener("htmx:responseError", function (event) {
     if (!userSent(event)) return;
     var page = new DOMParser().parseFromString(event.detail.xhr.responseText || "", "text/html");
-    var heading = page.querySelector("h1");
-    var paragraph = page.querySelector("main p, .sheet p, p");
     var element = box();
+    if (!page.querySelector(".sheet") && element) {
+      // Not one of the site's pages (a proxy's "502 Bad Gateway"): its words are not
+      // the reader's, and it cannot say whether the site got the form.
+      show(element.dataset.failed, element.dataset.unknown);
+      return;
+    }
+    var heading = page.querySelector("h1");
+    var paragraph = page.querySelector(".sheet p");
     show(
       heading ? heading.textContent.trim() : (element ? element.dataset.failed : ""),
       paragraph ? paragraph.textContent.trim() : ""
     );
   });
 
+  // A form of the page that went through afterwards: the problem is past.
+  document.addEventListener("htmx:afterRequest", function (event) {
+    var element = box();
+    if (element && !element.hidden && event.detail.successful && userSent(event)) {
+      element.hidden = true;
+    }
+  });
+
   document.addEventListener("htmx:sendError", function (event) {
     var element = box();
-    if (userSent(event) && element) show(element.dataset.offline, "");
+    if (userSent(event) && element) show(element.dataset.failed, element.dataset.offline);
+  });
+  document.addEventListener("htmx:timeout", function (event) {
+    var element = box();
+    if (userSent(event) && element) show(element.dataset.failed, element.dataset.unknown);
   });
 
   document.addEventListener("click", function (event) {

@@ -279,3 +279,26 @@ def test_the_header_brings_no_stranger_address_back(client):
     page = client.get("/accounts/login/?next=https://evil.example/").content.decode()
     assert "/accounts/signup/?next=https" not in page
     assert 'href="/accounts/signup/"' in page
+
+
+@pytest.mark.parametrize("same_email", [True, False])
+def test_the_same_form_sent_twice_at_once_is_no_500(client, monkeypatch, same_email):
+    """A double click on Sign up sends the form twice at once: both pass the checks, and
+    the second insert met the account the first had just made (IntegrityError, 500).
+    Here the other request's account is there already and the checks do not see it, as
+    when it was committed between them and the insert."""
+    from accounts.adapter import AccountAdapter
+    from accounts.forms import SignupForm
+    from tests.factories import UserFactory
+
+    UserFactory(username="dora", email="dora@example.com" if same_email else "x@example.com")
+    monkeypatch.setattr(AccountAdapter, "clean_username", lambda self, name, shallow=False: name)
+    monkeypatch.setattr(SignupForm, "validate_unique_email", lambda self, value: value)
+    response = _sign_up(client)
+    if same_email:  # the double click: the first request's page
+        assert response.status_code == 302
+        assert response["Location"] == reverse("account_email_verification_sent")
+    else:  # two people, one name, one moment
+        assert response.status_code == 200
+        assert "was made a moment ago" in response.content.decode()
+    assert User.objects.filter(username="dora").count() == 1

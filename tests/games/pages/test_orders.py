@@ -353,3 +353,17 @@ def test_a_form_drawn_before_the_orders_changed_elsewhere_changes_nothing(client
     assert "Your standing orders were changed in another window" in refused
     assert "Bid up to 9,000 for Luxury 5." in refused
     assert StandingOrder.objects.get(game=game).kind == "bid"
+
+
+def test_a_move_sent_twice_is_answered_as_made_not_refused(client, game, dora):
+    """Without JavaScript a double click sends the bid twice: the first counts, and the
+    second was answered 400 "the game has moved on", over the bid that had been made."""
+    client.force_login(dora)
+    bid = {"type": "bid", "cards": ["8000", "4000"], "version": "0", "for_auction": "1"}
+    assert client.post(f"/games/{game.pk}/act/", bid).status_code == 302
+    again = client.post(f"/games/{game.pk}/act/", bid)
+    assert again.status_code == 302 and again["Location"] == f"/games/{game.pk}/"
+    assert Move.objects.filter(game=game).count() == 1
+    # Another move on the same old page is refused, as before.
+    other = client.post(f"/games/{game.pk}/act/", {**bid, "cards": ["1000"]})
+    assert other.status_code == 400 and "The game has moved on" in other.content.decode()

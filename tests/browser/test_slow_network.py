@@ -1,0 +1,130 @@
+"""The board on a slow or failing connection: a form on its way is pressed once only, a
+line typed meanwhile is kept, the answer to the player's own form is not lost to a
+refresh that came first, and a failure says that the move may or may not have counted."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+
+from games.chat import chat_post
+from games.models import ChatMessage, Move
+from tests.games.factories import people_game, scenario_deck
+from tests.games.pages.conftest import act
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _held(page, fragment: str, seconds: float):
+    """Every POST to an address containing ``fragment`` reaches the server at once,
+    and its answer reaches the page ``seconds`` later."""
+
+    def handler(route):
+        response = route.fetch()
+        time.sleep(seconds)
+        route.fulfill(response=response)
+
+    page.route(lambda url: fragment in url, handler)
+
+
+def test_a_line_typed_while_the_last_is_on_its_way_stays(
+    live_server, new_page, log_in, alice, bob, dora
+):
+    """The second line was queued, dropped with the board it belonged to, and its text
+    wiped from the box."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    _held(page, "/chat/", 2)
+    page.fill("#chat-text", "first line")
+    page.press("#chat-text", "Enter")
+    send = page.locator("#chat-form button")
+    expect(send).to_be_disabled()  # on its way: pressed once is enough
+    page.fill("#chat-text", "second line")
+    page.press("#chat-text", "Enter")  # the disabled button: nothing is sent
+    expect(page.locator(".chat")).to_contain_text("first line")
+    expect(send).to_be_enabled()
+    expect(page.locator("#chat-text")).to_have_value("second line")
+    assert list(ChatMessage.objects.values_list("text", flat=True)) == ["first line"]
+
+
+def test_the_answer_to_ones_own_line_wins_over_a_refresh_that_came_first(
+    asgi_server, new_page, alice, bob, dora
+):
+    """The stream's refresh replaced the board before the chat's answer came, which was
+    then dropped: the line showed, and stayed in the box too, inviting a second send."""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_board_stream import open_board
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = new_page()
+    open_board(page, asgi_server, alice, game)
+    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    _held(page, "/chat/", 4)
+    page.fill("#chat-text", "hello table")
+    page.press("#chat-text", "Enter")
+    act(game, dora, type="pass")  # a move: the stream's news redraws the board meanwhile
+    expect(page.locator(".log")).to_contain_text("Dora passes", timeout=3_000)
+    expect(page.locator("#chat-text")).to_have_value("", timeout=10_000)
+    expect(page.locator(".chat")).to_contain_text("hello table")
+
+
+def test_a_failed_move_leaves_the_next_refresh_alone(
+    live_server, new_page, log_in, alice, bob, dora
+):
+    """After a move that never got its answer, the next refresh (someone's chat line)
+    took the focus into the hand and dropped the cards ticked since."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = log_in(new_page(), dora)
+    new_page.expect("ERR_INTERNET_DISCONNECTED")
+    new_page.expect("htmx:sendError")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.context.set_offline(True)
+    page.click("#pass-button")
+    problem = page.locator("#request-problem")
+    expect(problem).to_be_visible()
+    expect(problem).to_contain_text("may not have received this")
+    expect(problem).to_be_focused()  # not its Reload: a second Enter would reload offline
+    page.context.set_offline(False)
+    page.click(".request-problem__close")
+    page.click("label[for=hand-4000]")
+    page.focus("#chat-text")
+    chat_post(game=game, user=bob, text="anyone there?")
+    expect(page.locator(".chat")).to_contain_text("anyone there?", timeout=10_000)
+    expect(page.locator("#chat-text")).to_be_focused()
+    expect(page.locator("#hand-4000")).to_be_checked()
+    assert not Move.objects.filter(game=game).exists()
+
+
+def test_a_proxys_error_page_is_told_in_the_sites_words(
+    live_server, new_page, log_in, alice, bob, dora
+):
+    """A proxy's "502 Bad Gateway" was shown as it came: English, and silent on whether
+    the move counted."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    alice.language = "de"
+    alice.save(update_fields=["language"])
+    page = log_in(new_page(), alice)
+    new_page.expect("502")
+    new_page.expect("htmx:responseError")
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.route(
+        lambda url: "/chat/" in url,
+        lambda route: route.fulfill(
+            status=502, content_type="text/html", body="<h1>502 Bad Gateway</h1>nginx"
+        ),
+    )
+    page.fill("#chat-text", "hallo")
+    page.press("#chat-text", "Enter")
+    problem = page.locator("#request-problem")
+    expect(problem).to_contain_text("Das hat nicht geklappt.")
+    expect(problem).to_contain_text("vielleicht gezählt")
+    expect(problem).not_to_contain_text("Bad Gateway")
