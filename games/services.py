@@ -1250,6 +1250,14 @@ def _orders_tidy(rows: dict[int, StandingOrder], spent: set[int], auction: int) 
 _KEEP: Any = object()
 
 
+def _same_orders(held: Order | Defaults | None, wanted: Order | Defaults | None) -> bool:
+    """The orders asked for are those held already (nothing counts as empty): a form
+    sent twice, whose second sending changes nothing and is no conflict."""
+    return (held or None) == (wanted or None) or (
+        (held is None or held.empty) and (wanted is None or wanted.empty)
+    )
+
+
 @game_logged
 def _orders_seen_check(seen: str | None, held: Order | Defaults | None) -> None:
     """``OrdersChanged`` when the form was drawn (``seen``) with other orders than
@@ -1306,7 +1314,8 @@ def game_orders_set(
         if order is not _KEEP:
             if order is not None and not order.empty:
                 _order_for_card_check(state, card, order, auction_number)
-            _orders_seen_check(seen, row.order())
+            if not _same_orders(row.order(), order):  # the same again: a form sent twice
+                _orders_seen_check(seen, row.order())
             if order is None or order.empty:
                 row.order_clear()
             else:
@@ -1315,11 +1324,11 @@ def game_orders_set(
                     raise InvalidOrder(engine_text(problem))
                 row.order_put(order, auction)
         if defaults is not _KEEP:
-            if order is _KEEP:
-                _orders_seen_check(seen, row.defaults())
             if isinstance(defaults, Mapping):
                 defaults = dataclasses.replace(row.defaults(), **defaults)
             defaults = defaults or Defaults()
+            if order is _KEEP and not _same_orders(row.defaults(), defaults):
+                _orders_seen_check(seen, row.defaults())
             problem = defaults_problem(defaults)
             if problem:
                 raise InvalidOrder(engine_text(problem))

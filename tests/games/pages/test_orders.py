@@ -367,3 +367,22 @@ def test_a_move_sent_twice_is_answered_as_made_not_refused(client, game, dora):
     # Another move on the same old page is refused, as before.
     other = client.post(f"/games/{game.pk}/act/", {**bid, "cards": ["1000"]})
     assert other.status_code == 400 and "The game has moved on" in other.content.decode()
+
+
+def test_orders_sent_twice_are_saved_not_refused(client, game, alice):
+    """A double click on Save without JavaScript: the second sending, drawn with the
+    orders before the first, said "changed in another window … changed nothing",
+    though the first had saved them."""
+    client.force_login(alice)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    twice = {"what": "defaults", "luxury_below": "4", "seen": _seen(page, "defaults")}
+    assert orders_post(client, game, twice).status_code == 302
+    again = orders_post(client, game, twice, **HX).content.decode()
+    assert "changed in another window" not in again
+    assert "Pass on every luxury below 4." in again
+    order = {"what": "order", "card": "lux5", "auction": "1", "kind": "bid", "maximum": "9000"}
+    order["seen"] = _seen(page, "order")
+    assert orders_post(client, game, order).status_code == 302
+    assert (
+        "changed in another window" not in orders_post(client, game, order, **HX).content.decode()
+    )
