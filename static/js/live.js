@@ -12,10 +12,11 @@
 // polls; once it delivers again the polls stop.  Without JavaScript the board works as a
 // plain page.
 //
-// Two safety nets, since a change announced while the board's previous request is still
+// Three safety nets, since a change announced while the board's previous request is still
 // on its way can be dropped: after each refresh the board asks again if the stream has
-// announced a later version than the one it shows, and one poll in ten still goes out
-// while the stream works (a chat line announced at such a moment shows 30 s later).
+// announced a later version than the one it shows, a refresh that failed is asked for
+// again 3 s later, and one poll in ten still goes out while the stream works (a chat
+// line announced at such a moment shows 30 s later).
 (function () {
   var GIVE_UP_AFTER = 3;
   var SAFETY_POLL_MS = 30000;
@@ -88,6 +89,27 @@
       }
     }
   });
+
+  // A refresh the stream asked for that failed (a 502 while a node restarts, a moment
+  // offline): asked again in a few seconds, not at the next safety poll, half a minute
+  // on, while the board still says "Waiting for …" on the player's own turn.
+  var retrying = null;
+  function retry(event) {
+    var config = event.detail.requestConfig;
+    var element = config && config.elt;
+    if (!live || !element || element.id !== "board" || retrying) {
+      return;
+    }
+    retrying = setTimeout(function () {
+      retrying = null;
+      var current = document.getElementById("board");
+      if (current && current.hasAttribute("hx-get")) {
+        htmx.trigger(current, "sse:changed");
+      }
+    }, 3000);
+  }
+  document.addEventListener("htmx:responseError", retry);
+  document.addEventListener("htmx:sendError", retry);
 
   document.addEventListener("htmx:afterSettle", function () {
     var current = document.getElementById("board");

@@ -128,3 +128,32 @@ def test_a_proxys_error_page_is_told_in_the_sites_words(
     expect(problem).to_contain_text("Das hat nicht geklappt.")
     expect(problem).to_contain_text("vielleicht gezählt")
     expect(problem).not_to_contain_text("Bad Gateway")
+
+
+def test_a_refresh_that_failed_is_asked_for_again_soon(asgi_server, new_page, alice, bob, dora):
+    """The stream announced a move, the refresh it asked for failed (a node restarting):
+    the board stayed on "Waiting for Dora" until the safety poll, half a minute on."""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_board_stream import open_board
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = new_page()
+    new_page.expect("502")
+    new_page.expect("htmx:responseError")
+    open_board(page, asgi_server, alice, game)
+    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    page.wait_for_timeout(500)  # the stream's hello
+    failed = []
+
+    def once(route):
+        if not failed:
+            failed.append(route.request.url)
+            route.fulfill(status=502, body="<h1>502 Bad Gateway</h1>")
+        else:
+            route.continue_()
+
+    page.route(lambda url: f"/games/{game.pk}/board/" in url, once)
+    act(game, dora, type="pass")
+    expect(page.locator(".log")).to_contain_text("Dora passes", timeout=8_000)
+    assert failed
