@@ -28,7 +28,7 @@ def async_settings(context: template.Context) -> dict:
         "vacation_mark": user.vacation_mark(now),
         "days_left": user.vacation_days_left(now),
         "days_per_year": settings.VACATION_DAYS_PER_YEAR,
-        "digest_hour": f"{settings.DIGEST_HOUR}:00",
+        "digest_hour": f"{settings.DIGEST_HOUR:02d}:00",  # as the site writes times (H:i)
         "push_public_key": push_public_key(),
         "push_kinds": [
             (kind, label, kind not in user.push_off) for kind, label in User.PUSH_KINDS.items()
