@@ -35,7 +35,7 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import chat, live, notifications, presenter, selectors, services
-from games.errors import GameError, TableOpenedAlready, VersionConflict
+from games.errors import GameError, NotYourSeat, TableOpenedAlready, VersionConflict
 from games.forms import (
     SEAT_CHOICES,
     ActionForm,
@@ -387,7 +387,8 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             expected_version=form.cleaned_data["version"],
         )
     except GameError as error:
-        if isinstance(error, VersionConflict) and _made_already(game, request.user, form):
+        refused_as_late = isinstance(error, (VersionConflict, NotYourSeat))
+        if refused_as_late and _made_already(game, request.user, form):
             return _after_post(request, game_id)  # the same form sent twice: it is done
         # Said at the top of the board (its alert) and under the hand, beside the
         # buttons just pressed, which may be a screen away from the top.
@@ -410,17 +411,20 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 def _made_already(game: Game, user: Any, form: ActionForm) -> bool:
-    """The move this form asks for is the one this player made at the version the form
-    was drawn for: the form was sent twice (a double click without JavaScript, a
+    """The move this form asks for is the player's first own move since the version the
+    form was drawn for: the form was sent twice (a double click without JavaScript, a
     retry after a lost answer), and the first one counted.  It used to be answered as
-    refused ("the game has moved on"), over a move that had been made."""
+    refused ("the game has moved on", or for a Yacht Club choice, which an older page
+    may still make while the others choose, "not your turn"), over a move that had
+    been made."""
     made = (
         Move.objects.filter(
             game=game,
-            number=form.cleaned_data["version"],
+            number__gte=form.cleaned_data["version"],
             user=user,
             actor=Move.Actor.PLAYER,
         )
+        .order_by("number")
         .values_list("action", flat=True)
         .first()
     )

@@ -4,7 +4,8 @@
 //   high bid, the button looks inactive (aria-disabled: it stays focusable and is still
 //   announced, with the preview as its description).
 // - Pressing it then sends nothing: the preview's sentence is read out and its text
-//   flashes, where the player is looking.
+//   flashes, where the player is looking.  Enter in the form does the same, unless a
+//   standing order is filled in (the form's hidden first button: games.views.game_act).
 // - Ticking or unticking a card makes it active again until the new preview arrives: a
 //   bid pressed meanwhile goes to the server, which decides.
 (function () {
@@ -46,11 +47,25 @@
     }
   });
 
+  function orderFilledIn() {
+    var amount = document.getElementById("order-max");
+    return Boolean(
+      document.querySelector("#board input[name=kind]:checked") ||
+        (amount && amount.value.trim())
+    );
+  }
+
   document.addEventListener(
     "click",
     function (event) {
-      var button = event.target.closest && event.target.closest("#bid-button");
-      if (!button || button.getAttribute("aria-disabled") !== "true") {
+      var button = event.target.closest && event.target.closest("#bid-button, #enter-button");
+      var bid = document.getElementById("bid-button");
+      if (!button || !bid || bid.getAttribute("aria-disabled") !== "true") {
+        return;
+      }
+      // Enter (the form's hidden first button) is a bid only when no standing order is
+      // filled in below; then it is held back as a press of Bid is.
+      if (button.id === "enter-button" && orderFilledIn()) {
         return;
       }
       event.preventDefault();

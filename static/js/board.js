@@ -266,25 +266,33 @@
   // the page with it.  The event fires on the replaced board, outside the document, so
   // every board gets this listener (adding it again is a no-op).
   //
-  // Not the answer to the player's own form (a move, a chat line, an order), when it is
-  // at least as new as the board shown: it carries what a refresh does not (a refusal's
-  // reason, the emptied message box, the order's fields cleared, the focus back in the
-  // hand), so it replaces the board that replaced its own.
+  // The answer to the player's own form so dropped still does what it is for, when it
+  // went through: the chat line sent leaves the box, a standing order's fields start
+  // empty again (the board shown, as new or newer, shows the line or the order).  (Not
+  // swapped in instead: a chat line changes no version, so the newer board cannot be
+  // told apart, and the answer would take another player's line off the page.)
   function dropIfReplaced(event) {
     var target = event.detail.target;
     if (!target || target.isConnected) {
       return;
     }
-    var current = board();
-    var config = event.detail.requestConfig;
-    var own = config && config.verb && config.verb.toLowerCase() === "post";
-    var found = /data-version="(\d+)"/.exec(event.detail.serverResponse || "");
-    if (own && current && found &&
-        parseInt(found[1], 10) >= parseInt(current.getAttribute("data-version") || "0", 10)) {
-      event.detail.target = current;
-      return;
-    }
     event.detail.shouldSwap = false;
+    var config = event.detail.requestConfig;
+    var source = config && config.elt;
+    var went = !/flash--error/.test(event.detail.serverResponse || "");
+    if (source && source.closest && source.closest(".tray")) {
+      ownMove = false;  // no board of its own will settle
+    }
+    if (source && source.id === "chat-form") {
+      var box = document.getElementById("chat-text");
+      if (went && box && chatSent !== null && box.value === chatSent) {
+        box.value = "";
+      }
+      chatSent = null;
+    }
+    if (went && source && source.id === "order-button") {
+      orderFieldsEmpty();
+    }
   }
 
   // The messages at the top of the page answer the form sent last ("A bot takes seat
@@ -649,6 +657,23 @@
   // Once "Set this order" has gone through, the fields start empty again (the order is
   // shown above them); refused, they stay as they were, beside the reason.
   var ORDER_FIELDS = "input[name=kind], select[name=discard], input[name=only_ticked]";
+  function orderFieldsEmpty() {
+    var fields = document.querySelector("#board .orders__fields");
+    if (!fields) {
+      return;
+    }
+    var amount = fields.querySelector("input[name=maximum]");
+    if (amount) {
+      amount.value = "";
+    }
+    fields.querySelectorAll(ORDER_FIELDS).forEach(function (field) {
+      if (field.tagName === "SELECT") {
+        field.value = "";
+      } else {
+        field.checked = false;
+      }
+    });
+  }
   var orderDraft = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     orderDraft = null;
@@ -670,10 +695,7 @@
       return;
     }
     if (draft.set && !document.querySelector("#board .flash--error")) {
-      var amount = fields.querySelector("input[name=maximum]");
-      if (amount) {
-        amount.value = "";
-      }
+      orderFieldsEmpty();
       return;
     }
     fieldsWrite(fields, ORDER_FIELDS, draft.fields);

@@ -157,3 +157,49 @@ def test_a_refresh_that_failed_is_asked_for_again_soon(asgi_server, new_page, al
     act(game, dora, type="pass")
     expect(page.locator(".log")).to_contain_text("Dora passes", timeout=8_000)
     assert failed
+
+
+def test_ones_own_late_answer_never_hides_another_players_line(
+    asgi_server, new_page, alice, bob, dora
+):
+    """Swapped in over the board the stream had drawn at the same version, the late
+    answer to Alice's line took Bob's line, posted meanwhile, off her page."""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_board_stream import open_board
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = new_page()
+    open_board(page, asgi_server, alice, game)
+    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    _held(page, "/chat/", 3)
+    page.fill("#chat-text", "from alice")
+    page.press("#chat-text", "Enter")
+    for _ in range(50):  # her answer is drawn (without Bob's line), then held
+        if ChatMessage.objects.filter(text="from alice").exists():
+            break
+        time.sleep(0.1)
+    time.sleep(0.3)
+    chat_post(game=game, user=bob, text="from bob")
+    expect(page.locator(".chat")).to_contain_text("from bob", timeout=3_000)
+    expect(page.locator("#chat-text")).to_have_value("", timeout=8_000)  # her answer came
+    expect(page.locator(".chat")).to_contain_text("from bob")
+    expect(page.locator(".chat")).to_contain_text("from alice", timeout=35_000)
+
+
+def test_enter_on_a_card_with_nothing_to_bid_sends_nothing(
+    live_server, new_page, log_in, alice, bob, dora
+):
+    """Enter presses the form's hidden first button: with no card ticked and no order
+    filled in, it is held back as a press of the inactive Bid is."""
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = log_in(new_page(), dora)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    posts = []
+    page.on(
+        "request", lambda request: posts.append(request.url) if request.method == "POST" else None
+    )
+    page.focus("#hand-1000")
+    page.keyboard.press("Enter")
+    page.wait_for_timeout(700)
+    assert posts == [] and not Move.objects.filter(game=game).exists()

@@ -103,11 +103,15 @@ def test_a_bid_refused_as_out_of_date_keeps_its_ticks_for_its_own_auction_only(
     assert unchanged(game)
 
 
-def test_repeated_submission_is_refused(client, table, alice):
+def test_repeated_submission_makes_no_second_move(client, table, alice):
+    """Sent again from the same page, the same move is answered as made (it was); any
+    other move from that page is refused as late."""
     client.force_login(alice)
     data = {"version": table.version, "type": "bid", "cards": ["1000"]}
     assert post(client, table, data).status_code == 302
-    again = post(client, table, data)
+    assert post(client, table, data).status_code == 302
+    assert Move.objects.filter(game=table).count() == 1
+    again = post(client, table, {**data, "type": "pass"})
     assert again.status_code == 400 and "moved on" in again.content.decode()
     assert Move.objects.filter(game=table).count() == 1
 
@@ -287,3 +291,16 @@ def test_a_misfortune_bid_to_beat_is_named_in_the_headline(client, host, bob, ca
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "Your turn: bid more than 6,000 to avoid Debt (−5), or pass and take it." in html
     assert "· 103,000</span>" in html  # the hand's worth beside its size: 106,000 − 3,000
+
+
+def test_a_yacht_club_choice_sent_twice_is_answered_as_made(client, host, bob, carol):
+    """The second sending of a sealed choice (others still choosing) was refused as
+    "not your turn", over the choice made by the first."""
+    game = table_make(host, [bob, carol], deck=["yacht", *DECK], advanced=["yacht"])
+    client.force_login(bob)
+    choice = {"version": game.version, "type": "sealed_bid", "card": "6000"}
+    assert post(client, game, choice).status_code == 302
+    again = post(client, game, choice)
+    assert again.status_code == 302 and again["Location"] == f"/games/{game.pk}/"
+    other = post(client, game, {**choice, "card": "1000"})  # another choice: refused
+    assert other.status_code == 400
