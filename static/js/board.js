@@ -284,11 +284,7 @@
       ownMove = false;  // no board of its own will settle
     }
     if (source && source.id === "chat-form") {
-      var box = document.getElementById("chat-text");
-      if (went && box && chatSent !== null && box.value === chatSent) {
-        box.value = "";
-      }
-      chatSent = null;
+      chatAnswered(went);
     }
     if (went && source && source.id === "order-button") {
       orderFieldsEmpty();
@@ -473,6 +469,13 @@
   // The chat line on its way: only it is taken out of the box when its answer comes (a
   // second line typed meanwhile stays, to be sent in its turn).
   var chatSent = null;
+  function chatAnswered(went) {
+    var box = document.getElementById("chat-text");
+    if (went && box && chatSent !== null && box.value === chatSent) {
+      box.value = "";
+    }
+    chatSent = null;
+  }
   document.addEventListener("htmx:beforeRequest", function (event) {
     var target = event.detail.target;
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
@@ -764,12 +767,7 @@
       }
     }
     if (source && source.id === "chat-form") {
-      var box = document.getElementById("chat-text");
-      if (box && chatSent !== null && box.value === chatSent &&
-          !document.querySelector("#board .flash--error")) {
-        box.value = "";
-      }
-      chatSent = null;
+      chatAnswered(!document.querySelector("#board .flash--error"));
     }
     // Only a board settles an own move (a preview of the ticked cards leaves the focus
     // on the card just ticked).

@@ -28,6 +28,19 @@ def _held(page, fragment: str, seconds: float):
     page.route(lambda url: fragment in url, handler)
 
 
+def _streamed_board(server, new_page, alice, bob, dora):
+    """Alice's board of a table where Dora is to act, its stream open (ASGI)."""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_board_stream import open_board
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = new_page()
+    open_board(page, server, alice, game)
+    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    return game, page
+
+
 def test_a_line_typed_while_the_last_is_on_its_way_stays(
     live_server, new_page, log_in, alice, bob, dora
 ):
@@ -58,12 +71,7 @@ def test_the_answer_to_ones_own_line_wins_over_a_refresh_that_came_first(
     then dropped: the line showed, and stayed in the box too, inviting a second send."""
     from playwright.sync_api import expect
 
-    from tests.browser.test_board_stream import open_board
-
-    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
-    page = new_page()
-    open_board(page, asgi_server, alice, game)
-    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    game, page = _streamed_board(asgi_server, new_page, alice, bob, dora)
     _held(page, "/chat/", 4)
     page.fill("#chat-text", "hello table")
     page.press("#chat-text", "Enter")
@@ -135,14 +143,9 @@ def test_a_refresh_that_failed_is_asked_for_again_soon(asgi_server, new_page, al
     the board stayed on "Waiting for Dora" until the safety poll, half a minute on."""
     from playwright.sync_api import expect
 
-    from tests.browser.test_board_stream import open_board
-
-    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
-    page = new_page()
     new_page.expect("502")
     new_page.expect("htmx:responseError")
-    open_board(page, asgi_server, alice, game)
-    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    game, page = _streamed_board(asgi_server, new_page, alice, bob, dora)
     page.wait_for_timeout(500)  # the stream's hello
     failed = []
 
@@ -166,12 +169,7 @@ def test_ones_own_late_answer_never_hides_another_players_line(
     answer to Alice's line took Bob's line, posted meanwhile, off her page."""
     from playwright.sync_api import expect
 
-    from tests.browser.test_board_stream import open_board
-
-    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
-    page = new_page()
-    open_board(page, asgi_server, alice, game)
-    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    game, page = _streamed_board(asgi_server, new_page, alice, bob, dora)
     _held(page, "/chat/", 3)
     page.fill("#chat-text", "from alice")
     page.press("#chat-text", "Enter")
