@@ -152,7 +152,12 @@ class AccountAdapter(DefaultAccountAdapter):
         asked stays done (an account created, deleted), never a 500."""
         from django.utils import translation
 
-        context = {**context, "site_name": "High Society", "site_url": settings.SITE_URL}
+        context = {
+            **context,
+            "site_name": "High Society",
+            "site_url": settings.SITE_URL,
+            "contact_email": settings.CONTACT_EMAIL,
+        }
         # A suspended account's address: not "no account has it" (a reset) nor "choose a
         # new password" (a sign-up), which contradicted each other, but what it is.
         if template_prefix in SUSPENDED_INSTEAD:

@@ -1,10 +1,11 @@
-"""What every page's header needs about the visitor's way in."""
+"""What every page needs about the visitor's way in, and the way to the staff."""
 
 from __future__ import annotations
 
 from typing import Any
 from urllib.parse import urlencode
 
+from django.conf import settings
 from django.utils.functional import SimpleLazyObject
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -31,3 +32,8 @@ def entrance(request) -> dict[str, Any]:
         return "?" + urlencode({"next": request.get_full_path()}, safe="/")
 
     return {"entrance_query": SimpleLazyObject(query)}
+
+
+def contact(request) -> dict[str, Any]:
+    """``contact_email``: where to write to the site's staff, "" when none is set."""
+    return {"contact_email": settings.CONTACT_EMAIL}

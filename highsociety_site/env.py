@@ -72,6 +72,23 @@ def env_int(
     return number
 
 
+def env_email(name: str, *, environ: Mapping[str, str] | None = None) -> str:
+    """A plain address (``staff@example.org``), or "" when unset."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    value = _raw(name, environ)
+    if value is None:
+        return ""
+    try:
+        validate_email(value)
+    except ValidationError:
+        raise ImproperlyConfigured(
+            f"{name}={value!r} is not an e-mail address (write it plain: staff@example.org)."
+        ) from None
+    return value
+
+
 def env_list(
     name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
 ) -> list[str]:

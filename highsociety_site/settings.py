@@ -14,6 +14,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from highsociety_site.env import (
     env_bool,
+    env_email,
     env_int,
     env_list,
     env_str,
@@ -122,6 +123,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "accounts.context_processors.entrance",
+                "accounts.context_processors.contact",
                 "games.context_processors.turns_waiting",
             ],
         },
@@ -351,6 +353,10 @@ SWEEP_IN_PROCESS_SECONDS = env_int("SWEEP_IN_PROCESS_SECONDS", 0, minimum=0, max
 globals().update(parse_email_url(env_str("EMAIL_URL", "console:")))
 DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "High Society <noreply@localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
+# Where players write to the site's staff (a suspended account, abuse, their data): every
+# page's footer, the suspended page and the e-mails about an account the staff changed
+# name it.  Unset: nothing names it (there is nobody to write to).
+CONTACT_EMAIL = env_email("CONTACT_EMAIL")
 
 # --- Web Push (docs/operations.md, "Web Push") ---------------------------------
 # The VAPID key pair (python manage.py vapid_keys prints one) and the contact the push
