@@ -47,6 +47,11 @@ class NotAllowed(GameError):
     """The request is not allowed in the table's situation (full, started, over, …)."""
 
 
+class AlreadySeated(NotAllowed):
+    """A join (or an invitation's acceptance) sent again: the user sits at this table
+    already, so what was asked holds; the API answers it as done."""
+
+
 class TableOpenedAlready(GameError):
     """The same request to open a table came again (a form sent twice, a retried API
     call with the same ``Idempotency-Key``): ``game`` is the table it opened."""

@@ -552,6 +552,28 @@ def order_moved_since(*, game: Game, user, version: int) -> bool:
     ).exists()
 
 
+def move_made_already(*, game: Game, user, version: int, action: dict[str, Any]) -> bool:
+    """Whether ``action`` is the player's first own move from move number ``version``
+    on: a move sent twice (a double click without JavaScript, a client's retry after a
+    lost answer), of which the first counted.  The second is refused as late (the game
+    moved on; for a Yacht Club choice, not your turn), over a move that was made."""
+    made = (
+        Move.objects.filter(
+            game_id=game.pk, number__gte=version, user=user, actor=Move.Actor.PLAYER
+        )
+        .order_by("number")
+        .values_list("action", flat=True)
+        .first()
+    )
+    if made is None:
+        return False
+
+    def plain(move: dict[str, Any]) -> dict[str, Any]:
+        return {k: sorted(v) if k == "cards" else v for k, v in move.items() if k != "seat"}
+
+    return plain(made) == plain(action)
+
+
 def game_ending(*, game: Game) -> dict[str, Any]:
     """What the end screen adds to a finished board: each person's rating change (none at
     all: an unrated game; a bot has none, its level has one rating on the leaderboard);

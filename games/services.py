@@ -50,6 +50,7 @@ from games.engine import (
 )
 from games.engine.state import AUCTION, NOT_BIDDING, OVER, SEALED, THEFT_CHOICE
 from games.errors import (
+    AlreadySeated,
     AuctionOver,
     GameError,
     IllegalMove,
@@ -270,10 +271,11 @@ def game_join(*, game: Game, user: User) -> Seat:
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
-        _open_require(locked)
         seat = _seat_of_user(seats, user)
-        if seat is not None and seat.accepted:
-            raise NotAllowed(_("You already have a seat at this table."))
+        playing = locked.status in (Game.Status.OPEN, Game.Status.ACTIVE)
+        if playing and seat is not None and seat.accepted and not seat.resigned:  # again
+            raise AlreadySeated(_("You already have a seat at this table."))
+        _open_require(locked)
         seat_invited = seat is not None
         if seat is None:
             seat = next((s for s in seats if s.is_open), None)
@@ -314,7 +316,7 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
         _open_require(locked)
         seat = _seat_of_user(seats, user)
         if seat is not None and seat.accepted:  # answered already (another tab, say)
-            raise NotAllowed(
+            raise AlreadySeated(
                 _("You already sit at this table, in seat %(number)s.")
                 % {"number": seat.position + 1}
             )
@@ -376,7 +378,8 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
     written as in ``game_create`` (``{"open": true}``, ``{"ai": level}``,
     ``{"user": username}``); ``position`` counts from 0.  An unanswered invitation to
     that seat is withdrawn; a seat a player has taken stays theirs.  The game starts
-    when this fills the last seat."""
+    when this fills the last seat.  A seat already as asked (the request sent twice,
+    perhaps after the first started the game) is left as it is, without an error."""
     _user_require(user, NotAllowed(_("Log in to manage your table.")))
     if isinstance(position, bool) or not isinstance(position, int):
         raise GameError(_("Choose the seat by its number."))
@@ -390,14 +393,17 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
         locked, seats = _game_lock_with_seats(game)
         if locked.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can change its seats."))
+        target = seats[position] if 0 <= position < len(seats) else None
+        if target is not None and locked.status != Game.Status.ABANDONED:
+            if _seat_is(target, kind, value, invitee):  # sent again: what was asked holds
+                return _game_sync(game, locked)
         _open_require(locked)
-        if not 0 <= position < len(seats):
+        if target is None:
             raise NoSuchSeat(
                 _("There is no seat %(number)s at this table.") % {"number": position + 1},
                 position=position,
                 seats=len(seats),
             )
-        target = seats[position]
         if target.user_id == user.pk:
             raise NotAllowed(_("This is your own seat."))
         if target.user_id is not None and target.accepted:
@@ -431,6 +437,16 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
         _table_touch_or_start(locked, seats, now)
     logger.info("game %s: seat %s set to %s by the creator", locked.pk, position, kind)
     return _game_sync(game, locked)
+
+
+def _seat_is(seat: Seat, kind: str, value: Any, invitee: Any) -> bool:
+    """The seat is already as ``game_seat_set`` would make it (a request sent twice;
+    the second one may come after the first filled the last seat and started the game)."""
+    if kind == "ai":
+        return seat.user_id is None and seat.ai_level == value
+    if kind == "user":
+        return invitee is not None and seat.user_id == invitee.pk and not seat.resigned
+    return seat.is_open
 
 
 @game_logged

@@ -38,7 +38,14 @@ from games.api.serializers import (
     SeatSpecSerializer,
 )
 from games.engine.state import SEALED
-from games.errors import NoSuchSeat, NotAllowed, NotYourSeat, TableOpenedAlready
+from games.errors import (
+    AlreadySeated,
+    NoSuchSeat,
+    NotAllowed,
+    NotYourSeat,
+    TableOpenedAlready,
+    VersionConflict,
+)
 from games.models import Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
@@ -49,6 +56,7 @@ from games.selectors import (
     game_seat_is_to_act,
     games_with_turn_fields,
     hosts_waiting,
+    move_made_already,
     orders_refusal_for,
     orders_view,
     seat_declined_by,
@@ -325,7 +333,9 @@ class GameJoinView(ApiView):
         summary="Take a seat",
         description=(
             "Accept your invitation to this table, or take its lowest open seat. The game "
-            "starts when every seat is filled."
+            "starts when every seat is filled. Sent again when you sit there already (a "
+            "retry after a lost answer, even once the game has started), it answers 200 "
+            "with the view and changes nothing."
         ),
         tags=["games"],
         parameters=[GAME_ID],
@@ -333,7 +343,10 @@ class GameJoinView(ApiView):
         responses={200: GameViewSerializer, **error_responses(401, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
-        return _seat_call(request, game_id, services.game_join)
+        try:
+            return _seat_call(request, game_id, services.game_join)
+        except AlreadySeated:  # sent again (a retry after a lost answer): it is done
+            return _view_response(_game_get(game_id, request.user), request.user)
 
 
 SEAT_POSITION = OpenApiParameter(
@@ -422,7 +435,8 @@ class GameSeatView(ApiView):
             "nobody has taken, give it to a bot, or invite a player there, written as in "
             "`seats` when opening a table. An unanswered invitation to that seat is "
             "withdrawn; a seat a player has taken stays theirs (409). The game starts when "
-            "this fills the last seat."
+            "this fills the last seat. A seat that is already as asked (the same request "
+            "sent again, even after it started the game) answers 200 and changes nothing."
         ),
         tags=["games"],
         parameters=[GAME_ID, SEAT_POSITION],
@@ -510,8 +524,10 @@ class GameMovesView(ApiView):
             "out) with `version`, the game version you saw. Answers 201 with your new view "
             "of the game; 400 with the rules' sentence for an illegal action; 403 for a "
             "seat that is not yours; 409 when `version` is not the current one, so a "
-            "repeated request never makes a second move. Sending a move counts as being "
-            "at the table (no turn e-mail meanwhile)."
+            "repeated request never makes a second move. The same move sent again (a "
+            "retry after a lost answer) is answered 200 with your view when it is your "
+            "first own move since that `version`: it counted once. Sending a move counts "
+            "as being at the table (no turn e-mail meanwhile)."
         ),
         tags=["games"],
         parameters=[GAME_ID],
@@ -519,6 +535,7 @@ class GameMovesView(ApiView):
         examples=MOVE_EXAMPLES,
         responses={
             201: GameViewSerializer,
+            200: GameViewSerializer,
             **error_responses(400, 401, 403, 404, 409, 413, 415, 429, examples=True),
         },
     )
@@ -540,7 +557,14 @@ class GameMovesView(ApiView):
                 action=action,
                 expected_version=body.validated_data["version"],
             )
-        except NotYourSeat as error:
+        except (NotYourSeat, VersionConflict) as error:
+            version = body.validated_data["version"]
+            if move_made_already(
+                game=game, user=request.user, version=version, action=action
+            ):  # sent again after a lost answer: it counted once, and is answered so
+                return _view_response(_game_get(game_id, request.user), request.user)
+            if isinstance(error, VersionConflict):
+                raise
             _game_get(game_id, request.user)  # an abandoned table: 404 unless you sat there
             _not_your_seat_explain(game, request.user, action, error)
         except NotAllowed:

@@ -205,12 +205,29 @@ def test_an_invited_player_is_told_to_accept_first(clients):
         assert body["detail"].startswith("Accept your invitation first"), body
 
 
-def test_join_twice_or_a_full_table_is_409(clients):
+def test_a_full_table_is_409(clients):
     view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"open": True}])
-    _error(clients["alice"].post(f"{GAMES}{view['id']}/join/"), 409, "not_allowed")
     clients["carol"].post(f"{GAMES}{view['id']}/join/")
     _error(clients["oscar"].post(f"{GAMES}{view['id']}/join/"), 409)
     assert Seat.objects.filter(game_id=view["id"], user__username="oscar").count() == 0
+
+
+def test_a_join_sent_again_is_answered_as_done(clients):
+    """A client retrying a join whose answer was lost was told "You already have a
+    seat" (409), or, when its first join had filled the table, "This game has already
+    started": the words a stranger gets, over a join that worked."""
+    view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"open": True}])
+    url = f"{GAMES}{view['id']}/join/"
+    assert clients["carol"].post(url).status_code == 200
+    again = clients["carol"].post(url)
+    assert again.status_code == 200 and again.json()["your_seat"] == 2
+    assert clients["alice"].post(url).json()["your_seat"] == 0  # the host sits there too
+    assert clients["bob"].post(url).json()["status"] == "active"  # the last seat
+    again = clients["bob"].post(url)
+    assert again.status_code == 200 and again.json()["your_seat"] == 1
+    assert again.json()["hand"] is not None
+    _error(clients["oscar"].post(url), 409, "not_allowed")  # a stranger: started
+    assert Seat.objects.filter(game_id=view["id"]).count() == 3
 
 
 def test_join_unknown_game_is_404(clients, anon):

@@ -39,6 +39,30 @@ def test_the_host_sets_seats_and_a_bot_in_the_last_one_starts_the_game(clients, 
     assert [s["ai_level"] for s in answer.json()["seats_info"]] == ["", "easy", "hard"]
 
 
+def test_a_seat_change_sent_again_is_answered_as_done(clients, waiting):
+    """A PUT that HTTP clients retry on their own: the second was refused ("carol
+    already has a seat", or "This game has already started" when the first filled the
+    last seat), over a change that had been made."""
+    alice = clients["alice"]
+    url = f"/api/v1/games/{waiting}/seats/1/"
+    for _ in range(2):
+        answer = alice.put(url, {"user": "carol"}, format="json")
+        assert answer.status_code == 200, answer.json()
+        assert answer.json()["seats_info"][1]["username"] == "carol"
+    for _ in range(2):
+        answer = alice.put(url, {"open": True}, format="json")
+        assert answer.status_code == 200 and answer.json()["seats_info"][1]["is_open"]
+    alice.put(url, {"ai": "easy"}, format="json")
+    for _ in range(2):
+        answer = alice.put(f"/api/v1/games/{waiting}/seats/2/", {"ai": "hard"}, format="json")
+        assert answer.status_code == 200, answer.json()
+        assert answer.json()["status"] == "active"
+    # Another change once started is still refused.
+    answer = alice.put(f"/api/v1/games/{waiting}/seats/2/", {"ai": "easy"}, format="json")
+    assert answer.status_code == 409 and "already started" in answer.json()["detail"]
+    assert _seat(waiting, 2) == (None, "hard", True)
+
+
 @pytest.mark.parametrize(
     "who, position, body, code, error",
     [
