@@ -8,7 +8,6 @@ from allauth.account.views import EmailView as AllauthEmailView
 from allauth.account.views import SignupView as AllauthSignupView
 from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
-from django.contrib.auth.decorators import login_required
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -19,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.decorators import login_required
 from accounts.deletion import account_delete_and_tell
 from accounts.export import account_data
 from accounts.forms import AccountDeleteForm, ProfileForm
@@ -30,7 +30,7 @@ from games.selectors import people_held_back
 from games.services import invitation_block_lift, player_commitments
 
 
-@login_required
+@login_required()
 @require_http_methods(["GET", "HEAD", "POST"])
 def profile(request: HttpRequest) -> HttpResponse:
     """Show the player's profile and let them change their display name."""
@@ -56,7 +56,7 @@ def _profile_context(request: HttpRequest, form: ProfileForm) -> dict:
     return {"form": form, "held_back": people_held_back(user=request.user)}
 
 
-@login_required
+@login_required()
 @require_POST
 def people_update(request: HttpRequest) -> HttpResponse:
     """Undo a mute (show a player's chat messages again) or a block (take their
@@ -78,7 +78,7 @@ def people_update(request: HttpRequest) -> HttpResponse:
     return redirect(f"{reverse('profile')}#people")
 
 
-@login_required
+@login_required()
 @require_POST
 def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
     """End every other session of the player and revoke their API tokens; this browser
@@ -95,7 +95,7 @@ def sign_out_everywhere(request: HttpRequest) -> HttpResponse:
     return redirect("profile")
 
 
-@login_required
+@login_required("delete_account")
 @require_http_methods(["GET", "HEAD", "POST"])
 @reauthentication_required(allow_get=True)  # the password (or second factor) again first
 def delete_account(request: HttpRequest) -> HttpResponse:
@@ -112,7 +112,7 @@ def delete_account(request: HttpRequest) -> HttpResponse:
     return redirect("lobby")
 
 
-@login_required
+@login_required()
 @require_http_methods(["GET", "HEAD"])
 @reauthentication_required  # asked here, so the download itself comes from a page
 def your_data(request: HttpRequest) -> HttpResponse:
@@ -120,7 +120,7 @@ def your_data(request: HttpRequest) -> HttpResponse:
     return render(request, "accounts/data.html")
 
 
-@login_required
+@login_required()
 @require_http_methods(["GET", "HEAD"])
 @reauthentication_required  # the password again: the file holds the e-mail address
 def download_data(request: HttpRequest) -> HttpResponse:

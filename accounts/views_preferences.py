@@ -6,7 +6,6 @@ unsubscribe page is where every game e-mail's signed link leads.
 
 from django.conf import settings
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -18,6 +17,7 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_http_methods, require_POST
 from django.views.i18n import set_language
 
+from accounts.decorators import login_required
 from accounts.models import User
 from accounts.preferences import (
     LANGUAGE_PICKED_SESSION_KEY,
@@ -35,7 +35,7 @@ from games.errors import GameError
 from games.services import vacation_end, vacation_start
 
 
-@login_required
+@login_required()
 @require_POST
 def notifications_update(request: HttpRequest) -> HttpResponse:
     """Every turn, a daily digest, or no game e-mails; and the kinds switched off."""
@@ -64,7 +64,7 @@ def language_update(request: HttpRequest) -> HttpResponse:
     return set_language(request)
 
 
-@login_required
+@login_required()
 @require_POST
 def time_zone_update(request: HttpRequest) -> HttpResponse:
     """The time zone the player reads times in (empty: the browser's)."""
@@ -78,7 +78,7 @@ def time_zone_update(request: HttpRequest) -> HttpResponse:
     return redirect("profile")
 
 
-@login_required
+@login_required()
 @require_POST
 def vacation_update(request: HttpRequest) -> HttpResponse:
     """Start (or lengthen) a vacation of some days, or end it now."""

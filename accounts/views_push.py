@@ -17,7 +17,6 @@ from __future__ import annotations
 import json
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.http.request import RawPostDataException
 from django.shortcuts import redirect
@@ -26,6 +25,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
+from accounts.decorators import login_required
 from accounts.models import User
 from accounts.push import push_off_set, push_subscribe, push_unsubscribe, push_unsubscribe_all
 
@@ -89,7 +89,7 @@ def push_off(request: HttpRequest) -> JsonResponse:
     return _answer(request, work)
 
 
-@login_required
+@login_required()
 @require_POST
 def push_settings_update(request: HttpRequest) -> HttpResponse:
     """The kinds of notice pushed; or ``action=off-everywhere``: forget every device."""

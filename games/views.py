@@ -17,7 +17,6 @@ from asgiref.sync import sync_to_async
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import SESSION_KEY, get_user_model
-from django.contrib.auth.views import redirect_to_login
 from django.core.handlers.asgi import ASGIRequest
 from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -47,9 +46,10 @@ from games.forms import (
     parse_cards,
 )
 from games.middleware import TableClosed
-from games.models import Game, Move
+from games.models import Game
 from games.read_model import TableView
 from games.templatetags.game_cards import bot_level
+from ops.login import login_first
 from ops.numbers import digits
 from ops.outages import DATABASE_ERRORS
 
@@ -58,19 +58,16 @@ LOBBY_INVITATIONS = 10  # invitations the lobby lists before "and N more"
 
 
 def login_required(view: Any) -> Any:
-    """Like Django's, but an htmx request is sent to the log-in page as a whole page
-    (``HX-Redirect``) instead of having the log-in form swapped into the board."""
+    """Like Django's, but a form comes back to its table after the log-in, and an htmx
+    request gets the log-in page whole (ops.login)."""
 
     @wraps(view)
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
-        if request.method == "GET":
-            back = request.get_full_path()
-        else:  # after logging in, come back to the table, not to a form's target
-            back = reverse("games:detail", args=[kwargs["game_id"]]) if "game_id" in kwargs else "/"
-        login = redirect_to_login(back)
-        return HttpResponseClientRedirect(login["Location"]) if request.htmx else login
+        # After logging in, a form comes back to its table, not to the form's target.
+        back = reverse("games:detail", args=[kwargs["game_id"]]) if "game_id" in kwargs else "/"
+        return login_first(request, back)
 
     return wrapper
 
@@ -388,7 +385,9 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
         )
     except GameError as error:
         refused_as_late = isinstance(error, (VersionConflict, NotYourSeat))
-        if refused_as_late and _made_already(game, request.user, form):
+        if refused_as_late and selectors.move_made_already(
+            game=game, user=request.user, version=form.cleaned_data["version"], action=form.action()
+        ):
             return _after_post(request, game_id)  # the same form sent twice: it is done
         # Said at the top of the board (its alert) and under the hand, beside the
         # buttons just pressed, which may be a screen away from the top.
@@ -408,33 +407,6 @@ def game_act(request: HttpRequest, game_id: int) -> HttpResponse:
             preview=(False, str(error)) if same_auction else None,
         )
     return _after_post(request, game_id)
-
-
-def _made_already(game: Game, user: Any, form: ActionForm) -> bool:
-    """The move this form asks for is the player's first own move since the version the
-    form was drawn for: the form was sent twice (a double click without JavaScript, a
-    retry after a lost answer), and the first one counted.  It used to be answered as
-    refused ("the game has moved on", or for a Yacht Club choice, which an older page
-    may still make while the others choose, "not your turn"), over a move that had
-    been made."""
-    made = (
-        Move.objects.filter(
-            game=game,
-            number__gte=form.cleaned_data["version"],
-            user=user,
-            actor=Move.Actor.PLAYER,
-        )
-        .order_by("number")
-        .values_list("action", flat=True)
-        .first()
-    )
-    if made is None:
-        return False
-
-    def plain(action: dict[str, Any]) -> dict[str, Any]:
-        return {k: sorted(v) if k == "cards" else v for k, v in action.items() if k != "seat"}
-
-    return plain(made) == plain(form.action())
 
 
 @never_cache

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils import timezone
@@ -11,6 +10,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.decorators import login_required
 from accounts.tokens.forms import TokenCreateForm
 from accounts.tokens.services import (
     FormAlreadySent,
@@ -35,14 +35,14 @@ def _page(request, form, *, new_secret=None, new_token=None, status=200) -> Http
 
 
 @never_cache
-@login_required
+@login_required()
 @require_safe
 def tokens(request: HttpRequest) -> HttpResponse:
     return _page(request, TokenCreateForm())
 
 
 @never_cache  # the answer holds the new secret: no cache may keep it
-@login_required
+@login_required("api_tokens")
 @require_POST
 def token_new(request: HttpRequest) -> HttpResponse:
     form = TokenCreateForm(request.POST)
@@ -70,7 +70,7 @@ def token_new(request: HttpRequest) -> HttpResponse:
     return _page(request, TokenCreateForm(), new_secret=secret, new_token=token)
 
 
-@login_required
+@login_required("api_tokens")
 @require_POST
 def token_delete(request: HttpRequest, token_id: int) -> HttpResponse:
     if token_revoke(user=request.user, token_id=token_id):
