@@ -294,6 +294,8 @@ def game_join(*, game: Game, user: User) -> Seat:
                 raise NotAllowed(_("This table is full."))
             seat.user = user
         _limits_check(user)
+        if not seat_invited:
+            _joined_check(user)
         seat.accepted, seat.joined_at, seat.declined_by = True, now, None
         seat.by_invitation = seat_invited
         seat.save(update_fields=["user", "accepted", "joined_at", "declined_by", "by_invitation"])
@@ -323,6 +325,7 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
         if seat is None or not seat.invited:
             raise NotAllowed(_("You have no open invitation to this table."))
         if accept:
+            _limits_check(user)
             seat.accepted, seat.joined_at, seat.by_invitation = True, now, True
         else:
             seat.user, seat.declined_by = None, user  # the host sees who declined
@@ -902,6 +905,9 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
     _account_lock(user)
     mine = Seat.objects.filter(user=user, accepted=True, resigned=False)
     running = mine.filter(game__status=Game.Status.ACTIVE).count()
+    # A seat at a waiting table becomes a running game when the table fills: counted
+    # too, or seats taken at many waiting tables would pass the limit once they start.
+    waiting = mine.filter(game__status=Game.Status.OPEN).count()
     if running >= limits["running"]:
         raise NotAllowed(
             _(
@@ -909,6 +915,15 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
                 "finish or resign one first."
             )
             % {"count": running}
+        )
+    if running + waiting >= limits["running"]:
+        raise NotAllowed(
+            _(
+                "You are playing %(running)s games and sit at %(waiting)s tables waiting "
+                "for players: together, the most games one account may play at once. "
+                "Leave a waiting table, or finish or resign a game first."
+            )
+            % {"running": running, "waiting": waiting}
         )
     if specs is None:
         return
@@ -928,6 +943,29 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
     if bots_only:
         _bot_only_check(user)
     _invitations_check(user, [value for kind, value in specs if kind == "user"])
+
+
+def _joined_check(user: User) -> None:
+    """Refuse an open seat at one more waiting table of somebody else, past the limit
+    (seats taken on an invitation are not counted): one account could otherwise sit at
+    every table of the lobby, and their hosts would wait for games that never start."""
+    from django.conf import settings
+
+    joined = (
+        Seat.objects.filter(
+            user=user, accepted=True, by_invitation=False, game__status=Game.Status.OPEN
+        )
+        .exclude(game__created_by=user)
+        .count()
+    )
+    if joined >= settings.TABLE_LIMITS["joined"]:
+        raise NotAllowed(
+            _(
+                "You sit at %(count)s tables of other players that wait for players, the "
+                "most one account may: leave one, or wait until one starts."
+            )
+            % {"count": joined}
+        )
 
 
 def _account_lock(user: User) -> None:

@@ -46,6 +46,7 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 TABLE_LIMITS = {
     "open": 10_000,
     "running": 10_000,
+    "joined": 10_000,
     "bot_only": 10_000,
     "invitations": 10_000,
     "invitations_per_day": 10_000,
