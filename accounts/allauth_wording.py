@@ -55,10 +55,6 @@ SENTENCES: tuple[str, ...] = (
     ),
     gettext_noop("Reset My Password"),
     gettext_noop("Bad Token"),
-    gettext_noop(
-        "The password reset link was invalid, possibly because it has already been used.  "
-        'Please request a <a href="%(passwd_reset_url)s">new password reset</a>.'
-    ),
     gettext_noop("Two-Factor Authentication"),
     gettext_noop("Authenticator App"),
     gettext_noop("Recovery Codes"),

@@ -34,6 +34,10 @@ def entrance(request) -> dict[str, Any]:
     return {"entrance_query": SimpleLazyObject(query)}
 
 
-def contact(request) -> dict[str, Any]:
-    """``contact_email``: where to write to the site's staff, "" when none is set."""
-    return {"contact_email": settings.CONTACT_EMAIL}
+def account_facts(request) -> dict[str, Any]:
+    """``contact_email``: where to write to the site's staff, "" when none is set;
+    ``reset_days``: how long a password-reset link works, in whole days."""
+    return {
+        "contact_email": settings.CONTACT_EMAIL,
+        "reset_days": max(1, settings.PASSWORD_RESET_TIMEOUT // 86400),
+    }

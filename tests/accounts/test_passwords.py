@@ -143,3 +143,33 @@ def test_a_mangled_reset_link_gets_the_bad_link_page(client, key):
     html = response.content.decode()
     assert 'name="password1"' not in html
     assert reverse("account_reset_password") in html and "<header" in html
+
+
+def _reset_link(client, address: str) -> str:
+    mail.outbox.clear()
+    client.post(reverse("account_reset_password"), {"email": address})
+    return re.search(
+        r"http://127\.0\.0\.1:8000(/accounts/password/reset/key/\S+/)", mail.outbox[0].body
+    ).group(1)
+
+
+def test_the_reset_form_names_the_account_it_changes(client, alice, bob):
+    """Opened in a browser logged in as somebody else, the link signs that account out
+    (allauth) and showed a bare "Change password": whose password was left unsaid."""
+    link = _reset_link(client, "alice@example.com")
+    client.force_login(bob)
+    page = client.get(link, follow=True).content.decode()
+    assert "A new password for the account <strong>alice</strong>." in page
+    assert 'name="password1"' in page
+
+
+def test_a_link_that_does_not_work_says_it_may_be_too_old(client, alice, settings):
+    link = _reset_link(client, "alice@example.com")
+    alice.set_password(NEW_PASSWORD)  # the link is void once the password changed
+    alice.save()
+    page = client.get(link, follow=True).content.decode()
+    assert "This link does not work" in page and 'name="password1"' not in page
+    assert "it is more than 3 days old" in page
+    settings.PASSWORD_RESET_TIMEOUT = 86400
+    page = client.get("/accounts/password/reset/key/zzz/").content.decode()
+    assert "it is more than 1 day old" in page
