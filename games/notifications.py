@@ -946,6 +946,7 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
         "orders": _orders_lines(game, view),
         "id": view.id,
         "url": game_url(view.id),
+        "over": view.result is not None,
         "headline": (banner := presenter.headline(view)).text,
         "warning": banner.warning,  # their pending Theft and the luxury up
         "facts": presenter.game_facts(view),

@@ -540,6 +540,8 @@ def headline(view: TableView) -> Headline:
                 "over",
             )
         if len(winners) == 1:
+            if first == [view.your_seat]:  # the reader: on the board, in their e-mails
+                return done(_("The game is over: you win."), "over")
             return done(_("The game is over: %(name)s wins.") % {"name": winners[0]}, "over")
         return done(
             _("The game is over: %(names)s share the win.") % {"names": join_names(winners)},

@@ -472,3 +472,40 @@ def test_the_board_tells_a_player_a_bot_made_their_move_at_the_deadline(
     )
     client.force_login(dora)
     assert "Your time ran out" not in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_a_bot_made_the_last_move_the_e_mail_does_not_ask_to_play_on(dora, alice, bob, run_commits):
+    """The deadline's e-mail for the move that ended the game said "Your seat is still
+    yours: come back and play on." above "The game is over: dora wins.", to dora."""
+    import random
+
+    from games.notifications import notification_send
+    from games.presenter import headline
+    from tests.games.factories import play_out
+
+    game = play_out(people_game(dora, alice, bob), random.Random(7), run_commits)
+    assert game.status == Game.Status.FINISHED
+    last = Move.objects.filter(game=game).order_by("-number").first()
+    winner = next(
+        (row.seat for row in table_view(game=game, user=dora).score if row.details["winner"]),
+        None,
+    )
+    assert winner is not None  # this deal has one winner
+    for user in (dora, alice, bob):
+        view = table_view(game=game, user=user)
+        seat = Seat.objects.get(game=game, user=user).position
+        said = headline(view).text
+        assert (said == "The game is over: you win.") == (seat == winner), said
+        mail.outbox.clear()
+        notice = Notification.objects.create(
+            user=user,
+            game=game,
+            kind=Notification.Kind.DEADLINE,
+            key=f"last:{user.pk}",
+            move_number=last.number,
+            due_at=timezone.now(),
+        )
+        assert notification_send(notification_id=notice.pk) == "sent"
+        (message,) = mail.outbox
+        assert "It was the game's last move." in message.body
+        assert "play on" not in message.body and "play on" not in message.alternatives[0][0]
