@@ -45,8 +45,13 @@ class TokenAuthentication(BaseAuthentication):
         except UnicodeDecodeError:
             raise exceptions.AuthenticationFailed(_("Invalid token.")) from None
         token = self.token_with_user(token_digest(secret))
-        if token is None:
-            raise exceptions.AuthenticationFailed(_("Invalid token."))
+        if token is None:  # revoked (the row is gone) or never one of ours
+            raise exceptions.AuthenticationFailed(
+                _(
+                    "Invalid token: it was revoked (by you, or by a password change), or it "
+                    "is mistyped. Get a new one (POST /api/v1/auth/token/)."
+                )
+            )
         now = timezone.now()
         if token.is_expired(now):
             raise exceptions.AuthenticationFailed(

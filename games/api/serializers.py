@@ -467,7 +467,8 @@ class GameSummarySerializer(serializers.Serializer):
     your_seat = _out(
         serializers.IntegerField,
         "Your seat, or null. Also set for an invitation not yet answered: "
-        "`seats_info[your_seat].accepted` says whether you sit there.",
+        "`seats_info[your_seat].accepted` says whether you sit there. Null after you "
+        "resigned, until the game ends (as in the game's view).",
         allow_null=True,
     )
     your_turn = _out(serializers.BooleanField, "You are to act in this game now.")

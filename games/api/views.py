@@ -57,6 +57,7 @@ from games.selectors import (
     games_with_turn_fields,
     hosts_waiting,
     move_made_already,
+    not_seated,
     orders_refusal_for,
     orders_view,
     seat_declined_by,
@@ -175,6 +176,8 @@ def _summary(game: Game, user) -> dict[str, Any]:
     host = hosts_waiting(game, user)
     mine = next((s for s in seats if s.user_id == user.pk), None)
     you = mine.position if mine is not None else None
+    if mine is not None and mine.resigned and game.status == Game.Status.ACTIVE:
+        you = None  # as the game's view says: a spectator's until the game ends
     return {
         "id": game.pk,
         "status": game.status,
@@ -618,6 +621,8 @@ class GameChatView(ApiView):
         if game.status == Game.Status.ABANDONED:  # nobody's chat any more: 409, as documented
             raise NotAllowed(_("This table was abandoned."))
         if not chat_open_to(game, request.user):
+            if Seat.objects.filter(game=game, user=request.user, accepted=False).exists():
+                raise not_seated(invited=True)  # what to do, not only what is refused
             raise NotYourSeat(_("Only the players at this table can read and write its chat."))
         return game
 

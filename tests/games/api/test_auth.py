@@ -213,7 +213,10 @@ def test_delete_revokes_the_token_used(alice):
     assert client.delete(TOKEN_URL).status_code == 204
     assert not ApiToken.objects.filter(pk=token.pk).exists()
     assert ApiToken.objects.filter(pk=other.pk).exists()
-    _error(client.get(GAMES_URL), 401)
+    body = _error(client.get(GAMES_URL), 401)
+    # It said only "Invalid token.", where an expired one says how to get a new one.
+    assert body["detail"].startswith("Invalid token: it was revoked"), body
+    assert "POST /api/v1/auth/token/" in body["detail"]
     _error(client.delete(TOKEN_URL), 401)
 
 

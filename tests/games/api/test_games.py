@@ -205,6 +205,29 @@ def test_an_invited_player_is_told_to_accept_first(clients):
         assert body["detail"].startswith("Accept your invitation first"), body
 
 
+def test_an_invited_player_is_told_to_accept_before_the_chat(clients):
+    view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"open": True}])
+    answer = clients["bob"].get(f"{GAMES}{view['id']}/chat/")
+    body = _error(answer, 403, "not_your_seat")
+    assert body["detail"].startswith("Accept your invitation first"), body
+    body = _error(clients["oscar"].get(f"{GAMES}{view['id']}/chat/"), 403, "not_your_seat")
+    assert body["detail"].startswith("Only the players at this table"), body
+
+
+def test_the_list_and_the_view_agree_on_a_resigned_players_seat(clients):
+    view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    clients["bob"].post(f"{GAMES}{view['id']}/join/")
+    assert clients["bob"].post(f"{GAMES}{view['id']}/resign/").status_code == 200
+    detail = clients["bob"].get(f"{GAMES}{view['id']}/").json()
+    listed = next(
+        item
+        for item in clients["bob"].get(f"{GAMES}?mine=true").json()["results"]
+        if item["id"] == view["id"]
+    )
+    assert detail["status"] == "active" and detail["your_seat"] is None
+    assert listed["your_seat"] is None and not listed["your_turn"]
+
+
 def test_a_full_table_is_409(clients):
     view = create(clients["alice"], players=3, seats=[{"user": "bob"}, {"open": True}])
     clients["carol"].post(f"{GAMES}{view['id']}/join/")

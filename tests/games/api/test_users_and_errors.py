@@ -307,3 +307,25 @@ def test_too_many_query_parameters_are_a_400_not_a_500(clients):
         "detail": "The request has too many parameters.",
         "code": "invalid",
     }
+
+
+@pytest.mark.parametrize(
+    ("body", "english", "german"),
+    [
+        (b'{"players": 3,', "line 1, column 15", "Zeile 1, Spalte 15"),
+        (b'{"players": NaN}', "not valid JSON.", "kein gültiges JSON."),
+        ("{}".encode("utf-16"), "not UTF-8 text", "kein UTF-8-Text"),
+    ],
+)
+def test_an_unreadable_body_is_told_in_the_readers_language(alice, body, english, german):
+    """DRF passed on the json module's English ("Expecting value: line 1 column 15 (char
+    14)") under any Accept-Language, where the other errors were translated."""
+    api = token_client(alice)
+    for language, words in (("en", english), ("de", german)):
+        answer = api.post(
+            "/api/v1/games/", body, content_type="application/json", HTTP_ACCEPT_LANGUAGE=language
+        )
+        assert answer.status_code == 400 and answer.json()["code"] == "parse_error"
+        assert words in answer.json()["detail"], answer.json()
+        assert "Expecting" not in answer.json()["detail"]
+    assert not Game.objects.exists()
