@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils.translation import gettext_lazy
 
 from accounts.devices import device_tag
-from accounts.names import name_key
+from accounts.names import name_key, reads_as_a_seat
 from accounts.preferences import zone_named
 from games.presenter import moment_text
 
@@ -37,6 +37,9 @@ EMAIL_TOO_LONG = gettext_lazy(
 )
 USERNAME_MAX_LENGTH = 30  # it heads pages and seats: a longer one breaks a phone's layout
 TOO_LONG = gettext_lazy("A username has at most %(limit)d characters.")
+READS_AS_A_SEAT = gettext_lazy(
+    "That reads like a bot or an empty seat on the board: choose another name."
+)
 HAS_AT = gettext_lazy("A username cannot contain “@”: your e-mail address is asked for apart.")
 LOOK_ALIKE = gettext_lazy(
     "This username mixes letters that look alike from different alphabets, or looks "
@@ -54,6 +57,8 @@ def username_problem(username: str) -> str | None:
         return HAS_AT
     if confusables.is_dangerous(username):
         return LOOK_ALIKE
+    if reads_as_a_seat(username):  # the lobby shows it where no display name is set
+        return READS_AS_A_SEAT
     key = name_key(username)
     others = get_user_model().objects.exclude(username__iexact=username)
     if others.filter(Q(username_key=key) | Q(display_name_key=key)).exists():

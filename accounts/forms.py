@@ -1,7 +1,5 @@
 """Forms of the accounts pages (allauth provides the sign-up and log-in forms)."""
 
-import re
-
 from allauth.account.forms import LoginForm as AllauthLoginForm
 from allauth.account.forms import SignupForm as AllauthSignupForm
 from django import forms
@@ -13,12 +11,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.adapter import USERNAME_MAX_LENGTH
 from accounts.models import User
-from accounts.names import name_key
+from accounts.names import name_key, reads_as_a_seat
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH
-
-# What the board writes for seats that are not a person's, in every language of the
-# site: "Bot (medium)", "Open seat", "Freier Platz", "Place libre".
-RESERVED_NAME = re.compile(r"^\s*(bot\b|open seat\b|freier platz\b|place libre\b)", re.IGNORECASE)
 
 
 def display_name_problem(name: str, *, user_pk: int | None) -> str | None:
@@ -27,7 +21,7 @@ def display_name_problem(name: str, *, user_pk: int | None) -> str | None:
     not another player's name or username (compared in NFKC form, case folded,
     look-alike letters read as the Latin ones)."""
     folded = name_key(name)
-    if RESERVED_NAME.match(folded):
+    if reads_as_a_seat(name):
         return gettext("That reads like a bot or an empty seat on the board: choose another name.")
     others = User.objects.exclude(pk=user_pk).filter(
         Q(username_key=folded) | Q(display_name_key=folded)

@@ -11,6 +11,7 @@ every stored one in one indexed query, whichever of the two was written oddly.
 
 from __future__ import annotations
 
+import re
 import unicodedata
 
 from confusable_homoglyphs import confusables
@@ -31,3 +32,30 @@ def name_key(name: str) -> str:
     text = latin_reading(unicodedata.normalize("NFKC", name or ""))
     bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
     return bare.translate(_SAME_SHAPE).casefold().strip()
+
+
+# What the board and the lobby write for seats that are not a person's, in every
+# language of the site: "Bot (medium)", "Open seat", "Kept for the host", …, and the
+# lobby's one word for an open seat ("open", "frei", "libre"), alone.
+SEAT_WORDS = (
+    "bot",
+    "open seat",
+    "freier platz",
+    "place libre",
+    "kept for the host",
+    "für den gastgeber",
+    "réservée à l’hôte",
+)
+SEAT_WORD_ALONE = ("open", "frei", "libre")
+_SEAT_KEYS = "|".join(re.escape(name_key(word)) for word in SEAT_WORDS)
+RESERVED_NAME = re.compile(rf"^\s*({_SEAT_KEYS})\b", re.IGNORECASE)
+RESERVED_ALONE = {name_key(word) for word in SEAT_WORD_ALONE}
+
+
+def reads_as_a_seat(name: str) -> bool:
+    """Whether ``name`` reads as a bot or an empty seat, in either reading of its
+    letters (``name_key`` reads a capital I as an l: "FREI" as "frel")."""
+    for key in {name_key(name), name_key(name.lower())}:
+        if RESERVED_NAME.match(key) or re.sub(r"\W+$", "", key) in RESERVED_ALONE:
+            return True
+    return False

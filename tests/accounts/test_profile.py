@@ -62,6 +62,14 @@ def test_changing_the_display_name(client, alice):
         ("Eve\u202eecila", "visible characters only"),  # right-to-left override
         ("Zero\u200bWidth", "visible characters only"),
         ("Tab\tName", "visible characters only"),
+        # The lobby's word for an open seat, alone, in each language, and the seat a
+        # declined invitation leaves: a name that read as one beside the real one.
+        ("open", "reads like a bot or an empty seat"),
+        ("FREI", "reads like a bot or an empty seat"),
+        ("libre !", "reads like a bot or an empty seat"),
+        ("Kept for the host", "reads like a bot or an empty seat"),
+        ("Für den Gastgeber freigehalten", "reads like a bot or an empty seat"),
+        ("Réservée à l’hôte", "reads like a bot or an empty seat"),
     ],
 )
 def test_bad_display_names_show_errors_and_change_nothing(client, alice, value, error):
@@ -74,6 +82,14 @@ def test_bad_display_names_show_errors_and_change_nothing(client, alice, value, 
     alice.refresh_from_db()
     assert alice.display_name == "Alice"
     assert "Signed in as <strong>Alice</strong>" in html  # the header shows the stored name
+
+
+@pytest.mark.parametrize("value", ["Opener", "Libre Joe", "Frieda", "Botond"])
+def test_names_that_only_begin_like_a_seat_are_fine(client, alice, value):
+    client.force_login(alice)
+    assert client.post(PROFILE, {"display_name": value}).status_code == 302
+    alice.refresh_from_db()
+    assert alice.display_name == value
 
 
 def test_missing_field_changes_nothing(client, alice):

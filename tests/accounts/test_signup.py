@@ -168,8 +168,22 @@ def test_sign_up_is_rate_limited_per_ip(client):
         ("a1ice", "look alike"),  # a digit one for the l
         ("alicé", "look alike"),  # an accent added
         ("alice@example.com", "cannot contain"),  # would log in as alice's address
+        ("open", "empty seat"),  # the lobby shows a username without a display name
+        ("Libre", "empty seat"),
+        ("bot-easy", "empty seat"),
     ],
-    ids=["fullwidth", "cyrillic-a", "mostly-cyrillic", "capital-i", "digit-one", "accent", "at"],
+    ids=[
+        "fullwidth",
+        "cyrillic-a",
+        "mostly-cyrillic",
+        "capital-i",
+        "digit-one",
+        "accent",
+        "at",
+        "open",
+        "libre",
+        "bot",
+    ],
 )
 def test_sign_up_refuses_look_alike_usernames(client, alice, username, why):
     """A username that reads like an existing one is refused: NFKC-normalised first (a
