@@ -6,7 +6,10 @@ from __future__ import annotations
 
 import math
 
+from django.utils.translation import gettext as _
 from rest_framework.views import APIView
+
+from games.api.errors import ApiError
 
 # Where the client stands against its limits: the tightest limit, what is left of it,
 # and the seconds until its window starts again.
@@ -14,7 +17,28 @@ RATE_LIMIT_HEADERS = ("RateLimit-Limit", "RateLimit-Remaining", "RateLimit-Reset
 
 
 class ApiView(APIView):
-    """The API's views: their answers carry the request's count (``RequestLimit``)."""
+    """The API's views: their answers carry the request's count (``RequestLimit``), and
+    a body sent without its length is refused, not read as empty."""
+
+    def initial(self, request, *args, **kwargs):
+        super().initial(request, *args, **kwargs)
+        meta = request.META
+        chunked = "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower()
+        if (
+            chunked
+            and not meta.get("CONTENT_LENGTH")
+            and request.method in ("POST", "PUT", "PATCH")
+        ):
+            # DRF reads no body without a Content-Length: the request would go on as
+            # if its body were empty ("this field is required"), over what was sent.
+            raise ApiError(
+                _(
+                    "Send the body with a Content-Length header: a body sent in chunks "
+                    "(Transfer-Encoding: chunked) is not read."
+                ),
+                status_code=400,
+                code="invalid",
+            )
 
     def finalize_response(self, request, response, *args, **kwargs):
         response = super().finalize_response(request, response, *args, **kwargs)

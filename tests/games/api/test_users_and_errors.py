@@ -329,3 +329,27 @@ def test_an_unreadable_body_is_told_in_the_readers_language(alice, body, english
         assert words in answer.json()["detail"], answer.json()
         assert "Expecting" not in answer.json()["detail"]
     assert not Game.objects.exists()
+
+
+def test_a_body_sent_in_chunks_is_refused_not_read_as_empty(alice):
+    """A body with Transfer-Encoding: chunked and no Content-Length (streaming HTTP
+    stacks send them) was read as empty: "text: This field is required", pointing the
+    client at the wrong cause, and a 3 MB one got the same instead of 413."""
+    api = token_client(alice)
+    answer = api.post(
+        "/api/v1/games/",
+        b'{"players": 3, "seats": [{"ai": "easy"}, {"ai": "easy"}]}',
+        content_type="application/json",
+        HTTP_TRANSFER_ENCODING="chunked",
+        CONTENT_LENGTH="",
+    )
+    assert answer.status_code == 400 and answer.json()["code"] == "invalid"
+    assert "Content-Length" in answer.json()["detail"]
+    assert not Game.objects.exists()
+    # With its length, the same body is read.
+    answer = api.post(
+        "/api/v1/games/",
+        {"players": 3, "seats": [{"ai": "easy"}, {"ai": "easy"}]},
+        format="json",
+    )
+    assert answer.status_code == 201
