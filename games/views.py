@@ -767,7 +767,7 @@ def _board_response(
     context["live"] = bool(settings.LIVE_STREAM and context["poll"] and user is not None)
     if view.finished:
         with_ending(context, game)
-    if view.status == "open" and view.you is None:  # the invitation's link, seat gone
+    if view.status in ("open", "active") and view.you is None:  # the invitation's link
         context["invitation_withdrawn"] = selectors.invitation_withdrawn(game, user)
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if (error or seat_refusal) and not request.htmx else 200
@@ -885,6 +885,8 @@ def board_context(
         and view.you is not None
         and view.you.accepted
         and not view.you.resigned,
+        # Set by the table's own page: its invitation's link, the seat given away.
+        "invitation_withdrawn": False,
         "creator_name": next(
             (s.display_name for s in view.seats_info if s.user_id == view.options.created_by_id),
             None,

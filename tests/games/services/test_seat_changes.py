@@ -185,7 +185,16 @@ def test_the_invitations_link_says_it_was_withdrawn(client, table, alice, bob, c
     for position in (2, 3):
         game_seat_set(game=table, user=alice, position=position, seat={"ai": "easy"})
     client.force_login(bob)  # the last seats went to bots too: the game has started
-    assert WITHDRAWN not in client.get(f"/games/{table.pk}/").content.decode()
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert WITHDRAWN not in page  # the waiting table's words
+    # It said only "you have no seat at this table. Its seats are all taken".
+    withdrawn_watching = (
+        "You are watching: the host gave the seat of your invitation to someone else "
+        "before the game started."
+    )
+    assert withdrawn_watching in page and "Its seats are all taken" not in page
+    client.force_login(carol)
+    assert withdrawn_watching not in client.get(f"/games/{table.pk}/").content.decode()
 
 
 def test_who_declined_is_kept_for_the_host_until_the_seat_changes(table, alice, bob, carol):
