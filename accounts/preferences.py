@@ -32,9 +32,15 @@ def unsubscribe_token(user: User, kind: str | None = None) -> str:
     return signing.dumps(data, salt=UNSUBSCRIBE_SALT)
 
 
+class AccountGone(signing.BadSignature):
+    """A sound unsubscribe token of an account deleted or suspended since: it gets no
+    game e-mails any more, so there is nothing to stop (not "a broken link")."""
+
+
 def unsubscribe_user(token: str) -> tuple[User, str | None]:
     """(the user a token was made for, its kind or None for all game e-mails);
-    ``signing.BadSignature`` for a bad or tampered token, or one whose account is gone."""
+    ``signing.BadSignature`` for a bad or tampered token, ``AccountGone`` for one whose
+    account is gone."""
     data = signing.loads(token, salt=UNSUBSCRIBE_SALT)
     user_id = data.get("u") if isinstance(data, dict) else None
     kind = data.get("k") if isinstance(data, dict) else None
@@ -42,7 +48,7 @@ def unsubscribe_user(token: str) -> tuple[User, str | None]:
         raise signing.BadSignature("No user in the token.")
     user = User.objects.filter(pk=user_id, is_active=True).first()
     if user is None:
-        raise signing.BadSignature("No such user.")
+        raise AccountGone("No such user.")
     return user, kind
 
 

@@ -23,6 +23,7 @@ from accounts.preferences import (
     LANGUAGE_PICKED_SESSION_KEY,
     LANGUAGE_SESSION_KEY,
     TIME_ZONE_SESSION_KEY,
+    AccountGone,
     email_kind_off,
     emails_off_set,
     language_set,
@@ -114,6 +115,8 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     ``List-Unsubscribe=One-Click``) switches game e-mails off."""
     try:
         user, kind = unsubscribe_user(token)
+    except AccountGone:  # deleted or suspended since: it gets no game e-mails
+        return render(request, "accounts/unsubscribe.html", {"state": "gone"})
     except signing.BadSignature:
         return render(request, "accounts/unsubscribe.html", {"state": "invalid"}, status=400)
     # In the language the e-mail was written in (the recipient's): a mail program's
@@ -125,6 +128,9 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         request.LANGUAGE_CODE = user.language
     context = {
         "shown_name": user.public_name,
+        # Logged in as somebody else: the link changes the e-mails of the one it was
+        # sent to, whose profile page is not theirs.
+        "other_account": request.user.is_authenticated and request.user.pk != user.pk,
         "token": token,
         "kind_name": User.EMAIL_KINDS.get(kind, "") if kind else "",
     }

@@ -75,6 +75,33 @@ def test_one_click_unsubscribe_from_a_mail_program(dora):
     assert _pref(dora) == User.TurnEmails.NONE
 
 
+def test_a_link_opened_logged_in_as_someone_else_says_whose_e_mails_it_changes(dora, bob):
+    """Bob opened Dora's link: it asked nothing of whose account it was, and the page
+    after read "You can change this on your profile page", linking to Bob's."""
+    client = Client()
+    client.force_login(bob)
+    path = f"/accounts/unsubscribe/{unsubscribe_token(dora)}/"
+    page = client.get(path).content.decode()
+    assert "You are logged in as Bob: this link changes the e-mails of Dora, not yours." in page
+    done = client.post(path).content.decode()
+    assert "It was sent to Dora, not to you (Bob): your own e-mails are unchanged" in done
+    assert "on your <a" not in done
+    assert _pref(dora) == User.TurnEmails.NONE and _pref(bob) == User.TurnEmails.EVERY
+    client.force_login(dora)  # her own link, logged in as herself: no such words
+    assert "You are logged in as" not in client.get(path).content.decode()
+
+
+def test_the_link_of_an_account_closed_since_says_there_is_nothing_to_stop(dora):
+    from accounts.deletion import account_delete
+
+    path = f"/accounts/unsubscribe/{unsubscribe_token(dora)}/"
+    account_delete(user=dora)
+    for answer in (Client().get(path), Client().post(path)):
+        assert answer.status_code == 200
+        html = answer.content.decode()
+        assert "Nothing to unsubscribe" in html and "incomplete or has been changed" not in html
+
+
 @pytest.mark.parametrize("method", ["get", "post"])
 def test_a_tampered_link_changes_nothing(dora, bob, method):
     token = unsubscribe_token(dora)
