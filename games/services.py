@@ -755,6 +755,13 @@ def vacation_start(
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         if seen is not None and seen != locked.vacation_mark(now):
+            if seen != "none" and not locked.on_vacation(now):  # ran out, or ended elsewhere
+                raise NotAllowed(
+                    _(
+                        "Nothing was added: your vacation ended after this page was shown. "
+                        "Your deadlines run again; start a new vacation if you want one."
+                    )
+                )
             raise NotAllowed(
                 _(
                     "Nothing was added: your vacation changed after this page was shown "

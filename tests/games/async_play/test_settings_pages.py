@@ -156,6 +156,25 @@ def test_a_vacation_form_sent_twice_adds_its_days_once(client, dora):
     assert dora.vacation_days_used == 5
 
 
+def test_lengthening_a_vacation_that_has_ended_says_so(client, dora):
+    """The page was shown during the vacation, which then ended: "Lengthen" said "your
+    vacation changed (was the form sent twice?)", over nothing sent twice."""
+    client.force_login(dora)
+    client.post("/accounts/profile/vacation/", {"action": "start", "days": "2", "seen": "none"})
+    page = client.get("/accounts/profile/").content.decode()
+    seen = page.split('name="seen" value="')[1].split('"')[0]
+    client.post("/accounts/profile/vacation/", {"action": "end"})
+    again = client.post(
+        "/accounts/profile/vacation/",
+        {"action": "start", "days": "3", "seen": seen},
+        follow=True,
+    ).content.decode()
+    assert "Nothing was added: your vacation ended after this page was shown." in again
+    assert "sent twice" not in again
+    dora.refresh_from_db()
+    assert not dora.on_vacation(timezone.now())
+
+
 def test_settings_pages_need_a_login_and_a_post(client, dora):
     assert client.post("/accounts/profile/vacation/", {"days": "3"}).status_code == 302
     client.login(username="dora", password=PASSWORD)
