@@ -27,6 +27,7 @@ from __future__ import annotations
 import logging
 from datetime import datetime, timedelta
 
+from django.conf import settings
 from django.db import transaction
 from django.db.models import Exists, F, OuterRef, Q
 
@@ -36,7 +37,12 @@ from games.clock import deadline_compute
 from games.errors import IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import DEADLINE_HOURS, Game, Move, Seat
 from games.selectors import bot_is_to_act
-from games.services import game_deadline_refresh, game_submit_action, people_to_act
+from games.services import (
+    game_deadline_refresh,
+    game_submit_action,
+    people_to_act,
+    waiting_table_expire,
+)
 from ops.logcontext import game_logged
 
 logger = logging.getLogger(__name__)
@@ -172,7 +178,9 @@ def reminders_sweep(*, now: datetime) -> int:
 def stalled_sweep(*, now: datetime) -> int:
     """Catch up on work a lost task left undone: queue the bots' turns of games that
     have waited for a bot for ``STALLED_AFTER``, and make the turn e-mails of turns that
-    never had theirs.  Returns the number of bot tasks and e-mails queued."""
+    never had theirs; and close the tables that have waited for players, unchanged,
+    ``WAITING_TABLE_DAYS`` days.  Returns the number of bot tasks and e-mails queued
+    and of tables closed."""
     stuck = list(
         Game.objects.filter(bot_is_to_act(), status=Game.Status.ACTIVE)
         .filter(updated_at__lte=now - STALLED_AFTER)
@@ -184,4 +192,10 @@ def stalled_sweep(*, now: datetime) -> int:
             events.bots_to_act, game_id=game_id, version=version, by_bot=False, stalled=True
         )
     made = notifications.missed_turns_sweep(now=now, stalled_after=STALLED_AFTER)
-    return len(stuck) + made
+    quiet_since = now - timedelta(days=settings.WAITING_TABLE_DAYS)
+    waiting = Game.objects.filter(status=Game.Status.OPEN, updated_at__lte=quiet_since)
+    closed = sum(
+        waiting_table_expire(game_id=game_id, now=now)
+        for game_id in waiting.values_list("pk", flat=True)[:SWEEP_BATCH]
+    )
+    return len(stuck) + made + closed

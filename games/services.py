@@ -486,6 +486,29 @@ def game_leave(*, game: Game, user: User) -> Game:
     return _game_sync(game, locked)
 
 
+def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
+    """Close a table that has waited for players ``WAITING_TABLE_DAYS`` days with no
+    seat taken, left or changed, as its host's leaving closes it: in the lobby it kept
+    the people seated there waiting for a game that did not come, and counted against
+    its host's waiting tables for ever.  False when it has changed or started since."""
+    from django.conf import settings
+
+    with transaction.atomic():
+        locked = Game.objects.select_for_update().filter(pk=game_id).first()
+        quiet_since = now - timedelta(days=settings.WAITING_TABLE_DAYS)
+        if locked is None or locked.status != Game.Status.OPEN or locked.updated_at > quiet_since:
+            return False
+        locked.status = Game.Status.ABANDONED
+        locked.save(update_fields=["status", "updated_at"])
+        if locked.rematch_of_id is not None:
+            _rematch_release(locked)
+        _board_changed(locked)
+    logger.info(
+        "game %s: closed after waiting %s days for players", game_id, settings.WAITING_TABLE_DAYS
+    )
+    return True
+
+
 def _rematch_release(closed: Game) -> None:
     """A rematch closed before it started no longer stands for its finished game: the
     players there may ask for another, and its end screens stop naming this table."""

@@ -313,6 +313,10 @@ SEAT_TO_BOT_AFTER_TIMEOUTS = env_int("SEAT_TO_BOT_AFTER_TIMEOUTS", 2, minimum=1,
 # What one account may hold at once (games.services): open tables it created, games it
 # plays, running games of only itself and bots, invitations it sent that wait for an
 # answer.  Past a limit the player is told which one and what to do.
+# A table that has waited for players this many days with no seat taken, left or
+# changed is closed (games.deadlines.stalled_sweep), as if its host had left it.
+WAITING_TABLE_DAYS = env_int("WAITING_TABLE_DAYS", 30, minimum=1, maximum=3650)
+
 TABLE_LIMITS = {
     "open": env_int("LIMIT_OPEN_TABLES", 10, minimum=1),
     "running": env_int("LIMIT_RUNNING_GAMES", 50, minimum=1),

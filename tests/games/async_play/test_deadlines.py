@@ -509,3 +509,35 @@ def test_a_bot_made_the_last_move_the_e_mail_does_not_ask_to_play_on(dora, alice
         (message,) = mail.outbox
         assert "It was the game's last move." in message.body
         assert "play on" not in message.body and "play on" not in message.alternatives[0][0]
+
+
+def test_a_table_that_waits_for_players_a_month_unchanged_is_closed(
+    client, dora, alice, bob, settings
+):
+    """A waiting table stayed open for ever: in the lobby, keeping those seated there
+    waiting, and counted against its host's waiting tables."""
+    from games.services import game_create, game_join
+
+    settings.WAITING_TABLE_DAYS = 30
+    quiet = game_create(creator=dora, players=3, seats=[{"open": True}, {"open": True}])
+    game_join(game=quiet, user=alice)
+    busy = game_create(creator=dora, players=3, seats=[{"open": True}, {"open": True}])
+    now = timezone.now()
+    Game.objects.filter(pk=quiet.pk).update(updated_at=now - timedelta(days=31))
+    Game.objects.filter(pk=busy.pk).update(updated_at=now - timedelta(days=29))
+    assert stalled_sweep(now=now) == 1
+    assert Game.objects.get(pk=quiet.pk).status == Game.Status.ABANDONED
+    assert Game.objects.get(pk=busy.pk).status == Game.Status.OPEN
+    assert Seat.objects.filter(game=quiet).count() == 3  # nothing erased: who sat there
+    client.force_login(bob)
+    assert f"Table {quiet.pk}" not in client.get("/").content.decode()
+    lobby = client.get("/").content.decode()
+    assert f"Table {busy.pk}" in lobby
+    # Since when each table waits: a month-old table looked like a new one.
+    since = timezone.localtime(busy.created_at)
+    assert f"waiting since {since.day} {since:%b} {since.year}" in lobby
+    client.force_login(alice)
+    assert "This table was closed" in client.get(f"/games/{quiet.pk}/").content.decode()
+    # A join meanwhile makes it new again; the sweep again finds nothing.
+    game_join(game=busy, user=bob)
+    assert stalled_sweep(now=now + timedelta(days=2)) == 0
