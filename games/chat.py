@@ -79,7 +79,7 @@ def chat_post(*, game: Game, user: Any, text: Any) -> ChatMessage:
         if locked is None:
             raise NotAllowed(_("This table does not exist (any more)."))
         if locked.status == Game.Status.ABANDONED:
-            raise NotAllowed(_("This table was abandoned."))
+            raise NotAllowed(_("This table was closed."))
         if not Seat.objects.filter(game=locked, user=user, accepted=True).exists():
             raise NotYourSeat(_("Only the players at this table can write in its chat."))
         last = ChatMessage.objects.filter(game=locked, user=user).order_by("-id").first()

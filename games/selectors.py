@@ -485,7 +485,7 @@ def orders_refusal(
     if status == Game.Status.OPEN:
         return NotAllowed(gettext("The game has not started yet."))
     if status == Game.Status.ABANDONED:  # closed before it started: never "over"
-        return NotAllowed(gettext("This table was abandoned by its creator."))
+        return NotAllowed(gettext("This table was closed before its game started."))
     if status != Game.Status.ACTIVE:
         return AuctionOver(gettext("The game is over: there is nothing left to order."))
     if resigned:

@@ -652,7 +652,7 @@ def game_submit_action(
         if locked.status == Game.Status.OPEN:
             raise NotAllowed(_("The game has not started yet."))
         if locked.status == Game.Status.ABANDONED:
-            raise NotAllowed(_("This table was abandoned."))
+            raise NotAllowed(_("This table was closed."))
         state = locked.engine_state() if locked.status == Game.Status.ACTIVE else None
         if expected_version > locked.version:  # never shown: a forged or garbled form
             raise VersionConflict(
@@ -966,7 +966,7 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
         raise NotAllowed(
             _(
                 "You have %(count)s tables waiting for players, the most one account may "
-                "open: start one or leave one before you open another."
+                "open: start one or close one before you open another."
             )
             % {"count": open_tables}
         )
@@ -1125,7 +1125,7 @@ def _seat_in_running_game(
     if game.status == Game.Status.OPEN:
         raise not_started
     if game.status == Game.Status.ABANDONED:  # closed before it started: never "over"
-        raise NotAllowed(_("This table was abandoned by its creator."))
+        raise NotAllowed(_("This table was closed before its game started."))
     if game.status != Game.Status.ACTIVE:
         raise over
     return seat
@@ -1145,7 +1145,7 @@ def _open_require(game: Game) -> None:
     if game.status == Game.Status.FINISHED:
         raise NotAllowed(_("This game is over."))
     if game.status == Game.Status.ABANDONED:
-        raise NotAllowed(_("This table was abandoned by its creator."))
+        raise NotAllowed(_("This table was closed before its game started."))
 
 
 def _table_touch_or_start(game: Game, seats: list[Seat], now: datetime) -> None:

@@ -619,7 +619,7 @@ class GameChatView(ApiView):
     def _game(self, request: Request, game_id: int) -> Game:
         game = _game_get(game_id, request.user)
         if game.status == Game.Status.ABANDONED:  # nobody's chat any more: 409, as documented
-            raise NotAllowed(_("This table was abandoned."))
+            raise NotAllowed(_("This table was closed."))
         if not chat_open_to(game, request.user):
             if Seat.objects.filter(game=game, user=request.user, accepted=False).exists():
                 raise not_seated(invited=True)  # what to do, not only what is refused

@@ -323,7 +323,7 @@ def test_abandoned_tables_are_known_only_to_their_players(clients, alice):
         clients["alice"].put(f"{url}orders/", {"defaults": {}}, format="json"),
     ):
         body = _error(answer, 409, "not_allowed")
-        assert body["detail"] == "This table was abandoned by its creator.", body
+        assert body["detail"] == "This table was closed before its game started.", body
 
 
 # --------------------------------------------------------------------------- list

@@ -71,7 +71,7 @@ def test_an_abandoned_table_has_no_chat(alice):
     table = GameFactory(creator=alice, players=3, seats=[{"open": True}, {"open": True}])
     table = game_leave(game=table, user=alice)
     assert table.status == Game.Status.ABANDONED
-    with pytest.raises(NotAllowed, match="abandoned"):
+    with pytest.raises(NotAllowed, match="This table was closed"):
         chat_post(game=table, user=alice, text="anyone?")
 
 
@@ -87,7 +87,7 @@ def test_the_api_says_an_abandoned_tables_chat_is_closed_not_that_you_have_no_se
     url = f"/api/v1/games/{table.pk}/chat/"
     for answer in (api.get(url), api.post(url, {"text": "anyone?"}, format="json")):
         assert answer.status_code == 409 and answer.json()["code"] == "not_allowed"
-        assert answer.json()["detail"] == "This table was abandoned."
+        assert answer.json()["detail"] == "This table was closed."
 
 
 def test_a_burst_of_messages_is_limited(game, alice, bob):

@@ -130,7 +130,7 @@ def test_only_while_the_table_waits(alice, bob):
     game = game_create(creator=alice, players=3, seats=[{"open": True}, {"open": True}])
     game.status = Game.Status.ABANDONED
     game.save()
-    with pytest.raises(NotAllowed, match="abandoned"):
+    with pytest.raises(NotAllowed, match="closed before its game started"):
         game_seat_set(game=game, user=alice, position=1, seat={"ai": "easy"})
 
 

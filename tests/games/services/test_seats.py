@@ -58,7 +58,7 @@ def test_the_last_seat_filled_starts_the_game(alice, bob, carol):
         ("full", "kept for invited players"),
         ("seated", "You already have a seat"),
         ("started", "already started"),
-        ("abandoned", "abandoned"),
+        ("abandoned", "closed before its game started"),
         ("finished", "is over"),
     ],
 )
@@ -239,7 +239,7 @@ def test_the_creator_leaving_abandons_the_table(alice, bob):
     [
         ("outsider", NotYourSeat, "do not have a seat"),
         ("started", NotAllowed, "resign instead"),
-        ("abandoned", NotAllowed, "abandoned"),
+        ("abandoned", NotAllowed, "closed before its game started"),
     ],
 )
 def test_leave_refusals(alice, bob, carol, setup, error, phrase):
