@@ -57,11 +57,17 @@ class UserAdminChangeForm(UserChangeForm):
         if "username" in self.fields:
             self.fields["username"].help_text = USERNAME_HELP
 
+    # A name is checked when it changes: one made under older rules (before "open"
+    # read as a seat, say) does not keep the staff from saving the account's other fields.
     def clean_username(self) -> str:
+        if "username" not in self.changed_data:
+            return self.cleaned_data["username"]
         return _username_checked(self)
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]
+        if "display_name" not in self.changed_data:
+            return name
         problem = display_name_problem(name, user_pk=self.instance.pk) if name else None
         if problem is not None:
             raise forms.ValidationError(problem)

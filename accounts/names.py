@@ -47,15 +47,25 @@ SEAT_WORDS = (
     "réservée à l’hôte",
 )
 SEAT_WORD_ALONE = ("open", "frei", "libre")
-_SEAT_KEYS = "|".join(re.escape(name_key(word)) for word in SEAT_WORDS)
+APOSTROPHES = re.compile(r"['‘’ʼ`´]")
+
+
+def _readings(text: str) -> set[str]:
+    """``text`` as ``name_key`` reads it in lower and in upper case (it reads a capital
+    I as an l, so "FREI" and "FREl" meet only in upper case), with one apostrophe for
+    all and single spaces: a page shows "Place  libre" as "Place libre"."""
+    plain = " ".join(APOSTROPHES.sub("’", text).split())
+    return {name_key(plain.lower()), name_key(plain.upper())}
+
+
+_SEAT_KEYS = "|".join(re.escape(key) for word in SEAT_WORDS for key in _readings(word))
 RESERVED_NAME = re.compile(rf"^\s*({_SEAT_KEYS})\b", re.IGNORECASE)
-RESERVED_ALONE = {name_key(word) for word in SEAT_WORD_ALONE}
+RESERVED_ALONE = {key for word in SEAT_WORD_ALONE for key in _readings(word)}
 
 
 def reads_as_a_seat(name: str) -> bool:
-    """Whether ``name`` reads as a bot or an empty seat, in either reading of its
-    letters (``name_key`` reads a capital I as an l: "FREI" as "frel")."""
-    for key in {name_key(name), name_key(name.lower())}:
+    """Whether ``name`` reads as a bot or an empty seat."""
+    for key in _readings(name):
         if RESERVED_NAME.match(key) or re.sub(r"\W+$", "", key) in RESERVED_ALONE:
             return True
     return False

@@ -17,7 +17,8 @@ listed, people placed at random among the bots), the invited people accept
 action from the summarised ``legal_actions``, posts it with the version it saw, re-reads
 on 409, and polls with a growing pause (``--poll`` up to ``--poll-max``) while others or
 the bots are to act.  A share of the moves (``--doubled``, 5%) is sent twice at once, as
-a double click would: one must be accepted and the other answered 409.  At most
+a double click would: one must be stored, and the other answered as made (200) or, had
+another move come between, 409.  At most
 ``--concurrency`` requests are in flight at once.
 
 The mix (``--seed``): 3 to 5 seats per table, drawn evenly; 1 to all of them people
@@ -577,7 +578,7 @@ def parser_make(description: str) -> argparse.ArgumentParser:
         "--doubled",
         type=float,
         default=0.05,
-        help="share of people's moves sent twice at once (one must get 409)",
+        help="share of people's moves sent twice at once (one stored, the other answered as made)",
     )
     parser.add_argument(
         "--poll-with",

@@ -565,8 +565,8 @@ def move_made_already(*, game: Game, user, version: int, action: dict[str, Any])
         .values_list("action", flat=True)
         .first()
     )
-    if made is None:
-        return False
+    if made is None or action.get("seat", made.get("seat")) != made.get("seat"):
+        return False  # another seat's move: refused as such, never answered as made
 
     def plain(move: dict[str, Any]) -> dict[str, Any]:
         return {k: sorted(v) if k == "cards" else v for k, v in move.items() if k != "seat"}

@@ -397,6 +397,8 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
         if locked.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can change its seats."))
         target = seats[position] if 0 <= position < len(seats) else None
+        if target is not None and target.user_id == user.pk:
+            raise NotAllowed(_("This is your own seat."))
         if target is not None and locked.status != Game.Status.ABANDONED:
             if _seat_is(target, kind, value, invitee):  # sent again: what was asked holds
                 return _game_sync(game, locked)
@@ -407,8 +409,6 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
                 position=position,
                 seats=len(seats),
             )
-        if target.user_id == user.pk:
-            raise NotAllowed(_("This is your own seat."))
         if target.user_id is not None and target.accepted:
             raise NotAllowed(
                 _("%(name)s has taken this seat; it stays theirs.") % {"name": target.display_name}

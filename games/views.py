@@ -65,8 +65,12 @@ def login_required(view: Any) -> Any:
     def wrapper(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         if request.user.is_authenticated:
             return view(request, *args, **kwargs)
-        # After logging in, a form comes back to its table, not to the form's target.
-        back = reverse("games:detail", args=[kwargs["game_id"]]) if "game_id" in kwargs else "/"
+        # After logging in, a form comes back to its table, not to the form's target;
+        # the create-table form to itself; the lobby's own forms to the lobby.
+        if "game_id" in kwargs:
+            back = reverse("games:detail", args=[kwargs["game_id"]])
+        else:
+            back = request.path if request.path == reverse("games:new") else "/"
         return login_first(request, back)
 
     return wrapper

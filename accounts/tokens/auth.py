@@ -48,8 +48,8 @@ class TokenAuthentication(BaseAuthentication):
         if token is None:  # revoked (the row is gone) or never one of ours
             raise exceptions.AuthenticationFailed(
                 _(
-                    "Invalid token: it was revoked (by you, or by a password change), or it "
-                    "is mistyped. Get a new one (POST /api/v1/auth/token/)."
+                    "Invalid token: it is unknown here (revoked, long expired, or "
+                    "mistyped). Get a new one (POST /api/v1/auth/token/)."
                 )
             )
         now = timezone.now()

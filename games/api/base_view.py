@@ -23,7 +23,10 @@ class ApiView(APIView):
     def initial(self, request, *args, **kwargs):
         super().initial(request, *args, **kwargs)
         meta = request.META
-        chunked = "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower()
+        # A body is meant when it says its type: join, leave and resign read none.
+        chunked = "chunked" in meta.get("HTTP_TRANSFER_ENCODING", "").lower() and bool(
+            meta.get("CONTENT_TYPE")
+        )
         if (
             chunked
             and not meta.get("CONTENT_LENGTH")

@@ -328,7 +328,9 @@ class MoveInputSerializer(StrictSerializer):
         max_value=MAX_INT,
         help_text=(
             "The game version you saw (`version` of the game view). A move for any "
-            "other version is refused with 409: repeating a request never moves twice."
+            "other version is refused with 409: repeating a request never moves twice. "
+            "The same move sent again, your first own move since that version, is "
+            "answered 200 as made."
         ),
     )
 

@@ -52,3 +52,9 @@ def test_the_log_in_page_says_the_form_was_not_saved_and_leads_back(client, alic
 def test_a_page_asked_for_logged_out_comes_back_to_itself(client):
     answer = client.get("/accounts/profile/tokens/?x=1")
     assert answer["Location"] == "/accounts/login/?next=/accounts/profile/tokens/%3Fx%3D1"
+
+
+def test_the_create_table_form_sent_logged_out_comes_back_to_itself(client):
+    answer = client.post("/games/new/", {"players": "3"})
+    assert answer["Location"] == "/accounts/login/?next=/games/new/"
+    assert client.post("/games/quick/", {"players": "3"})["Location"] == "/accounts/login/?next=/"

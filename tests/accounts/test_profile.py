@@ -70,6 +70,9 @@ def test_changing_the_display_name(client, alice):
         ("Kept for the host", "reads like a bot or an empty seat"),
         ("Für den Gastgeber freigehalten", "reads like a bot or an empty seat"),
         ("Réservée à l’hôte", "reads like a bot or an empty seat"),
+        ("Réservée à l'hôte", "reads like a bot or an empty seat"),  # a typed apostrophe
+        ("Kept  for the host", "reads like a bot or an empty seat"),  # shown with one space
+        ("FREl", "reads like a bot or an empty seat"),  # a small l for the capital I
     ],
 )
 def test_bad_display_names_show_errors_and_change_nothing(client, alice, value, error):

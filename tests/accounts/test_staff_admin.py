@@ -202,6 +202,20 @@ def test_the_account_page_keeps_the_sites_name_rules(
     assert User.objects.get(pk=carol.pk).username == "carol"
 
 
+def test_a_name_made_under_older_rules_does_not_block_saving_the_account(admin_client, carol):
+    """A name the rules refuse now ("open" reads as an empty seat since 2026-11-29) was
+    checked again on every save: the staff could change nothing else of the account."""
+    User.objects.filter(pk=carol.pk).update(username="open", display_name="Libre")
+    carol.refresh_from_db()
+    page = reverse("admin:accounts_user_change", args=[carol.pk])
+    data = change_form_data(admin_client, carol) | {"first_name": "Caroline"}
+    assert admin_client.post(page, data).status_code == 302
+    assert User.objects.get(pk=carol.pk).first_name == "Caroline"
+    # Changed, a name meets today's rules.
+    refused = admin_client.post(page, data | {"display_name": "frei"})
+    assert "reads like a bot" in refused.content.decode()
+
+
 def test_a_new_account_in_the_admin_keeps_the_username_rules(admin_client, alice):
     page = reverse("admin:accounts_user_add")
     data = {"password1": "a long new secret 42", "password2": "a long new secret 42"}

@@ -88,7 +88,7 @@ def test_postgres_restarted_mid_play(stack):
         assert stored.status_code == 201, stored.text
         ledger.accepted.append((mine["version"], action))
         again = apis[seat].move(game_id, action, mine["version"])  # a repeated request
-        assert again.status_code == 409 and again.json()["code"] == "version_conflict"
+        assert again.status_code == 200, again.text  # answered as made: stored once
         assert requests.get(f"{stack.base}/health/", timeout=10).status_code == 200
         play(game_id, apis, ledger, rng, until=lambda v, at=mine["version"]: v["version"] >= at + 6)
 

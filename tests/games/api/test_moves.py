@@ -251,6 +251,8 @@ def test_a_move_sent_again_after_a_lost_answer_is_answered_as_made(clients):
     assert again.json()["seats"][1]["bid"] == [2000]
     # Another player sending dora's move at that version made nothing of hers.
     _error(move(clients, "bob", game_id, type="bid", cards=[1000], version=0), 409)
+    # Her move sent again for another seat is refused as such, not answered as made.
+    _error(move(clients, "dora", game_id, type="bid", cards=[1000], seat=1, version=0), 403)
     assert Move.objects.filter(game_id=game_id).count() == 2
 
 

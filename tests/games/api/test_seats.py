@@ -69,6 +69,7 @@ def test_a_seat_change_sent_again_is_answered_as_done(clients, waiting):
         ("bob", 2, {"ai": "easy"}, 409, "not_allowed"),
         ("oscar", 2, {"ai": "easy"}, 409, "not_allowed"),
         ("alice", 0, {"ai": "easy"}, 409, "not_allowed"),
+        ("alice", 0, {"user": "alice"}, 409, "not_allowed"),  # her own: not "as asked"
         ("alice", 3, {"ai": "easy"}, 400, "invalid"),
         ("alice", 2, {"ai": "grandmaster"}, 400, "invalid"),
         ("alice", 2, {"ai": "easy", "open": True}, 400, "invalid"),

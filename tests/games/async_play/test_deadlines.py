@@ -507,7 +507,7 @@ def test_a_bot_made_the_last_move_the_e_mail_does_not_ask_to_play_on(dora, alice
         )
         assert notification_send(notification_id=notice.pk) == "sent"
         (message,) = mail.outbox
-        assert "It was the game's last move." in message.body
+        assert "The game is over now." in message.body
         assert "play on" not in message.body and "play on" not in message.alternatives[0][0]
 
 
