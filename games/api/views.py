@@ -80,7 +80,7 @@ IDEMPOTENCY_KEY = OpenApiParameter(
         "it opens no second table: the answer is 200 with the table the first opened."
     ),
 )
-IDEMPOTENCY_KEY_FORM = re.compile(rf"(?:[A-Za-z0-9_.~-]{{1,{services.ONCE_MAX_LENGTH}}})?")
+IDEMPOTENCY_KEY_FORM = re.compile(rf"[A-Za-z0-9_.~-]{{1,{services.ONCE_MAX_LENGTH}}}")
 
 # --------------------------------------------------------------------------- helpers
 
@@ -282,8 +282,8 @@ class GamesView(ApiView):
         },
     )
     def post(self, request: Request) -> Response:
-        once = request.headers.get("Idempotency-Key", "")
-        if not IDEMPOTENCY_KEY_FORM.fullmatch(once):
+        once = request.headers.get("Idempotency-Key")  # sent empty: refused, not "none"
+        if once is not None and not IDEMPOTENCY_KEY_FORM.fullmatch(once):
             raise exceptions.ValidationError(
                 {
                     "Idempotency-Key": _(
@@ -292,6 +292,7 @@ class GamesView(ApiView):
                     )
                 }
             )
+        once = once or ""
         body = GameCreateInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
         options = dict(body.validated_data)
