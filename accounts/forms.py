@@ -9,7 +9,7 @@ from django.utils.text import format_lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
-from accounts.adapter import USERNAME_MAX_LENGTH
+from accounts.adapter import READS_AS_A_SEAT, USERNAME_MAX_LENGTH
 from accounts.models import User
 from accounts.names import name_key, reads_as_a_seat
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH
@@ -22,7 +22,7 @@ def display_name_problem(name: str, *, user_pk: int | None) -> str | None:
     look-alike letters read as the Latin ones)."""
     folded = name_key(name)
     if reads_as_a_seat(name):
-        return gettext("That reads like a bot or an empty seat on the board: choose another name.")
+        return str(READS_AS_A_SEAT)
     others = User.objects.exclude(pk=user_pk).filter(
         Q(username_key=folded) | Q(display_name_key=folded)
     )

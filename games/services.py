@@ -466,10 +466,7 @@ def game_leave(*, game: Game, user: User) -> Game:
             raise NotAllowed(_("The game has started: you can resign instead of leaving."))
         _open_require(locked)
         if user.pk == locked.created_by_id:
-            locked.status = Game.Status.ABANDONED
-            locked.save(update_fields=["status", "updated_at"])
-            if locked.rematch_of_id is not None:
-                _rematch_release(locked)
+            _table_close(locked)
         else:
             if not seat.accepted or seat.by_invitation:
                 # An invitation declined by leaving, or given up after accepting: the
@@ -498,15 +495,21 @@ def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
         quiet_since = now - timedelta(days=settings.WAITING_TABLE_DAYS)
         if locked is None or locked.status != Game.Status.OPEN or locked.updated_at > quiet_since:
             return False
-        locked.status = Game.Status.ABANDONED
-        locked.save(update_fields=["status", "updated_at"])
-        if locked.rematch_of_id is not None:
-            _rematch_release(locked)
+        _table_close(locked)
         _board_changed(locked)
     logger.info(
         "game %s: closed after waiting %s days for players", game_id, settings.WAITING_TABLE_DAYS
     )
     return True
+
+
+def _table_close(locked: Game) -> None:
+    """Close a table before its game starts (its host left, or it waited too long):
+    abandoned, and no longer the rematch of its finished game."""
+    locked.status = Game.Status.ABANDONED
+    locked.save(update_fields=["status", "updated_at"])
+    if locked.rematch_of_id is not None:
+        _rematch_release(locked)
 
 
 def _rematch_release(closed: Game) -> None:
