@@ -40,6 +40,7 @@ class User(AbstractUser):
         "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
         "handed_over": _("Your seat handed to a bot after missed deadlines"),
+        "closed": _("A table you were at closed before its game started"),
     }
     # The same kinds inside a sentence ("Stop these e-mails (your turn)").
     EMAIL_KIND_PHRASES = {
@@ -57,6 +58,9 @@ class User(AbstractUser):
         "handed_over": pgettext_lazy(
             "e-mail kind in a sentence", "your seat handed to a bot after missed deadlines"
         ),
+        "closed": pgettext_lazy(
+            "e-mail kind in a sentence", "tables you were at closed before their game started"
+        ),
     }
 
     # The kinds of game notice that may also come as a Web Push notification, on the
@@ -69,6 +73,7 @@ class User(AbstractUser):
         "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
         "handed_over": _("Your seat handed to a bot after missed deadlines"),
+        "closed": _("A table you were at closed before its game started"),
     }
 
     class TurnEmails(models.TextChoices):

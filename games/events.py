@@ -32,6 +32,11 @@ ready: ``games.apps``):
   ``game``'s seat ``seat`` (its player absent, deadlines missed) to a bot, so that the
   news is never lost while the change stands.  Listener: ``games.tasks`` owes that
   player an e-mail saying so (sent after the commit).
+- ``table_closed`` — inside the transaction in which the table ``game_id`` closed
+  before its game started: its host ``host_id`` left it, or (``expired``) it waited
+  ``WAITING_TABLE_DAYS`` days unchanged.  ``user_ids``: the people who had a seat there
+  or an invitation to one (the host too when it expired).  Listener: ``games.tasks``
+  owes each an e-mail saying so (sent after the commit).
 - ``board_changed`` — after the commit: what the board of ``game_id`` shows changed
   (a move, a seat, a resignation, a deadline, a chat message); ``version`` is the
   game's version now.  Listener: ``games.live`` tells every open board of that game,
@@ -57,6 +62,7 @@ game_finished = Signal()  # game, seats (inside the transaction)
 invited = Signal()  # game_id, user_ids, by_user_id (inside the transaction)
 declined = Signal()  # game_id, host_id, by_user_id (inside the transaction)
 seat_handed_over = Signal()  # game, seat (inside the transaction)
+table_closed = Signal()  # game_id, host_id, user_ids, expired (inside the transaction)
 board_changed = Signal()  # game_id, version
 
 

@@ -39,6 +39,9 @@ class Game(models.Model):
     # shuffled when the game starts, so an id never says anything about the deck.
     id = models.BigAutoField(primary_key=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    # Abandoned because it waited WAITING_TABLE_DAYS unchanged (the stalled sweep), not
+    # because its host closed it: what its page and the e-mails then say.
+    closed_waiting = models.BooleanField(default=False)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
@@ -376,6 +379,7 @@ class Notification(models.Model):
         DECLINED = "declined", "Invitation declined"
         GAME_OVER = "game_over", "Game over"
         HANDED_OVER = "handed_over", "Seat handed to a bot"
+        CLOSED = "closed", "Table closed"
 
     class Status(models.TextChoices):
         PENDING = "pending", "Pending"

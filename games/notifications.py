@@ -42,7 +42,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
+from django.utils.translation import ngettext, pgettext
 
 from accounts.preferences import zone_named
 from games import events, presenter, push
@@ -289,6 +289,31 @@ def handed_over_notice_create(*, game: Game, seat: Seat, now: datetime) -> None:
         events.announce(events.notices_owed, ids=[notice.pk])  # once the change is committed
 
 
+def closed_notices_create(
+    *, game_id: int, user_ids: list[int], expired: bool, now: datetime
+) -> None:
+    """Inside the transaction that closes the table before its start: a CLOSED row for
+    each person seated or invited there (the key says why: ``expired`` or the host
+    ``left``), sent after the commit."""
+    key = f"{game_id}:{'expired' if expired else 'left'}"
+    ids = [
+        notice.pk
+        for user_id in user_ids
+        if (
+            notice := _claim(
+                user_id=user_id,
+                game_id=game_id,
+                kind=Kind.CLOSED,
+                key=key,
+                due_at=now + OUTBOX_GRACE,
+            )
+        )
+        is not None
+    ]
+    if ids:
+        events.announce(events.notices_owed, ids=ids)  # once the closing is committed
+
+
 class About(NamedTuple):
     """Whom a row about one game names, read once per send for its e-mail and its push:
     the inviter of an invitation; for a decline, the seat (while it is still open and
@@ -300,7 +325,9 @@ class About(NamedTuple):
 
 
 def _about(notice: Notification, game: Game) -> About:
-    if notice.kind in (Kind.INVITATION, Kind.HANDED_OVER):
+    if notice.kind in (Kind.INVITATION, Kind.HANDED_OVER) or (
+        notice.kind == Kind.CLOSED and notice.key.endswith(":left")  # its host closed it
+    ):
         return About(who=game.created_by.public_name)
     if notice.kind != Kind.DECLINED:
         return About()
@@ -515,7 +542,7 @@ def _not_wanted_now(
         return _unless_seen_at_the_table(
             notice, game, user, now, "The player saw the end at the board."
         )
-    if notice.kind == Kind.HANDED_OVER:
+    if notice.kind in (Kind.HANDED_OVER, Kind.CLOSED):
         if game is None:
             return "skip", "The table has gone."
         return _unless_seen_at_the_table(notice, game, user, now, "The player saw it at the board.")
@@ -884,6 +911,53 @@ def _message_handed_over(letter: Letter) -> EmailMultiAlternatives:
     )
 
 
+def _message_closed(letter: Letter) -> EmailMultiAlternatives:
+    host = letter.user.pk == letter.game.created_by_id
+    if host:  # only when it expired: the host who closes it is not told
+        next_step, url = _("To play, open a new table:"), _absolute(reverse("games:new"))
+        button = _("Open a new table")
+    else:
+        next_step, url = _("Open tables wait in the lobby:"), _absolute(reverse("lobby"))
+        button = _("See the open tables")
+    return _message(
+        user=letter.user,
+        address=letter.address,
+        subject=presenter.email_subject("closed", game_id=letter.game.pk, who=letter.about.who),
+        template="closed",
+        context={
+            "lines": _closed_lines(letter, host),
+            "next_step": next_step,
+            "next_url": url,
+            "next_button": button,
+            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk)},
+        },
+    )
+
+
+def _closed_lines(letter: Letter, host: bool) -> list[str]:
+    """Why the table closed, and what became of the reader's seat or invitation."""
+    table, days = letter.game.pk, settings.WAITING_TABLE_DAYS
+    if letter.about.who:  # its host closed it
+        why = _("%(who)s closed table %(table)s before its game started.") % {
+            "who": letter.about.who,
+            "table": table,
+        }
+    else:
+        why = ngettext(
+            "Table %(table)s waited %(days)s day for players with no seat taken, left or"
+            " changed, so it was closed before its game started.",
+            "Table %(table)s waited %(days)s days for players with no seat taken, left or"
+            " changed, so it was closed before its game started.",
+            days,
+        ) % {"table": table, "days": days}
+    if host:
+        return [why]
+    seat = next((seat for seat in letter.view.seats_info if seat.is_you), None)
+    if seat is not None and not seat.accepted:
+        return [why, _("Your invitation to it no longer stands.")]
+    return [why, _("You no longer have a seat there: it does not count against your tables.")]
+
+
 def _final_scores(view: TableView) -> list[str]:
     """The final scores in one line per seat, in the order of the places, as the end
     screen has them: "1. Bob: status 15, 102,000 (winner)"."""
@@ -928,6 +1002,7 @@ _MESSAGES = {
     Kind.DECLINED: _message_declined,
     Kind.GAME_OVER: _message_game_over,
     Kind.HANDED_OVER: _message_handed_over,
+    Kind.CLOSED: _message_closed,
 }
 
 

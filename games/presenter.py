@@ -760,6 +760,13 @@ def email_subject(
             "who": who,
             "table": game_id,
         }
+    if kind == "closed" and who:
+        return _("%(who)s closed table %(table)s before its game started") % {
+            "who": who,
+            "table": game_id,
+        }
+    if kind == "closed":
+        return _("Table %(table)s closed before its game started") % {"table": game_id}
     if kind == "turn":
         return _("Your turn at table %(table)s") % {"table": game_id}
     if kind == "reminder":
@@ -788,6 +795,8 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
         body = _("The seat waits for you: give it to a bot, invite someone else, or open it.")
     elif kind == "handed_over":
         body = _("You missed your deadlines: a bot plays your seat to the end of the game.")
+    elif kind == "closed":
+        body = _("This table was closed before its game started.")
     else:
         body = headline(view).text
     return title, body

@@ -855,6 +855,20 @@ def invitation_withdrawn(game: Game, user: User | None) -> bool:
     )
 
 
+def host_blocked(game: Game, user: User) -> bool:
+    """``user`` takes no invitations from the host of ``game``."""
+    return InvitationBlock.objects.filter(user=user, blocked_id=game.created_by_id).exists()
+
+
+def seat_held_for(game: Game, user: User | None) -> int | None:
+    """The number of the seat ``user`` declined (or left after accepting) at ``game``,
+    while it still waits for the host's choice: theirs to take back (``game_join``)."""
+    if not _user_known(user) or game.status != Game.Status.OPEN:
+        return None
+    seat = Seat.objects.filter(game=game, user=None, declined_by=user).first()
+    return seat.position + 1 if seat is not None else None
+
+
 def seat_declined_by(seat: Seat, *, host: bool) -> Any:
     """Who declined an invitation to this seat, still empty, for its host; else None."""
     return seat.declined_by if host and seat.held else None

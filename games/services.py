@@ -265,8 +265,9 @@ def _rematch_seat(seat: Seat) -> dict[str, Any]:
 
 @game_logged
 def game_join(*, game: Game, user: User) -> Seat:
-    """Take a seat: an invited user accepts their invitation, anyone else takes the
-    lowest open seat.  The game starts when this fills the last seat."""
+    """Take a seat: an invited user accepts their invitation (one who declined it, or
+    left after accepting, takes that seat back while it waits for the host), anyone
+    else takes the lowest open seat.  The game starts when this fills the last seat."""
     _user_require(user, NotAllowed(_("Log in to join a table.")))
     now = timezone.now()
     with transaction.atomic():
@@ -276,6 +277,10 @@ def game_join(*, game: Game, user: User) -> Seat:
         if playing and seat is not None and seat.accepted and not seat.resigned:  # again
             raise AlreadySeated(_("You already have a seat at this table."))
         _open_require(locked)
+        if seat is None:  # one who declined or left their invitation takes it back
+            seat = next((s for s in seats if s.held and s.declined_by_id == user.pk), None)
+            if seat is not None:
+                seat.user = user
         seat_invited = seat is not None
         if seat is None:
             seat = next((s for s in seats if s.is_open), None)
@@ -308,15 +313,19 @@ def game_join(*, game: Game, user: User) -> Seat:
 def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool = False) -> Game:
     """Accept (take the reserved seat) or decline (the seat waits for the host's choice:
     ``Seat.held``); ``block`` with a decline: take no more invitations from the table's
-    creator."""
+    creator, even once the invitation is withdrawn or declined (a host who invites and
+    withdraws at once left nothing to block)."""
     _user_require(user, NotAllowed(_("Log in to answer an invitation.")))
     if not isinstance(accept, bool) or not isinstance(block, bool) or (accept and block):
         raise GameError(_("Answer the invitation with accept or decline."))
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
-        _open_require(locked)
         seat = _seat_of_user(seats, user)
+        if block and seat is None and _invited_to(locked, user):
+            InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
+            return _game_sync(game, locked)
+        _open_require(locked)
         if seat is not None and seat.accepted:  # answered already (another tab, say)
             raise AlreadySeated(
                 _("You already sit at this table, in seat %(number)s.")
@@ -335,6 +344,15 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
             InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
         _table_touch_or_start(locked, seats, now)
     return _game_sync(game, locked)
+
+
+def _invited_to(game: Game, user: User) -> bool:
+    """``user`` was invited to ``game`` by its host (their invitation e-mail was owed)."""
+    return user.pk != game.created_by_id and (
+        Notification.objects.filter(
+            user=user, game=game, kind=Notification.Kind.INVITATION
+        ).exists()
+    )
 
 
 def invitations_decline_all(*, user: User) -> int:
@@ -495,7 +513,7 @@ def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
         quiet_since = now - timedelta(days=settings.WAITING_TABLE_DAYS)
         if locked is None or locked.status != Game.Status.OPEN or locked.updated_at > quiet_since:
             return False
-        _table_close(locked)
+        _table_close(locked, expired=True)
         _board_changed(locked)
     logger.info(
         "game %s: closed after waiting %s days for players", game_id, settings.WAITING_TABLE_DAYS
@@ -503,13 +521,24 @@ def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
     return True
 
 
-def _table_close(locked: Game) -> None:
-    """Close a table before its game starts (its host left, or it waited too long):
-    abandoned, and no longer the rematch of its finished game."""
-    locked.status = Game.Status.ABANDONED
-    locked.save(update_fields=["status", "updated_at"])
+def _table_close(locked: Game, *, expired: bool = False) -> None:
+    """Close a table before its game starts (its host left, or it ``expired``: it
+    waited too long): abandoned, no longer the rematch of its finished game, and the
+    people seated or invited there told (the host too when it expired)."""
+    locked.status, locked.closed_waiting = Game.Status.ABANDONED, expired
+    locked.save(update_fields=["status", "closed_waiting", "updated_at"])
     if locked.rematch_of_id is not None:
         _rematch_release(locked)
+    told = Seat.objects.filter(game=locked, user__isnull=False).values_list("user_id", flat=True)
+    user_ids = [pk for pk in told if expired or pk != locked.created_by_id]
+    if user_ids:
+        events.announce_now(
+            events.table_closed,
+            game_id=locked.pk,
+            host_id=locked.created_by_id,
+            user_ids=user_ids,
+            expired=expired,
+        )
 
 
 def _rematch_release(closed: Game) -> None:

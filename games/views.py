@@ -557,10 +557,15 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
             game=game, user=user, accept=answer == "yes", block=answer == "block"
         )
 
+    def blocked(game: Game) -> str:  # declined now, or withdrawn by the host before
+        if selectors.seat_held_for(game, request.user):
+            return _("You declined the invitation and will get no more from this player.")
+        return _("You will get no more invitations from this player.")
+
     done = {
         "yes": gettext_lazy("You have taken your seat."),
         "no": gettext_lazy("You declined the invitation."),
-        "block": gettext_lazy("You declined the invitation and will get no more from this player."),
+        "block": blocked,
     }[answer]
     return _table_post(request, game_id, respond, done)
 
@@ -773,6 +778,10 @@ def _board_response(
         with_ending(context, game)
     if view.status in ("open", "active") and view.you is None:  # the invitation's link
         context["invitation_withdrawn"] = selectors.invitation_withdrawn(game, user)
+        context["held_for_you"] = selectors.seat_held_for(game, user)
+        context["host_blocked"] = context["invitation_withdrawn"] and selectors.host_blocked(
+            game, user
+        )
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if (error or seat_refusal) and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)
@@ -814,6 +823,8 @@ def table_options(game: Game, *, live: bool = True, chat: bool = False) -> dict[
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
         "scenario": game.scenario_deck is not None or game.scenario_first_player is not None,
+        # Closed by the stalled sweep after waiting this many days (else 0).
+        "closed_waiting_days": settings.WAITING_TABLE_DAYS if game.closed_waiting else 0,
         "stamp": _stamp(_changed_at(game.updated_at, game.chat_at if chat else None))
         if live
         else "",
@@ -891,6 +902,8 @@ def board_context(
         and not view.you.resigned,
         # Set by the table's own page: its invitation's link, the seat given away.
         "invitation_withdrawn": False,
+        "held_for_you": None,
+        "host_blocked": False,
         "creator_name": next(
             (s.display_name for s in view.seats_info if s.user_id == view.options.created_by_id),
             None,

@@ -336,7 +336,8 @@ class GameJoinView(ApiView):
         operation_id="games_join",
         summary="Take a seat",
         description=(
-            "Accept your invitation to this table, or take its lowest open seat. The game "
+            "Accept your invitation to this table (or take back the seat you declined or "
+            "left, while it waits for the host), or take its lowest open seat. The game "
             "starts when every seat is filled. Sent again when you sit there already (a "
             "retry after a lost answer, even once the game has started), it answers 200 "
             "with the view and changes nothing."
@@ -365,7 +366,8 @@ class GameLeaveView(ApiView):
         description=(
             "Your seat at a table waiting for players opens to anyone again (an invitation "
             "you had not answered is declined). When the table's creator leaves, the table "
-            "is abandoned. Once the game has started, resign instead (`resign/`)."
+            "is closed (abandoned) at once, and everyone seated or invited there is "
+            "e-mailed. Once the game has started, resign instead (`resign/`)."
         ),
         tags=["games"],
         parameters=[GAME_ID],

@@ -218,7 +218,14 @@ def test_the_kinds_pushed_and_off_everywhere(dora_client, dora):
     )
     assert response.status_code == 302 and response.url == "/accounts/profile/#push"
     dora.refresh_from_db()
-    assert dora.push_off == ["deadline", "invitation", "declined", "game_over", "handed_over"]
+    assert dora.push_off == [
+        "deadline",
+        "invitation",
+        "declined",
+        "game_over",
+        "handed_over",
+        "closed",
+    ]
 
     _post(dora_client, ON, subscription(FCM + "a"))
     _post(dora_client, ON, subscription(FCM + "b"))

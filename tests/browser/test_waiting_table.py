@@ -121,3 +121,25 @@ def test_the_confirmation_goes_with_the_players_first_move(
     page.locator("#pass-button").click()
     expect(page.locator(".messages")).not_to_be_attached()
     expect(page.locator("#board .log")).to_contain_text("Dora passes")
+
+
+def test_the_host_closes_the_table_after_a_second_press(
+    live_server, new_page, log_in, screenshot, alice, carol
+):
+    """The host's "Close this table" closed it at one press; now it says what closing does."""
+    from playwright.sync_api import expect
+
+    table = game_create(creator=alice, players=3, seats=[{"open": True}, {"open": True}])
+    game_join(game=table, user=carol)
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{table.pk}/")
+    close = page.get_by_role("button", name="Close the table")
+    expect(close).to_be_hidden()
+    page.get_by_text("Close this table").click()
+    expect(close).to_be_visible()
+    expect(page.locator(".close-table")).to_contain_text("told by e-mail")
+    assert Game.objects.get(pk=table.pk).status == Game.Status.OPEN
+    screenshot(page, "waiting-table-close")
+    close.click()
+    expect(page.locator(".messages")).to_contain_text("You closed the table.")
+    assert Game.objects.get(pk=table.pk).status == Game.Status.ABANDONED

@@ -275,10 +275,19 @@ def left(persona: str, table: str = "open") -> Effect:
 
 def abandoned_by_creator(table: str = "open") -> Effect:
     def check(world, changes):
-        assert _game(world, table).status == Game.Status.ABANDONED
+        game = _game(world, table)
+        assert game.status == Game.Status.ABANDONED
         assert "games.seat" not in changes
+        # The people seated or invited there are owed the news, stored with it.
+        notices = Notification.objects.filter(pk__in=changes.get("games.notification", ()))
+        others = set(
+            game.seats.exclude(user=None)
+            .exclude(user_id=game.created_by_id)
+            .values_list("user_id", flat=True)
+        )
+        assert {(n.user_id, n.kind) for n in notices} == {(pk, "closed") for pk in others}
 
-    return Effect(frozenset({"games.game"}), check, "abandoned")
+    return Effect(frozenset({"games.game", "games.notification"}), check, "abandoned")
 
 
 def resigned(persona: str, table: str = "active") -> Effect:
@@ -888,7 +897,15 @@ add(
         p: user_changed(
             p,
             "push_off",
-            ["reminder", "deadline", "invitation", "declined", "game_over", "handed_over"],
+            [
+                "reminder",
+                "deadline",
+                "invitation",
+                "declined",
+                "game_over",
+                "handed_over",
+                "closed",
+            ],
         )
         for p in PERSONAS[1:]
     },

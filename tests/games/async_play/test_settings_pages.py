@@ -230,13 +230,20 @@ def test_each_emails_link_stops_its_own_kind_only(client, dora, run_commits):
 def test_the_profile_switches_kinds_on_and_off(client, dora):
     client.force_login(dora)
     page = client.get("/accounts/profile/").content.decode()
-    assert page.count('name="emails_on"') == 8
+    assert page.count('name="emails_on"') == 9
     client.post(
         "/accounts/profile/notifications/",
         {"turn_emails": "every", "emails_on": ["turn", "invitation", "game_over"]},
     )
     dora.refresh_from_db()
-    assert dora.emails_off == ["reminder", "deadline", "digest", "declined", "handed_over"]
+    assert dora.emails_off == [
+        "reminder",
+        "deadline",
+        "digest",
+        "declined",
+        "handed_over",
+        "closed",
+    ]
     bad = client.post(
         "/accounts/profile/notifications/", {"turn_emails": "every", "emails_on": ["spam"]}
     )
@@ -251,6 +258,7 @@ def test_the_profile_switches_kinds_on_and_off(client, dora):
         "declined",
         "game_over",
         "handed_over",
+        "closed",
     ]
 
 

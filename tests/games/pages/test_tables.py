@@ -106,7 +106,7 @@ def test_a_closed_table_says_so_to_its_invited_players(client, open_table, alice
 
 def test_a_closed_table_says_so_to_whoever_watched_it(client, open_table, alice, dave):
     """A visitor or a player without a seat who followed the table's link (or was
-    watching it) learns that its host closed it: not a bare "not found", and a
+    watching it) learns that it was closed: not a bare "not found", and a
     watching board reloads into that page rather than polling a 404 for ever.  They
     see nothing of it but that (no seats, no names)."""
     client.force_login(alice)
@@ -118,7 +118,7 @@ def test_a_closed_table_says_so_to_whoever_watched_it(client, open_table, alice,
         page = client.get(f"/games/{open_table.pk}/")
         html = page.content.decode()
         assert page.status_code == 410
-        assert "This table was closed" in html and "Its host closed it" in html
+        assert "This table was closed" in html and "It was closed before the game began" in html
         assert "Alice" not in html and "Bob" not in html
         poll = client.get(f"/games/{open_table.pk}/board/?version=0&t=1", **HX)
         assert poll.status_code == 200 and poll["HX-Refresh"] == "true" and not poll.content

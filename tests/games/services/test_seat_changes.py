@@ -164,7 +164,7 @@ def test_a_withdrawn_invitation_leaves_the_lobby(client, table, alice, bob):
     assert "from Alice" not in client.get("/").content.decode()
 
 
-WITHDRAWN = "Your invitation is withdrawn: the host has given your seat to someone else."
+WITHDRAWN = "The host withdrew your invitation to this table."
 
 
 def test_the_invitations_link_says_it_was_withdrawn(client, table, alice, bob, carol, dora):
@@ -222,3 +222,72 @@ def test_one_invitation_e_mail_per_player_and_table(table, alice, bob, run_commi
         game_seat_set(game=game, user=alice, position=2, seat={"user": "bob"})
     assert _seats(game)[2] == ("bob", "", False)
     assert len([m for m in mail.outbox if m.to == [bob.email]]) == 1
+
+
+def test_one_who_left_their_invitation_takes_the_seat_back(client, table, alice, bob, carol):
+    """A friend who accepted and then pressed "Leave" (or declined by mistake) was put
+    in an open seat meant for strangers on joining again, or, with none open, refused;
+    the seat of their invitation stayed held for the host."""
+    from games.services import game_leave
+
+    game_join(game=table, user=bob)
+    game_leave(game=table, user=bob)  # the host's notice stays owed (no commit runs)
+    client.force_login(bob)
+    html = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Seat 2, the seat of your invitation, waits for the host to fill it" in html
+    assert "Take seat 2 back</button>" in html
+    client.force_login(carol)  # a stranger: the held seat is not for her
+    assert "Take seat" not in client.get(f"/games/{table.pk}/").content.decode()
+    game_join(game=table, user=carol)  # seat 3, as before
+    client.force_login(bob)
+    assert client.post(f"/games/{table.pk}/join/").status_code == 302
+    assert _seats(table) == [
+        ("alice", "", True),
+        ("bob", "", True),
+        ("carol", "", True),
+        (None, "", False),
+    ]
+    bobs = Seat.objects.get(game=table, user=bob)
+    assert bobs.by_invitation and bobs.declined_by is None
+    # The host's notice of his leaving is not sent: the seat is taken again.
+    (notice,) = Notification.objects.filter(user=alice, kind=Notification.Kind.DECLINED)
+    from games.notifications import notification_send
+
+    assert notification_send(notification_id=notice.pk, now=notice.due_at) == "skipped"
+    # Once the host fills it, it is no longer his to take back.
+    game_leave(game=table, user=bob)
+    game_seat_set(game=table, user=alice, position=1, seat={"ai": "easy"})
+    client.force_login(bob)
+    assert "Take seat" not in client.get(f"/games/{table.pk}/").content.decode()
+
+
+def test_an_invitation_withdrawn_can_still_be_blocked(client, table, alice, bob, carol, dora):
+    """A host who invited and withdrew at once left nothing to block ("You have no open
+    invitation to this table"): invited again and again, the invitee could only turn
+    all invitation e-mails off."""
+    game_seat_set(game=table, user=alice, position=1, seat={"ai": "hard"})
+    client.force_login(bob)
+    page = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Take no more invitations from Alice</button>" in page
+    answer = client.post(f"/games/{table.pk}/invitation/", {"accept": "block"}, follow=True)
+    assert "You will get no more invitations from this player." in answer.content.decode()
+    assert InvitationBlock.objects.filter(user=bob, blocked=alice).exists()
+    assert (
+        "You take no invitations from Alice." in client.get(f"/games/{table.pk}/").content.decode()
+    )
+    with pytest.raises(GameError, match="does not take invitations from you"):
+        game_seat_set(game=table, user=alice, position=2, seat={"user": "bob"})
+    # Nobody else may block through a table they were never invited to.
+    client.force_login(carol)
+    refused = client.post(f"/games/{table.pk}/invitation/", {"accept": "block"})
+    assert refused.status_code == 400
+    assert not InvitationBlock.objects.filter(user=carol).exists()
+    # Once the game has started, the withdrawn invitee's page still offers it.
+    other = game_create(creator=dora, players=3, seats=[{"user": "carol"}, {"open": True}])
+    game_seat_set(game=other, user=dora, position=1, seat={"ai": "easy"})
+    game_seat_set(game=other, user=dora, position=2, seat={"ai": "easy"})
+    assert Game.objects.get(pk=other.pk).status == Game.Status.ACTIVE
+    page = client.get(f"/games/{other.pk}/").content.decode()
+    assert "Take no more invitations from Dora</button>" in page
+    client.post(f"/games/{other.pk}/invitation/", {"accept": "block"})
+    assert InvitationBlock.objects.filter(user=carol, blocked=dora).exists()

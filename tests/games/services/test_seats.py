@@ -131,18 +131,22 @@ def test_no_join_button_where_no_seat_is_open(client, alice, bob, carol):
     board offered "Join this table", and the click was refused."""
     game = _open_table(alice, {"user": "bob"}, {"user": "carol"})
     game_invitation_respond(game=game, user=bob, accept=False)
-    for who in (bob, None):
+    for who in (carol, None):
         client.logout()
         if who:
             client.force_login(who)
         html = client.get(f"/games/{game.pk}/").content.decode()
         assert f'action="/games/{game.pk}/join/"' not in html
         assert "Log in to join" not in html
-        # Bob reads that; a visitor, since Carol's seat waits for her, how to answer.
-        assert ("No seat is open at this table." if who else "Invited? Log in") in html
+        assert "Take seat" not in html
+    client.logout()  # a visitor, since Carol's seat waits for her, reads how to answer
+    assert "Invited? Log in" in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(bob)  # the seat he declined waits for the host, and for him
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "No seat is open at this table." not in html and "Take seat 2 back</button>" in html
     game_seat_set(game=game, user=alice, position=1, seat={"open": True})
-    client.force_login(bob)
-    assert f'action="/games/{game.pk}/join/"' in client.get(f"/games/{game.pk}/").content.decode()
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert f'action="/games/{game.pk}/join/"' in html and "Take seat" not in html
 
 
 def test_the_last_acceptance_starts_the_game(alice, bob, carol):
