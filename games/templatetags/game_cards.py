@@ -15,6 +15,7 @@ from numbers import Number
 from typing import Any
 
 from django import template
+from django.middleware.csrf import get_token
 from django.template.defaultfilters import floatformat
 from django.urls import reverse
 from django.utils import timezone
@@ -345,11 +346,12 @@ def log_entry(entry: Any) -> SafeString:
     )
 
 
-@register.simple_tag
-def my_game_row(game: Any) -> SafeString:
+@register.simple_tag(takes_context=True)
+def my_game_row(context: Any, game: Any) -> SafeString:
     """One row of the lobby's "Your games" (a game of ``selectors.games_for_user``),
     built in one go: the lobby lists up to about 80 of them (50 running, 10 open of
-    their own, the 10 newest invitations, the 10 last finished)."""
+    their own, the 10 newest invitations, the 10 last finished).  An invitation has
+    its "Accept" beside it (declining, final, is on the table's page)."""
     if game.your_turn:
         badge = format_html('<span class="badge badge--turn">{}</span>', gettext("Your turn"))
         due = turn_due_text(game.deadline_at, timezone.now())
@@ -387,16 +389,36 @@ def my_game_row(game: Any) -> SafeString:
     # A table not started yet says what it will be, as the open tables do (one answers
     # an invitation knowing the pace it asks for).
     meta = table_meta(game) if game.status == "open" else ""
+    invited = game.status == "open" and game.your_seat.invited
+    action = (
+        format_html(
+            '<form method="post" action="{}" class="game-row__action">'
+            '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+            '<button type="submit" name="accept" value="yes" class="button button--small">'
+            '{}<span class="visually-hidden"> {}</span></button></form>',
+            reverse("games:invitation", args=[game.pk]),
+            get_token(context["request"]),
+            gettext("Accept"),
+            gettext("table %(table)s") % {"table": game.pk},
+        )
+        if invited
+        else ""
+    )
     return format_html(
         '<li class="game-row{}"><a class="game-row__link" href="{}">'
         '<span class="game-row__title">{}</span> {} {}'
-        '<span class="game-row__seats">{}</span></a></li>',
-        " game-row--turn" if game.your_turn else "",
+        '<span class="game-row__seats">{}</span></a>{}</li>',
+        " game-row--turn game-row--answer"
+        if invited
+        else " game-row--turn"
+        if game.your_turn
+        else "",
         reverse("games:detail", args=[game.pk]),
         gettext("Table %(table)s") % {"table": game.pk},
         badge,
         meta,
         ", ".join(_row_names(list(game.seats.all()))),
+        action,
     )
 
 

@@ -371,9 +371,9 @@
   });
 
   // A Theft discard or a secret Yacht Club choice gives a card up for good: the first
-  // press only marks the card ("Press again to choose"), the second sends it.  Without
+  // press only marks the card ("Press again"), the second sends it.  Without
   // this script one tap sends it, as the form itself does.  The button's name is its
-  // card and its visible word ("1,000 Choose", then "1,000 Press again to choose"):
+  // card and its visible word ("1,000 Choose", then "1,000 Press again"):
   // what a voice-control user says is what they see.
   document.addEventListener(
     "click",
@@ -385,6 +385,7 @@
       event.preventDefault();
       document.querySelectorAll("button.card-button.is-armed").forEach(function (other) {
         other.classList.remove("is-armed");
+        other.style.width = other.style.height = "";
         var label = other.querySelector(".card-button__label");
         if (label && other.dataset.label) {
           label.textContent = other.dataset.label;
@@ -395,9 +396,15 @@
     true
   );
 
+  // The marked card keeps its size: its longer words show over the card (game.css), so
+  // no other card moves from under a thumb that changes its mind (on a phone the words
+  // made it a whole row wide and pushed the others along).
   function arm(button, say) {
     var label = button.querySelector(".card-button__label");
     if (label && label.textContent !== button.dataset.confirm) {  // not armed twice
+      var box = button.getBoundingClientRect();
+      button.style.width = box.width + "px";
+      button.style.height = box.height + "px";
       button.dataset.label = label.textContent;
       label.textContent = button.dataset.confirm;
     }

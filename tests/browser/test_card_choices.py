@@ -28,16 +28,24 @@ def yacht_board(live_server, new_page, log_in, alice, bob, carol):
     return game, page
 
 
-def test_a_secret_choice_takes_two_taps(yacht_board):
+def test_a_secret_choice_takes_two_taps(yacht_board, screenshot):
     from playwright.sync_api import expect
 
     game, page = yacht_board
     choice = page.locator("#seal-1000")
+    cards = page.locator(".choice-row button.card-button")
+    before = [cards.nth(i).bounding_box() for i in range(cards.count())]
     choice.click()
     expect(choice).to_have_class("card-button is-armed")
-    expect(choice.locator(".card-button__label")).to_have_text("Press again to choose")
+    expect(choice.locator(".card-button__label")).to_have_text("Press again")
     expect(page.locator("#choice-confirm")).to_have_text("Choose 1,000: press again to choose it")
     assert Game.objects.get(pk=game.pk).version == 0  # nothing sent yet
+    # No card moved: the marked one grew a row wide and pushed the others along, so a
+    # thumb changing its mind landed on another card (a card given up for good).
+    after = [cards.nth(i).bounding_box() for i in range(cards.count())]
+    for old, new in zip(before, after, strict=True):
+        assert all(abs(old[k] - new[k]) < 1 for k in ("x", "y", "width", "height")), (old, new)
+    screenshot(page, "yacht-club-armed-phone")
     page.locator("#seal-2000").click()  # another card: that one is marked instead
     expect(page.locator("#seal-2000")).to_have_class("card-button is-armed")
     expect(choice).to_have_class("card-button")
@@ -64,7 +72,7 @@ def test_a_first_tap_survives_another_players_choice(yacht_board, bob):
     act(game, bob, type="sealed_bid", card=1000)
     expect(board).not_to_have_attribute("data-version", version, timeout=8000)
     expect(page.locator("#seal-3000")).to_have_class("card-button is-armed")
-    expect(page.locator("#seal-3000 .card-button__label")).to_have_text("Press again to choose")
+    expect(page.locator("#seal-3000 .card-button__label")).to_have_text("Press again")
     page.locator("#seal-3000").click()
     expect(page.locator(".tray")).to_contain_text("Your choice is sealed: 3,000.")
     assert Game.objects.get(pk=game.pk).engine_state().sealed[0] == 3000

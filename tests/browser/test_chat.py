@@ -113,3 +113,30 @@ def test_the_chat_shows_its_newest_lines_unless_the_player_reads_older_ones(
     chat_post(game=game, user=bob, text="A line while Alice reads")
     expect(page.locator(".chat__lines")).to_contain_text("A line while Alice reads", timeout=8000)
     assert _chat_scroll(page)["top"] == 0
+
+
+def test_muting_leaves_the_player_where_they_were(live_server, new_page, log_in, alice, bob, carol):
+    """Pressing "Mute" reloaded the whole page at its top, five screens above the chat on a
+    phone; now the board redraws in place and says who is muted there."""
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import PHONE
+
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    chat_post(game=game, user=bob, text="Buy my luxury, cheap")
+    page = log_in(new_page(viewport=PHONE, touch=True), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    mute = page.get_by_role("button", name="Mute Bob")
+    mute.scroll_into_view_if_needed()
+    assert page.evaluate("matchMedia('(pointer: coarse)').matches")
+    assert mute.bounding_box()["height"] >= 40  # a finger's target (it was 25 px tall)
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 300
+    mute.click()
+    expect(page.locator(".chat__muted")).to_contain_text("You muted Bob")
+    expect(page.locator(".chat__lines")).not_to_contain_text("Buy my luxury")
+    assert abs(page.evaluate("window.scrollY") - scrolled) < 200
+    page.get_by_role("button", name="Show Bob's messages again").click()
+    expect(page.locator(".chat__lines")).to_contain_text("Buy my luxury")

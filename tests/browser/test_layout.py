@@ -145,6 +145,8 @@ def test_a_board_left_open_shows_a_turn_at_another_table(
 ):
     """The header's count and the tab's title followed only the table on screen: a
     turn at another table showed on the lobby, or after a reload."""
+    from playwright.sync_api import expect
+
     from tests.games.factories import people_game, scenario_deck
     from tests.games.pages.conftest import act
 
@@ -160,4 +162,5 @@ def test_a_board_left_open_shows_a_turn_at_another_table(
     page.clock.run_for(61_000)
     page.wait_for_selector("#turns-waiting:not([hidden])")
     assert page.locator("#turns-waiting-count").text_content() == "1"
-    assert page.title() == f"(1) Table {watched.pk} · High Society"
+    # The title follows the count in a step of its own: wait for it as for the count.
+    expect(page).to_have_title(f"(1) Table {watched.pk} · High Society")

@@ -161,3 +161,27 @@ def test_only_with_the_ticked_cards_survives_a_refresh_on_ones_turn(
     expect(page.locator(".chat")).to_contain_text("thinking…", timeout=8000)
     expect(page.locator("#order-only-ticked")).to_be_checked()
     expect(page.locator("#order-kind-bid")).to_be_checked()
+
+
+def test_the_orders_fields_are_whole_on_a_german_phone(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """At 360 px in German the Theft discard's list read "— (du ents", the second
+    radio button was squeezed smaller than the first, and the defaults' maximum showed
+    "du entscheide…"."""
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 theft lux7"), first_player=0)
+    act(game, dora, type="bid", cards=[1000])
+    act(game, alice, type="pass")
+    act(game, bob, type="pass")  # Dora owns Luxury 5; Theft is up
+    dora.language = "de"
+    dora.save(update_fields=["language"])
+    page = log_in(new_page(viewport={"width": 360, "height": 740}, locale="de-DE"), dora)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    discard = page.locator("#order-discard").bounding_box()
+    assert discard["width"] > 250, discard  # under its words, the width of the form
+    radios = [page.locator(f"#order-kind-{k}").bounding_box() for k in ("pass", "bid")]
+    assert radios[0]["width"] == radios[1]["width"] > 15, radios
+    page.locator(".orders__defaults summary").click()
+    most = page.locator("#order-misfortune-max")
+    assert most.evaluate("e => e.clientWidth") > 150
+    assert page.evaluate("document.documentElement.scrollWidth") <= 360

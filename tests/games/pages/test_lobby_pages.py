@@ -114,6 +114,25 @@ def test_an_invitation_in_your_games_says_what_the_table_will_be(client, alice, 
     assert f"{bob.public_name} (invited)," in row  # not "Bob, invited, …": one more name
 
 
+def test_an_invitation_in_your_games_is_accepted_from_the_lobby(client, alice, bob):
+    """On a phone the invitation's row read as plain text: "Accept" appeared only on
+    the table's page, and the lobby's one button was "Decline all invitations"."""
+    from games.models import Seat
+
+    game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    client.force_login(bob)
+    row = client.get("/").content.decode().split("Invitation from")[1].split("</li>")[0]
+    assert f'action="/games/{game.pk}/invitation/"' in row and 'name="csrfmiddlewaretoken"' in row
+    assert (
+        f'value="yes" class="button button--small">Accept<span class="visually-hidden"> table {game.pk}</span>'
+        in row
+    )
+    client.post(f"/games/{game.pk}/invitation/", {"accept": "yes"})
+    assert Seat.objects.get(game=game, user=bob).accepted
+    client.force_login(alice)  # the host's own rows offer nothing of the kind
+    assert "/invitation/" not in client.get("/").content.decode()
+
+
 def test_many_invitations_are_listed_the_newest_first_and_the_rest_on_request(client, alice):
     """Invitations come from any number of hosts: the lobby lists the ten newest and
     says how many more there are; "Show N more" lists them all, and the page's poll
