@@ -171,9 +171,11 @@ def _named_games(games: QuerySet[Game]) -> list[Game]:
 def games_for_user(*, user: User | None) -> list[Game]:
     """The user's tables: open ones (joined or invited to), active ones and the most
     recently finished ones.  Each game gets ``your_seat`` (Seat) and ``your_turn``
-    (bool); active games where it is the user's turn come first (nearest deadline
-    first), then other active games, open tables (invitations first), finished games.
-    Three queries, whatever the number of games (the per-account limits bound it).
+    (bool), a finished one ``your_result`` (their PlayerResult, or None); active games
+    where it is the user's turn come first (nearest deadline first), then other active
+    games, open tables (invitations first), finished games.  Three queries, a fourth
+    for the results when a game is finished, whatever the number of games (the
+    per-account limits bound it).
 
     The states are not loaded: only the three fields of each that say who is to act
     (``_turn_fields``), decided by the engine's ``seats_to_act_in``.  A caller that
@@ -192,6 +194,13 @@ def games_for_user(*, user: User | None) -> list[Game]:
     )
     result = live + finished
     prefetch_related_objects(result, seats_prefetch())
+    results = (
+        {r.game_id: r for r in PlayerResult.objects.filter(user=user, game__in=finished)}
+        if finished
+        else {}
+    )
+    for game in finished:
+        game.your_result = results.get(game.pk)
     for game in result:
         seat = next(s for s in game.seats.all() if s.user_id == user.pk)
         game.your_seat = seat

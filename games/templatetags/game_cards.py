@@ -17,6 +17,7 @@ from typing import Any
 from django import template
 from django.middleware.csrf import get_token
 from django.template.defaultfilters import floatformat
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format, get_format
@@ -384,6 +385,11 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         badge = format_html('<span class="badge">{}</span>', gettext("In play"))
     elif game.status == "finished":
         badge = format_html('<span class="badge badge--done">{}</span>', gettext("Finished"))
+        if getattr(game, "your_result", None) is not None:  # the player's place, in a word
+            badge += format_html(
+                ' <span class="game-row__result">{}</span>',
+                render_to_string("games/_result_word.html", {"r": game.your_result}),
+            )
     else:
         badge = format_html('<span class="badge badge--done">{}</span>', game.get_status_display())
     # A table not started yet says what it will be, as the open tables do (one answers

@@ -152,3 +152,30 @@ def test_many_invitations_are_listed_the_newest_first_and_the_rest_on_request(cl
     everything = client.get("/?invitations=all").content.decode()
     assert all(f'href="/games/{game.pk}/"' in everything for game in tables)
     assert "more invitation" not in everything and "invitations=all&amp;stamp=" in everything
+
+
+def test_a_finished_game_in_your_games_says_how_you_did(client, dora, alice, bob):
+    """The row said "Finished" and nothing of the result: one opened each game to see."""
+    import random
+
+    from accounts.models import PlayerResult
+    from tests.games.factories import people_game, people_play
+
+    game = people_play(
+        people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0),
+        random.Random(0),
+    )
+    for user in (dora, alice, bob):
+        result = PlayerResult.objects.get(game=game, user=user)
+        client.force_login(user)
+        html = client.get("/").content.decode()
+        row = html.split(f"Table {game.pk}</span>")[1].split("</li>")[0]
+        word = (
+            "Won"
+            if result.won
+            else "Cast out"
+            if result.cast_out
+            else {2: "2nd", 3: "3rd"}[result.rank]
+        )
+        assert '<span class="game-row__result">' in row and word in row, (user, row)
+        assert "&lt;" not in row, row  # the word's own markup, not shown as text

@@ -75,12 +75,13 @@ def test_games_for_user_puts_the_games_where_it_is_your_turn_first(
     game_leave(game=abandoned, user=alice)
     game_create(creator=carol, players=3, seats=[{"open": True}, {"open": True}])  # not hers
 
-    with django_assert_num_queries(3):
+    with django_assert_num_queries(4):  # with the finished game's result
         games = games_for_user(user=alice)
     assert games == [yours_soon, yours_late, yours_none, waiting, invited, joined, finished]
     assert [g.your_turn for g in games] == [True, True, True, False, False, False, False]
     assert [g.your_seat.position for g in games] == [1, 1, 1, 1, 1, 1, 1]
     assert games[4].your_seat.invited
+    assert games[6].your_result.game_id == finished.pk and games[6].your_result.user == alice
     assert games_for_user(user=AnonymousUser()) == []
 
 
