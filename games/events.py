@@ -33,7 +33,8 @@ ready: ``games.apps``):
   news is never lost while the change stands.  Listener: ``games.tasks`` owes that
   player an e-mail saying so (sent after the commit).
 - ``table_closed`` — inside the transaction in which the table ``game_id`` closed
-  before its game started: its host ``host_id`` left it, or (``expired``) it waited
+  before its game started (``why``): its host ``host_id`` "left" it, the host's account
+  is "gone" (suspended or deleted), or it "expired": it waited
   ``WAITING_TABLE_DAYS`` days unchanged.  ``user_ids``: the people who had a seat there
   or an invitation to one (the host too when it expired).  Listener: ``games.tasks``
   owes each an e-mail saying so (sent after the commit).
@@ -62,7 +63,7 @@ game_finished = Signal()  # game, seats (inside the transaction)
 invited = Signal()  # game_id, user_ids, by_user_id (inside the transaction)
 declined = Signal()  # game_id, host_id, by_user_id (inside the transaction)
 seat_handed_over = Signal()  # game, seat (inside the transaction)
-table_closed = Signal()  # game_id, host_id, user_ids, expired (inside the transaction)
+table_closed = Signal()  # game_id, host_id, user_ids, why (inside the transaction)
 board_changed = Signal()  # game_id, version
 
 

@@ -165,6 +165,9 @@ class Seat(models.Model):
         on_delete=models.SET_NULL,
         related_name="+",
     )
+    # ``declined_by`` had accepted and then left the seat, rather than declining: what
+    # the host and the table are told ("Bob left", not "Bob declined").
+    declined_after_joining = models.BooleanField(default=False)
 
     class Meta:
         ordering = ["game", "position"]

@@ -289,13 +289,12 @@ def handed_over_notice_create(*, game: Game, seat: Seat, now: datetime) -> None:
         events.announce(events.notices_owed, ids=[notice.pk])  # once the change is committed
 
 
-def closed_notices_create(
-    *, game_id: int, user_ids: list[int], expired: bool, now: datetime
-) -> None:
+def closed_notices_create(*, game_id: int, user_ids: list[int], why: str, now: datetime) -> None:
     """Inside the transaction that closes the table before its start: a CLOSED row for
-    each person seated or invited there (the key says why: ``expired`` or the host
-    ``left``), sent after the commit."""
-    key = f"{game_id}:{'expired' if expired else 'left'}"
+    each person seated or invited there, its key saying ``why`` ("left": its host
+    closed it; "gone": the host's account was withdrawn; "expired"), sent after the
+    commit."""
+    key = f"{game_id}:{why}"
     ids = [
         notice.pk
         for user_id in user_ids
@@ -322,6 +321,11 @@ class About(NamedTuple):
 
     who: str = ""
     seat: Seat | None = None
+
+
+def _left(about: About) -> bool:
+    """A decline's row about a player who had accepted, then left the seat."""
+    return about.seat is not None and about.seat.declined_after_joining
 
 
 def _about(notice: Notification, game: Game) -> About:
@@ -516,7 +520,9 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
         letter = Letter(user, address, game, view, notice, now, about)
         out.message = _MESSAGES[notice.kind](letter)
     if out.pushes:
-        out.payload = push.push_payload(kind=notice.kind, view=view, now=now, who=about.who)
+        out.payload = push.push_payload(
+            kind=notice.kind, view=view, now=now, who=about.who, left=_left(about)
+        )
     return "send", out
 
 
@@ -854,12 +860,16 @@ def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
 
 
 def _message_declined(letter: Letter) -> EmailMultiAlternatives:
+    left = _left(letter.about)
     return _message(
         user=letter.user,
         address=letter.address,
-        subject=presenter.email_subject("declined", game_id=letter.game.pk, who=letter.about.who),
+        subject=presenter.email_subject(
+            "left" if left else "declined", game_id=letter.game.pk, who=letter.about.who
+        ),
         template="declined",
         context={
+            "left": left,
             "who": letter.about.who,
             "number": letter.about.seat.position + 1 if letter.about.seat else None,
             "game": {"id": letter.game.pk, "url": game_url(letter.game.pk)},
@@ -941,6 +951,10 @@ def _closed_lines(letter: Letter, host: bool) -> list[str]:
         why = _("%(who)s closed table %(table)s before its game started.") % {
             "who": letter.about.who,
             "table": table,
+        }
+    elif letter.notice.key.endswith(":gone"):  # not the host's choice: said as no more
+        why = _("Table %(table)s closed before its game started: its host no longer plays.") % {
+            "table": table
         }
     else:
         why = ngettext(

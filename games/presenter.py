@@ -733,6 +733,8 @@ def waiting_seat_lines(view: TableView) -> list[str]:
             who = _("You")
         elif seat.is_open:
             who = pgettext("seat", "open")
+        elif seat.held and seat.left:
+            who = pgettext("seat", "left by its player")
         elif seat.held:
             who = pgettext("seat", "invitation declined")
         elif seat.invited:
@@ -753,6 +755,8 @@ def email_subject(
             "who": who,
             "table": game_id,
         }
+    if kind == "left":  # a declined row whose player had accepted, then left
+        return _("%(who)s left table %(table)s") % {"who": who, "table": game_id}
     if kind == "game_over":
         return _("The game at table %(table)s is over") % {"table": game_id}
     if kind == "handed_over":
@@ -791,7 +795,7 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
     if kind == "invitation":
         options = ", ".join(table_option_words(view.options))
         body = _("A table of %(options)s.") % {"options": options}
-    elif kind == "declined":
+    elif kind in ("declined", "left"):
         body = _("The seat waits for you: give it to a bot, invite someone else, or open it.")
     elif kind == "handed_over":
         body = _("You missed your deadlines: a bot plays your seat to the end of the game.")

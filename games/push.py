@@ -60,11 +60,14 @@ def push_targets(*, user: Any, kind: str) -> list[int]:
     )
 
 
-def push_payload(*, kind: str, view: TableView, now: datetime, who: str = "") -> dict[str, str]:
-    """What a push about one game says, from the player's own view (``table_view``)."""
+def push_payload(
+    *, kind: str, view: TableView, now: datetime, who: str = "", left: bool = False
+) -> dict[str, str]:
+    """What a push about one game says, from the player's own view (``table_view``);
+    ``left``: a decline's push about a player who had accepted, then left."""
     deadline = view.deadline_at
     due = presenter.due_in(deadline, now) if deadline else ""
-    title, body = presenter.push_text(kind, view, due_in=due, who=who)
+    title, body = presenter.push_text("left" if left else kind, view, due_in=due, who=who)
     return {
         "title": title,
         "body": body,

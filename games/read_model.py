@@ -58,6 +58,8 @@ class TableSeat:
     # Who declined an invitation to this open seat: for the host of a waiting table only.
     declined_by: str | None = None
     declined_by_name: str | None = None
+    # Held because its player accepted and then left it (public: all saw them seated).
+    left: bool = False
     # The host handed the seat to a bot after missed deadlines (``resigned`` is set too).
     handed_over: bool = False
 

@@ -874,7 +874,10 @@ def seat_held_for(game: Game, user: User | None) -> int | None:
     while it still waits for the host's choice: theirs to take back (``game_join``)."""
     if not _user_known(user) or game.status != Game.Status.OPEN:
         return None
-    seat = Seat.objects.filter(game=game, user=None, declined_by=user).first()
+    invited = Notification.objects.filter(  # a rematch holds a blocker's seat uninvited
+        user=user, game=game, kind=Notification.Kind.INVITATION
+    )
+    seat = Seat.objects.filter(Exists(invited), game=game, user=None, declined_by=user).first()
     return seat.position + 1 if seat is not None else None
 
 
@@ -905,6 +908,7 @@ def _table_seat(
         timeouts=seat.timeouts,
         declined_by=declined.username if declined is not None else None,
         declined_by_name=declined.public_name if declined is not None else None,
+        left=seat.held and seat.declined_after_joining,
     )
 
 

@@ -263,6 +263,17 @@ def _rematch_seat(seat: Seat) -> dict[str, Any]:
     return {"user": seat.user.username} if seat.user.is_active else {"open": True}
 
 
+# What taking, declining or leaving a seat before the start writes.
+SEAT_TAKEN_FIELDS = [
+    "user",
+    "accepted",
+    "joined_at",
+    "declined_by",
+    "declined_after_joining",
+    "by_invitation",
+]
+
+
 @game_logged
 def game_join(*, game: Game, user: User) -> Seat:
     """Take a seat: an invited user accepts their invitation (one who declined it, or
@@ -277,10 +288,16 @@ def game_join(*, game: Game, user: User) -> Seat:
         if playing and seat is not None and seat.accepted and not seat.resigned:  # again
             raise AlreadySeated(_("You already have a seat at this table."))
         _open_require(locked)
-        if seat is None:  # one who declined or left their invitation takes it back
-            seat = next((s for s in seats if s.held and s.declined_by_id == user.pk), None)
-            if seat is not None:
-                seat.user = user
+        given_up = next((s for s in seats if s.held and s.declined_by_id == user.pk), None)
+        if seat is None and given_up is not None and _invited_to(locked, user):
+            seat = given_up  # they take back the seat of their invitation
+            seat.user = user
+            # The host's notice of the decline goes: leaving again owes a new one.
+            Notification.objects.filter(
+                user_id=locked.created_by_id,
+                kind=Notification.Kind.DECLINED,
+                key=f"{locked.pk}:{user.pk}",
+            ).delete()
         seat_invited = seat is not None
         if seat is None:
             seat = next((s for s in seats if s.is_open), None)
@@ -302,8 +319,8 @@ def game_join(*, game: Game, user: User) -> Seat:
         if not seat_invited:
             _joined_check(user)
         seat.accepted, seat.joined_at, seat.declined_by = True, now, None
-        seat.by_invitation = seat_invited
-        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by", "by_invitation"])
+        seat.by_invitation, seat.declined_after_joining = seat_invited, False
+        seat.save(update_fields=SEAT_TAKEN_FIELDS)
         _table_touch_or_start(locked, seats, now)
     _game_sync(game, locked)
     return seat
@@ -338,8 +355,9 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
             seat.accepted, seat.joined_at, seat.by_invitation = True, now, True
         else:
             seat.user, seat.declined_by = None, user  # the host sees who declined
+            seat.declined_after_joining = False
             _declined_announce(locked, user)
-        seat.save(update_fields=["user", "accepted", "joined_at", "declined_by", "by_invitation"])
+        seat.save(update_fields=SEAT_TAKEN_FIELDS)
         if block and locked.created_by_id != user.pk:
             InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
         _table_touch_or_start(locked, seats, now)
@@ -449,8 +467,17 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
         target.ai_level = value if kind == "ai" else ""
         target.accepted = kind == "ai"
         target.joined_at = now if kind == "ai" else None
-        target.declined_by = None
-        target.save(update_fields=["user", "ai_level", "accepted", "joined_at", "declined_by"])
+        target.declined_by, target.declined_after_joining = None, False
+        target.save(
+            update_fields=[
+                "user",
+                "ai_level",
+                "accepted",
+                "joined_at",
+                "declined_by",
+                "declined_after_joining",
+            ]
+        )
         if invitee is not None:
             events.announce_now(
                 events.invited, game_id=locked.pk, user_ids=[invitee.pk], by_user_id=user.pk
@@ -471,9 +498,10 @@ def _seat_is(seat: Seat, kind: str, value: Any, invitee: Any) -> bool:
 
 
 @game_logged
-def game_leave(*, game: Game, user: User) -> Game:
+def game_leave(*, game: Game, user: User, withdrawn: bool = False) -> Game:
     """Leave a table before it starts (an invited user declines).  When the creator
-    leaves, the table is abandoned."""
+    leaves, the table is abandoned.  ``withdrawn``: staff or a deletion takes the
+    account out of its tables (``player_tables_leave``), not the player's own choice."""
     _user_require(user, NotYourSeat(_("You do not have a seat at this table.")))
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
@@ -484,18 +512,16 @@ def game_leave(*, game: Game, user: User) -> Game:
             raise NotAllowed(_("The game has started: you can resign instead of leaving."))
         _open_require(locked)
         if user.pk == locked.created_by_id:
-            _table_close(locked)
+            _table_close(locked, why="gone" if withdrawn else "left")
         else:
             if not seat.accepted or seat.by_invitation:
                 # An invitation declined by leaving, or given up after accepting: the
                 # seat waits for the host, who is told (a table of friends stays theirs).
-                seat.declined_by = user
+                seat.declined_by, seat.declined_after_joining = user, seat.accepted
                 _declined_announce(locked, user)
             seat.user, seat.accepted, seat.joined_at = None, False, None
             seat.by_invitation = False
-            seat.save(
-                update_fields=["user", "accepted", "joined_at", "declined_by", "by_invitation"]
-            )
+            seat.save(update_fields=SEAT_TAKEN_FIELDS)
             locked.save(update_fields=["updated_at"])
         _board_changed(locked)
     return _game_sync(game, locked)
@@ -513,7 +539,7 @@ def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
         quiet_since = now - timedelta(days=settings.WAITING_TABLE_DAYS)
         if locked is None or locked.status != Game.Status.OPEN or locked.updated_at > quiet_since:
             return False
-        _table_close(locked, expired=True)
+        _table_close(locked, why="expired")
         _board_changed(locked)
     logger.info(
         "game %s: closed after waiting %s days for players", game_id, settings.WAITING_TABLE_DAYS
@@ -521,10 +547,12 @@ def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
     return True
 
 
-def _table_close(locked: Game, *, expired: bool = False) -> None:
-    """Close a table before its game starts (its host left, or it ``expired``: it
-    waited too long): abandoned, no longer the rematch of its finished game, and the
-    people seated or invited there told (the host too when it expired)."""
+def _table_close(locked: Game, *, why: str) -> None:
+    """Close a table before its game starts, ``why``: its host "left", the host's
+    account is "gone" (suspended or deleted: the host chose nothing), or it "expired"
+    (it waited too long).  Abandoned, no longer the rematch of its finished game, and
+    the people seated or invited there told (the host too when it expired)."""
+    expired = why == "expired"
     locked.status, locked.closed_waiting = Game.Status.ABANDONED, expired
     locked.save(update_fields=["status", "closed_waiting", "updated_at"])
     if locked.rematch_of_id is not None:
@@ -537,7 +565,7 @@ def _table_close(locked: Game, *, expired: bool = False) -> None:
             game_id=locked.pk,
             host_id=locked.created_by_id,
             user_ids=user_ids,
-            expired=expired,
+            why=why,
         )
 
 
@@ -918,7 +946,7 @@ def player_tables_leave(*, user: Any) -> Withdrawal:
         status=Game.Status.OPEN, seats__user=user
     ).values_list("pk", "created_by_id"):
         try:
-            game_leave(game=Game(pk=game_id), user=user)
+            game_leave(game=Game(pk=game_id), user=user, withdrawn=True)
         except GameError:
             continue  # started, or closed, meanwhile: the next loop or nothing
         if host_id == user.pk:

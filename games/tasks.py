@@ -363,10 +363,10 @@ def _declined(*, game_id: int, host_id: int, by_user_id: int, **_) -> None:
 
 
 @receiver(events.table_closed)
-def _table_closed(*, game_id: int, user_ids: list[int], expired: bool, **_) -> None:
+def _table_closed(*, game_id: int, user_ids: list[int], why: str, **_) -> None:
     """Inside the closing transaction: owe each person seated or invited there the news."""
     notifications.closed_notices_create(
-        game_id=game_id, user_ids=user_ids, expired=expired, now=timezone.now()
+        game_id=game_id, user_ids=user_ids, why=why, now=timezone.now()
     )
 
 

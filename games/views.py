@@ -921,6 +921,7 @@ def board_context(
                 "number": seat.position + 1,
                 "name": seat.display_name,
                 "declined_by_name": seat.declined_by_name,
+                "left": seat.left,
                 # The host may change a seat nobody has taken (services.game_seat_set).
                 "changeable": hosting and not seat.is_you and (seat.is_bot or not seat.accepted),
                 "kind": f"bot:{seat.ai_level}"

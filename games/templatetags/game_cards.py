@@ -371,9 +371,13 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         for seat in game.seats.all():
             declined = seat_declined_by(seat, host=host)
             if declined is not None:
+                if seat.declined_after_joining:
+                    said = gettext("%(name)s left")
+                else:
+                    said = gettext("%(name)s declined")
                 badge += format_html(
                     ' <span class="badge badge--done">{}</span>',
-                    gettext("%(name)s declined") % {"name": declined.public_name},
+                    said % {"name": declined.public_name},
                 )
     elif game.status == "active" and game.your_seat.handed_over:
         badge = format_html(

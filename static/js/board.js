@@ -711,6 +711,26 @@
     fieldsWrite(fields, ORDER_FIELDS, draft.fields);
   });
 
+  // Mute (or Show again) redraws the board in place: the focus goes where the change
+  // shows, on the new "Show again" (its name says who is muted now), or on the lines
+  // that show the player again; not into the hand, and nothing is left unsaid.
+  function chatMuteAnswered(form) {
+    var name = form.querySelector("input[name=username]");
+    var shown = form.querySelector("input[name=mute][value='0']");
+    var target = null;
+    if (name && !shown) {
+      document.querySelectorAll("#board .chat__muted input[name=username]").forEach(function (input) {
+        if (input.value === name.value) {
+          target = input.form.querySelector("button");
+        }
+      });
+    }
+    target = target || document.getElementById("chat-lines");
+    if (target) {
+      target.focus({ preventScroll: true });
+    }
+  }
+
   // The chat's lines: the newest in sight, unless the player is reading older ones.
   function chatLines() {
     return document.getElementById("chat-lines");
@@ -775,6 +795,9 @@
     }
     if (source && source.id === "chat-form") {
       chatAnswered(!document.querySelector("#board .flash--error"));
+    }
+    if (source && source.matches && source.matches("form.chat__mute")) {
+      chatMuteAnswered(source);
     }
     // Only a board settles an own move (a preview of the ticked cards leaves the focus
     // on the card just ticked).

@@ -138,5 +138,10 @@ def test_muting_leaves_the_player_where_they_were(live_server, new_page, log_in,
     expect(page.locator(".chat__muted")).to_contain_text("You muted Bob")
     expect(page.locator(".chat__lines")).not_to_contain_text("Buy my luxury")
     assert abs(page.evaluate("window.scrollY") - scrolled) < 200
-    page.get_by_role("button", name="Show Bob's messages again").click()
+    # The focus is where the change shows (a screen reader reads who is muted), not
+    # dropped into the hand far above.
+    again = page.get_by_role("button", name="Show Bob's messages again")
+    expect(again).to_be_focused()
+    again.click()
     expect(page.locator(".chat__lines")).to_contain_text("Buy my luxury")
+    expect(page.locator("#chat-lines")).to_be_focused()

@@ -158,3 +158,23 @@ def test_the_host_is_asked_twice_on_the_page(client, alice, carol, waiting):
     client.force_login(carol)
     html = client.get(f"/games/{waiting.pk}/").content.decode()
     assert "close-table" not in html and "Leave this table</button>" in html
+
+
+def test_a_host_taken_out_by_staff_is_not_said_to_have_closed_it(
+    alice, bob, carol, waiting, run_commits
+):
+    """A suspension (or a deletion) closes the host's tables through the host's leaving:
+    the e-mail said "Alice closed table N", a choice she never made."""
+    from games.services import player_tables_leave
+
+    with run_commits():
+        player_tables_leave(user=alice)
+    (message,) = _to(carol)
+    table = waiting.pk
+    assert message.subject == f"[High Society] Table {table} closed before its game started"
+    assert f"Table {table} closed before its game started: its host no longer plays." in (
+        message.body
+    )
+    assert "Alice" not in message.body.split("--")[0].replace("Hello Carol", "")
+    assert "waited" not in message.body
+    assert _to(alice) == []

@@ -55,7 +55,10 @@ def test_the_host_hears_who_declined_and_how_to_fill_the_seat(alice, bob, waitin
     assert message.subject == f"[High Society] Bob declined your invitation to table {waiting.pk}"
     body = message.body
     assert f"Bob declined your invitation to table {waiting.pk}." in body
-    assert "Seat 2 waits for your choice: nobody else can take it meanwhile." in body
+    assert (
+        "Seat 2 waits for your choice: meanwhile nobody else can take it, and Bob may take it back."
+        in body
+    )
     seats = (
         "The seats now:\n  Seat 1: You\n  Seat 2: invitation declined\n  Seat 3: Carol, invited\n"
     )
@@ -80,14 +83,40 @@ def test_leaving_an_unanswered_invitation_is_a_decline_too(alice, bob, carol, wa
         f"[High Society] Bob declined your invitation to table {waiting.pk}"
     ]
     # A player who had accepted and leaves before the start gives the invitation up:
-    # the host hears of it the same way (the seat became a stranger's open seat, untold).
+    # the host hears of it the same way (the seat became a stranger's open seat, untold),
+    # in words that say what happened (it said "Carol declined", of an acceptance).
     with run_commits():
         game_invitation_respond(game=waiting, user=carol, accept=True)
         game_leave(game=waiting, user=carol)
-    assert [m.subject for m in _to(alice)][1:] == [
-        f"[High Society] Carol declined your invitation to table {waiting.pk}"
-    ]
+    (message,) = _to(alice)[1:]
+    assert message.subject == f"[High Society] Carol left table {waiting.pk}"
+    assert (
+        f"Carol accepted your invitation to table {waiting.pk}, then left the seat. Seat 3"
+        " waits for your choice: meanwhile nobody else can take it, and Carol may take it"
+        " back." in message.body
+    )
+    assert "Seat 3: left by its player" in message.body
     assert _declined_rows(alice).filter(key=f"{waiting.pk}:{carol.pk}").exists()
+
+
+def test_the_table_and_the_lobby_say_who_left_and_who_declined(
+    client, alice, bob, carol, waiting, run_commits
+):
+    game_invitation_respond(game=waiting, user=bob, accept=False)
+    game_invitation_respond(game=waiting, user=carol, accept=True)
+    game_leave(game=waiting, user=carol)
+    client.force_login(alice)
+    page = client.get(f"/games/{waiting.pk}/").content.decode()
+    assert ">Bob declined</span>" in page and ">Carol left</span>" in page
+    lobby = client.get("/").content.decode()
+    assert ">Bob declined</span>" in lobby and ">Carol left</span>" in lobby
+    client.force_login(carol)  # everyone saw her seated: the seat says she left
+    page = client.get(f"/games/{waiting.pk}/").content.decode()
+    assert ">Seat left</span>" in page and ">Invitation declined</span>" in page
+    game_join(game=waiting, user=carol)  # she takes it back: nothing left to say
+    client.force_login(alice)
+    page = client.get(f"/games/{waiting.pk}/").content.decode()
+    assert "Carol left" not in page and ">Bob declined</span>" in page
 
 
 def test_declining_everything_tells_each_host(alice, bob, carol, waiting, run_commits):

@@ -123,6 +123,16 @@ def test_a_player_who_blocks_the_asker_does_not_stop_the_rematch(finished, alice
     seat = Seat.objects.get(game=rematch, position=3)
     assert seat.user is None and seat.declined_by == carol and seat.held
     assert Seat.objects.get(game=rematch, position=0).user == alice  # the others invited
+    # Never invited, she has no seat "of her invitation" to take back there: joining
+    # is as a stranger's, and no seat is open (hers stays the host's to fill).
+    from games.selectors import seat_held_for
+    from games.services import game_join
+
+    assert seat_held_for(rematch, carol) is None
+    with pytest.raises(NotAllowed, match="No seat is open"):
+        game_join(game=rematch, user=carol)
+    seat.refresh_from_db()
+    assert seat.user is None and seat.held
 
 
 def test_a_resigned_player_is_invited_again_as_a_person(alice, bob, carol, run_commits):
