@@ -176,6 +176,15 @@ def _claim(**fields: Any) -> Notification | None:
         return None
 
 
+def _claims_owed(user_ids: list[int], **fields: Any) -> list[int]:
+    """A row of ``fields`` for each of ``user_ids`` not owed it already, to be sent once
+    the current transaction commits; returns the new rows' ids."""
+    ids = [row.pk for pk in user_ids if (row := _claim(user_id=pk, **fields)) is not None]
+    if ids:
+        events.announce(events.notices_owed, ids=ids)  # once the change is committed
+    return ids
+
+
 def _send_queue(ids: list[int]) -> None:
     """The rows ``ids``, claimed and stored, are owed: tell the sender now."""
     if ids:
@@ -248,16 +257,9 @@ def invitation_notices_create(*, game_id: int, user_ids: list[int], now: datetim
     person (once per table), sent after the commit.  The rows are what the invitation
     limits count (``services._invitations_check``, under the host's row lock), so they
     commit with the invitation."""
-    created = []
-    for user_id in user_ids:
-        notice = _claim(
-            user_id=user_id, game_id=game_id, kind=Kind.INVITATION, key=str(game_id), due_at=now
-        )
-        if notice is not None:
-            created.append(notice.pk)
-    if created:
-        events.announce(events.notices_owed, ids=created)  # once the invitation is committed
-    return created
+    return _claims_owed(
+        user_ids, game_id=game_id, kind=Kind.INVITATION, key=str(game_id), due_at=now
+    )
 
 
 def declined_notice_create(*, game_id: int, host_id: int, by_user_id: int, now: datetime) -> None:
@@ -294,23 +296,13 @@ def closed_notices_create(*, game_id: int, user_ids: list[int], why: str, now: d
     each person seated or invited there, its key saying ``why`` ("left": its host
     closed it; "gone": the host's account was withdrawn; "expired"), sent after the
     commit."""
-    key = f"{game_id}:{why}"
-    ids = [
-        notice.pk
-        for user_id in user_ids
-        if (
-            notice := _claim(
-                user_id=user_id,
-                game_id=game_id,
-                kind=Kind.CLOSED,
-                key=key,
-                due_at=now + OUTBOX_GRACE,
-            )
-        )
-        is not None
-    ]
-    if ids:
-        events.announce(events.notices_owed, ids=ids)  # once the closing is committed
+    _claims_owed(
+        user_ids,
+        game_id=game_id,
+        kind=Kind.CLOSED,
+        key=f"{game_id}:{why}",
+        due_at=now + OUTBOX_GRACE,
+    )
 
 
 class About(NamedTuple):

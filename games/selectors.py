@@ -869,16 +869,23 @@ def host_blocked(game: Game, user: User) -> bool:
     return InvitationBlock.objects.filter(user=user, blocked_id=game.created_by_id).exists()
 
 
+def invited_to(game: Game, user: User) -> bool:
+    """``user`` was invited to ``game`` by its host (their invitation e-mail was owed;
+    a rematch holds a blocker's seat without inviting them)."""
+    return user.pk != game.created_by_id and (
+        Notification.objects.filter(
+            user=user, game=game, kind=Notification.Kind.INVITATION
+        ).exists()
+    )
+
+
 def seat_held_for(game: Game, user: User | None) -> int | None:
     """The number of the seat ``user`` declined (or left after accepting) at ``game``,
     while it still waits for the host's choice: theirs to take back (``game_join``)."""
     if not _user_known(user) or game.status != Game.Status.OPEN:
         return None
-    invited = Notification.objects.filter(  # a rematch holds a blocker's seat uninvited
-        user=user, game=game, kind=Notification.Kind.INVITATION
-    )
-    seat = Seat.objects.filter(Exists(invited), game=game, user=None, declined_by=user).first()
-    return seat.position + 1 if seat is not None else None
+    seat = Seat.objects.filter(game=game, user=None, declined_by=user).first()
+    return seat.position + 1 if seat is not None and invited_to(game, user) else None
 
 
 def seat_declined_by(seat: Seat, *, host: bool) -> Any:

@@ -78,7 +78,7 @@ from games.models import (
 )
 from games.presenter import card_name, engine_text, quoted
 from games.read_model import orders_stamp
-from games.selectors import not_seated, orders_refusal, player_named
+from games.selectors import invited_to, not_seated, orders_refusal, player_named
 from ops.logcontext import game_logged
 from ops.numbers import digits
 
@@ -289,7 +289,7 @@ def game_join(*, game: Game, user: User) -> Seat:
             raise AlreadySeated(_("You already have a seat at this table."))
         _open_require(locked)
         given_up = next((s for s in seats if s.held and s.declined_by_id == user.pk), None)
-        if seat is None and given_up is not None and _invited_to(locked, user):
+        if seat is None and given_up is not None and invited_to(locked, user):
             seat = given_up  # they take back the seat of their invitation
             seat.user = user
             # The host's notice of the decline goes: leaving again owes a new one.
@@ -339,7 +339,7 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
         seat = _seat_of_user(seats, user)
-        if block and seat is None and _invited_to(locked, user):
+        if block and seat is None and invited_to(locked, user):
             InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
             return _game_sync(game, locked)
         _open_require(locked)
@@ -362,15 +362,6 @@ def game_invitation_respond(*, game: Game, user: User, accept: bool, block: bool
             InvitationBlock.objects.get_or_create(user=user, blocked_id=locked.created_by_id)
         _table_touch_or_start(locked, seats, now)
     return _game_sync(game, locked)
-
-
-def _invited_to(game: Game, user: User) -> bool:
-    """``user`` was invited to ``game`` by its host (their invitation e-mail was owed)."""
-    return user.pk != game.created_by_id and (
-        Notification.objects.filter(
-            user=user, game=game, kind=Notification.Kind.INVITATION
-        ).exists()
-    )
 
 
 def invitations_decline_all(*, user: User) -> int:
