@@ -268,9 +268,11 @@
   //
   // The answer to the player's own form so dropped still does what it is for, when it
   // went through: the chat line sent leaves the box, a standing order's fields start
-  // empty again (the board shown, as new or newer, shows the line or the order).  (Not
-  // swapped in instead: a chat line changes no version, so the newer board cannot be
-  // told apart, and the answer would take another player's line off the page.)
+  // empty again.  (Not swapped in instead: a chat line changes no version, so the newer
+  // board cannot be told apart, and the answer would take another player's line off
+  // the page.)  The board shown may have been drawn before the line or the order was
+  // stored (a move's news reached the page first), and their own news, at the same
+  // version, asks for nothing more: the board is asked for again, so they show.
   function dropIfReplaced(event) {
     var target = event.detail.target;
     if (!target || target.isConnected) {
@@ -288,6 +290,20 @@
     }
     if (went && source && source.id === "order-button") {
       orderFieldsEmpty();
+    }
+    if (went && source && (source.id === "chat-form" || source.id === "order-button")) {
+      askAgain();
+    }
+  }
+
+  // The board asks the server again now (with the stream, its news; else its next poll
+  // does within seconds).
+  function askAgain() {
+    var current = board();
+    if (current && current.hasAttribute("hx-get")) {
+      setTimeout(function () {
+        htmx.trigger(current, "sse:changed");
+      }, 0);
     }
   }
 
