@@ -498,7 +498,26 @@
       box.value = "";
     }
     chatSent = null;
+    chatSendHeld(false);
   }
+  // While the line is on its way, Send stays pressed on a board drawn meanwhile (the
+  // poll, the stream's news): htmx holds only the button the line left from, and a
+  // second Enter would send the line typed since, whose text the first answer then
+  // takes out of the box.
+  function chatSendHeld(held) {
+    var button = document.querySelector("#chat-form button");
+    if (button) {
+      button.disabled = held;
+    }
+  }
+  document.addEventListener("htmx:afterSwap", function (event) {
+    var target = event.detail.target;
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (chatSent !== null && target && target.id === "board" &&
+        !(source && source.id === "chat-form")) {
+      chatSendHeld(true);
+    }
+  });
   document.addEventListener("htmx:beforeRequest", function (event) {
     var target = event.detail.target;
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
@@ -513,16 +532,39 @@
   });
   // A request that got no board back (no connection, a server error, a time-out): no
   // answer will settle it, and the next refresh is not the player's move (it would take
-  // the focus into the hand and drop the cards ticked since).
-  ["htmx:sendError", "htmx:responseError", "htmx:timeout"].forEach(function (name) {
-    document.addEventListener(name, function (event) {
-      var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-      if (source && source.closest && source.closest(".tray")) {
-        ownMove = false;
-      }
-      if (source && source.id === "chat-form") {
-        chatSent = null;
-      }
+  // the focus into the hand and drop the cards ticked since); a chat line's Send is
+  // pressable again, the line still in the box.
+  var FAILED = ["htmx:sendError", "htmx:responseError", "htmx:timeout"];
+  function requestFailed(event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (source && source.closest && source.closest(".tray")) {
+      ownMove = false;
+    }
+    if (source && source.id === "chat-form") {
+      chatSent = null;
+      chatSendHeld(false);
+    }
+  }
+  FAILED.forEach(function (name) {
+    document.addEventListener(name, requestFailed);
+  });
+  // A form whose board was replaced while it was on its way (the poll, the stream's
+  // news) fails outside the page, where the document does not hear it: it is heard on
+  // the form itself.
+  var heardOnSource = new WeakSet();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!source || !source.closest || heardOnSource.has(source) ||
+        !(source.id === "chat-form" || source.closest(".tray"))) {
+      return;
+    }
+    heardOnSource.add(source);
+    FAILED.forEach(function (name) {
+      source.addEventListener(name, function (failed) {
+        if (!source.isConnected) {
+          requestFailed(failed);
+        }
+      });
     });
   });
   document.addEventListener("htmx:beforeSwap", function (event) {

@@ -12,11 +12,10 @@
 // polls; once it delivers again the polls stop.  Without JavaScript the board works as a
 // plain page.
 //
-// Three safety nets, since a change announced while the board's previous request is still
-// on its way can be dropped: after each refresh the board asks again if the stream has
-// announced a later version than the one it shows, a refresh that failed is asked for
-// again 3 s later, and one poll in ten still goes out while the stream works (a chat
-// line announced at such a moment shows 30 s later).
+// Safety nets, since htmx drops a change announced while the board's previous request is
+// still on its way: once that request is answered the board asks again if the stream
+// announced anything meanwhile (a move, a chat line, a seat), a refresh that failed is
+// asked for again 3 s later, and one poll in ten still goes out while the stream works.
 (function () {
   var GIVE_UP_AFTER = 3;
   var SAFETY_POLL_MS = 30000;
@@ -66,6 +65,9 @@
       if (!isNaN(version) && version > announced) {
         announced = version;
       }
+      if (asking !== null && asking !== message) {
+        missed = true;  // not the news this request answers: it came after
+      }
     });
   });
 
@@ -111,14 +113,43 @@
   document.addEventListener("htmx:responseError", retry);
   document.addEventListener("htmx:sendError", retry);
 
-  document.addEventListener("htmx:afterSettle", function () {
+  // The board's request on its way (the news it answers, or true for a poll), and
+  // whether the stream announced anything since it left.
+  var asking = null;
+  var missed = false;
+  function boardRequest(event) {
+    var config = event.detail.requestConfig;
+    return Boolean(config && config.elt && config.elt.id === "board");
+  }
+  document.addEventListener("htmx:beforeSend", function (event) {
+    if (boardRequest(event)) {
+      var trigger = event.detail.requestConfig.triggeringEvent;
+      asking = (trigger && trigger.detail) || true;
+      missed = false;
+    }
+  });
+  function askIfMissed() {
     var current = document.getElementById("board");
-    // A change announced while the last request was on its way: ask again.
-    if (live && current && current.hasAttribute("hx-get") && announced > shownVersion(current)) {
+    if (live && current && current.hasAttribute("hx-get") &&
+        (missed || announced > shownVersion(current))) {
+      missed = false;
       setTimeout(function () {
         htmx.trigger(current, "sse:changed");
       }, 0);
     }
+  }
+  document.addEventListener("htmx:afterRequest", function (event) {
+    if (boardRequest(event)) {
+      asking = null;
+      if (event.detail.xhr && event.detail.xhr.status === 204) {
+        askIfMissed();  // nothing to swap, so no settle follows
+      }
+    }
+  });
+  document.addEventListener("htmx:afterSettle", function () {
+    var current = document.getElementById("board");
+    // A change announced while the last request was on its way: ask again.
+    askIfMissed();
     // The game is over (the board no longer refreshes): nothing more to hear.
     var element = holder();
     if (current && element && !current.hasAttribute("hx-get") && element.hasAttribute("sse-connect")) {

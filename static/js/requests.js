@@ -32,7 +32,7 @@
     return Boolean(config && config.verb && config.verb.toLowerCase() !== "get");
   }
 
-  document.addEventListener("htmx:responseError", function (event) {
+  function refused(event) {
     if (!userSent(event)) return;
     var page = new DOMParser().parseFromString(event.detail.xhr.responseText || "", "text/html");
     var element = box();
@@ -48,7 +48,7 @@
       heading ? heading.textContent.trim() : (element ? element.dataset.failed : ""),
       paragraph ? paragraph.textContent.trim() : ""
     );
-  });
+  }
 
   // A form of the page that went through afterwards: the problem is past.
   document.addEventListener("htmx:afterRequest", function (event) {
@@ -58,13 +58,33 @@
     }
   });
 
-  document.addEventListener("htmx:sendError", function (event) {
+  function unsent(event) {
     var element = box();
     if (userSent(event) && element) show(element.dataset.failed, element.dataset.offline);
-  });
-  document.addEventListener("htmx:timeout", function (event) {
+  }
+
+  function timedOut(event) {
     var element = box();
     if (userSent(event) && element) show(element.dataset.failed, element.dataset.unknown);
+  }
+
+  var FAILED = {"htmx:responseError": refused, "htmx:sendError": unsent, "htmx:timeout": timedOut};
+  Object.keys(FAILED).forEach(function (name) {
+    document.addEventListener(name, FAILED[name]);
+  });
+  // A form whose board was replaced while it was on its way (the poll, the stream's
+  // news) fails outside the page, where the document does not hear it: it is heard on
+  // the form itself, and told all the same.
+  var heardOnSource = new WeakSet();
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (!source || heardOnSource.has(source) || !userSent(event)) return;
+    heardOnSource.add(source);
+    Object.keys(FAILED).forEach(function (name) {
+      source.addEventListener(name, function (failed) {
+        if (!source.isConnected) FAILED[name](failed);
+      });
+    });
   });
 
   document.addEventListener("click", function (event) {
