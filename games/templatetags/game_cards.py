@@ -1,8 +1,7 @@
 """Cards drawn in HTML: ``{% status_card code %}``, ``{% money_card value %}``, and filters.
 
-Each card is a constant, so its HTML is built once and cached: the board draws dozens of
-cards per page, and a tag that returns a cached string costs far less than an
-``{% include %}`` per card (docs/architecture.md).  Every card carries its name
+The board draws dozens of cards per page: a tag that formats one card's HTML costs far
+less than an ``{% include %}`` per card (docs/architecture.md).  Every card carries its name
 as text; the big glyph is decoration (``aria-hidden``).
 """
 
@@ -10,7 +9,6 @@ from __future__ import annotations
 
 import re
 from datetime import UTC
-from functools import cache
 from numbers import Number
 from typing import Any
 
@@ -23,7 +21,7 @@ from django.utils import timezone
 from django.utils.formats import date_format, get_format
 from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString
-from django.utils.translation import get_language, gettext, ngettext, pgettext_lazy
+from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.deletion import DELETED_PREFIX
@@ -126,9 +124,8 @@ def card_kind_word(code: str) -> str:
     return str(KIND_WORDS.get(kind, KIND_WORDS["special"]))
 
 
-@cache
-def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
-    """One card's HTML, cached per language (``language`` is only the cache's key)."""
+def _status_card_html(code: str, size: str) -> SafeString:
+    """One card's HTML, in the active language."""
     glyph, short, kind, effect = card_face(code)
     game_end = " hs-card--game-end" if code in ("prestige", "scandal") else ""
     if len(short) > 8:  # Excursions, Yacht Club: a smaller name so that it fits the card
@@ -159,7 +156,8 @@ def _status_card_html(code: str, size: str, language: str | None) -> SafeString:
         kind,
         size,
         game_end,
-        f"{name}: {effect}",
+        # French puts a no-break space before the colon.
+        pgettext("a card's tooltip", "%(card)s: %(effect)s") % {"card": name, "effect": effect},
         spoken,
         glyph,
         glyph,
@@ -191,12 +189,9 @@ def player_link(username: str | None, name: str, css: str = "") -> SafeString:
 @register.simple_tag
 def status_card(code: str, size: str = "md") -> SafeString:
     """A status card (luxury, prestige, misfortune, special) in size sm, md or lg."""
-    return _status_card_html(
-        str(code), size if size in ("xs", "sm", "md", "lg") else "md", get_language()
-    )
+    return _status_card_html(str(code), size if size in ("xs", "sm", "md", "lg") else "md")
 
 
-@cache
 def _money_card_html(value: int, size: str, separator: str) -> SafeString:
     thousands, rest = divmod(value, 1000)
     big, small = (str(thousands), f"{separator}{rest:03d}") if thousands else (str(value), "")

@@ -105,6 +105,20 @@
       document.querySelector("#board .banner");
   }
 
+  // After one's own move: a card again when the turn is still one's own; else the hand
+  // itself, where the move was made (the headline, read out by the live region, is
+  // often far above).
+  function focusHand() {
+    var target = handFocusTarget();
+    var current = document.getElementById("board");
+    if (target) {
+      target.focus({ preventScroll: true });
+      if ((current && current.classList.contains("board--my-turn")) || !partlyInView(target)) {
+        target.scrollIntoView({ block: "nearest" });
+      }
+    }
+  }
+
   function partlyInView(element) {
     var box = element.getBoundingClientRect();
     return box.bottom > 0 && box.top < window.innerHeight;
@@ -255,7 +269,10 @@
         continue;
       }
       stamps[i].textContent = stamps[i].dataset.local === "deadline" ? "(" + text + ")" : text;
-      stamps[i].title = when.toUTCString();
+      // The exact moment in UTC, in the page's language too.
+      stamps[i].title = when.toLocaleString(LOCALES[lang] || lang || undefined, {
+        dateStyle: "full", timeStyle: "long", timeZone: "UTC",
+      });
     }
   }
 
@@ -284,14 +301,22 @@
     var went = !/flash--error/.test(event.detail.serverResponse || "");
     if (source && source.closest && source.closest(".tray")) {
       ownMove = false;  // no board of its own will settle
+      // The pressed button was disabled under the focus, which dropped to the page; the
+      // board shown may not have settled yet (and will not put it back): it goes into
+      // the hand now, as the answer's own board would have put it.
+      var active = document.activeElement;
+      if (!active || active === document.body) {
+        focusHand();
+      }
     }
     if (source && source.id === "chat-form") {
       chatAnswered(went);
     }
-    if (went && source && source.id === "order-button") {
+    var order = Boolean(config && config.orderSent);
+    if (went && order) {
       orderFieldsEmpty();
     }
-    if (went && source && (source.id === "chat-form" || source.id === "order-button")) {
+    if (went && (order || (source && source.id === "chat-form"))) {
       askAgain();
     }
   }
@@ -349,15 +374,7 @@
       turnIntoView(bar);
     }
     if (afterOwnMove) {
-      // A card again when the turn is still yours; else the hand itself, where the
-      // move was made (the headline, read out by the live region, is often far above).
-      var target = handFocusTarget();
-      if (target) {
-        target.focus({ preventScroll: true });
-        if (myTurn || !partlyInView(target)) {
-          target.scrollIntoView({ block: "nearest" });
-        }
-      }
+      focusHand();
     }
     // The focus left on the headline after one's move (waiting for the others) follows
     // the game where it goes next, so that it is never out of sight: into the hand when
@@ -742,6 +759,23 @@
       }
     });
   }
+  // A standing order on its way: from its button, or from Enter in its fields on one's
+  // turn (the bid form's hidden first button, which the server takes for the order once
+  // one is filled in: games.views.game_act).  Marked on the request's own config, which
+  // its later events carry.
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || !config.elt) {
+      return;
+    }
+    var submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    var amount = document.getElementById("order-max");
+    config.orderSent = config.elt.id === "order-button" || Boolean(
+      submitter && submitter.id === "enter-button" &&
+      (document.querySelector("#board input[name=kind]:checked") ||
+        (amount && amount.value.trim()))
+    );
+  });
   var orderDraft = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     orderDraft = null;
@@ -751,7 +785,7 @@
     }
     var config = event.detail.requestConfig;
     orderDraft = {
-      set: Boolean(config && config.elt && config.elt.id === "order-button"),
+      set: Boolean(config && config.orderSent),
       fields: fieldsRead(fields, ORDER_FIELDS),
     };
   });

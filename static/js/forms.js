@@ -20,7 +20,7 @@
     target.focus();
     var word = document.body.dataset.errorWord;
     if (word && document.title.indexOf(word) !== 0) {
-      document.title = word + ": " + document.title;
+      document.title = word + " " + document.title;  // "Error:", "Erreur :" as translated
     }
   });
 })();

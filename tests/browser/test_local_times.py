@@ -55,3 +55,27 @@ def test_a_zone_the_page_cannot_use_stops_no_script(live_server, new_page, log_i
     page.wait_for_timeout(300)
     assert errors == []
     assert page.locator(".banner__deadline time").inner_text().startswith("(")
+
+
+def test_the_exact_moment_in_a_times_tooltip_is_in_the_pages_language(
+    live_server, new_page, log_in, alice
+):
+    """The tooltip of each time (the deadline, the log's, the chat's) gave the exact
+    moment in the browser's English ("Sun, 29 Nov 2026 22:37:29 GMT") on a French page."""
+    from games.services import game_create
+
+    type(alice).objects.filter(pk=alice.pk).update(language="fr")
+    game = game_create(
+        creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}], move_deadline_hours=24
+    )
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    deadline = page.locator(".banner__deadline time")
+    deadline.wait_for()
+    for _ in range(50):
+        if deadline.get_attribute("title"):
+            break
+        page.wait_for_timeout(100)
+    title = deadline.get_attribute("title")
+    assert re.match(r"(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d{1,2} ", title), title
+    assert "UTC" in title and "GMT" not in title

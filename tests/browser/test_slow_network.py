@@ -312,3 +312,29 @@ def test_enter_on_a_card_with_nothing_to_bid_sends_nothing(
     page.keyboard.press("Enter")
     page.wait_for_timeout(700)
     assert posts == [] and not Move.objects.filter(game=game).exists()
+
+
+def test_a_move_whose_answer_lost_the_race_leaves_the_focus_in_the_hand(
+    asgi_server, new_page, alice, bob, dora
+):
+    """Pass pressed with the keyboard is disabled under the focus, which drops to the
+    page; the stream's board came in first and its answer was dropped before that board
+    settled, so nothing put the focus back: the next Tab reached Resign.  (The settle
+    delay is widened here to make the race certain.)"""
+    from playwright.sync_api import expect
+
+    from tests.browser.test_board_stream import open_board
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
+    page = new_page()
+    open_board(page, asgi_server, dora, game)
+    expect(page.locator("#board-live[sse-connect]")).to_have_count(1)
+    page.wait_for_timeout(500)  # the stream's hello
+    page.evaluate("() => { htmx.config.defaultSettleDelay = 1500; }")
+    release = _kept(page, "/act/")
+    page.focus("#pass-button")
+    page.keyboard.press("Enter")
+    expect(page.locator(".log")).to_contain_text("Dora passes")  # the stream's board
+    release()
+    page.wait_for_timeout(2_000)  # that board settles
+    assert page.evaluate("() => document.getElementById('tray').contains(document.activeElement)")

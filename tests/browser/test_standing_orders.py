@@ -113,6 +113,10 @@ def test_enter_in_the_order_box_sets_the_order_not_a_bid(
     )
     move = Move.objects.get(game=game)
     assert move.actor == Move.Actor.ORDER and sum(move.action["cards"]) <= 12000
+    # Set, its fields start empty: a second Enter would place the same order on the
+    # next card up.
+    expect(page.locator("#order-max")).to_have_value("")
+    expect(page.locator("#order-only-ticked:checked")).to_have_count(0)
 
 
 def test_an_order_being_written_survives_a_refresh_and_empties_once_set(

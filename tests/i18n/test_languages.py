@@ -543,3 +543,16 @@ def test_a_revealed_card_reads_with_its_article(language, sentence):
     with translation.override(language):
         text = translation.gettext("%(who)s reveals %(card)s.")
         assert text % {"who": "Alice", "card": card_name("yacht")} == sentence
+
+
+def test_a_cards_tooltip_and_an_error_pages_title_follow_french_typography(client):
+    """"Luxe 2: Luxe valant…" and "Erreur: Inscription": French puts a no-break space
+    before the colon."""
+    from games.templatetags.game_cards import status_card
+
+    with translation.override("fr"):
+        assert 'title="Luxe 2\xa0: ' in status_card("lux2")
+    with translation.override("en"):
+        assert 'title="Luxury 2: ' in status_card("lux2")
+    page = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
+    assert 'data-error-word="Erreur\xa0:"' in page
