@@ -641,6 +641,7 @@ LOGGING = {
         "context": {"()": "ops.logcontext.ContextFilter"},
         "probes": {"()": "ops.health.ProbeLogFilter"},  # a failing health check: a warning
         "hosts": {"()": "ops.unknown_host.UnknownHostLogFilter"},  # a scanner's Host: a warning
+        "routine": {"()": "ops.routine_task_log.RoutineTaskLogFilter"},  # beat's, when idle
     },
     "formatters": {
         "json": {"()": "ops.logcontext.JsonFormatter"},
@@ -651,7 +652,7 @@ LOGGING = {
             "class": "logging.StreamHandler",
             "stream": "ext://sys.stdout",
             "formatter": LOG_FORMAT,
-            "filters": ["context", "probes", "hosts"],
+            "filters": ["context", "probes", "hosts", "routine"],
         },
     },
     "root": {"handlers": ["stdout"], "level": LOG_LEVEL},

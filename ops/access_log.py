@@ -1,10 +1,11 @@
 """Log lines without the secrets some addresses carry.
 
-An e-mail confirmation link (``/accounts/confirm-email/<key>/``) and a password reset
-link (``/accounts/password/reset/key/<uid>-<key>/``) hold their key in the path, and
-the server's access log (gunicorn's or uvicorn's) and Django's own request warnings
-write the path whole: anyone reading the logs could confirm the address or set the
-password while the link is valid.  The board's preview of a standing order
+An e-mail confirmation link (``/accounts/confirm-email/<key>/``), a password reset link
+(``/accounts/password/reset/key/<uid>-<key>/``) and an e-mail's one-click unsubscribe
+link (``/accounts/unsubscribe/<token>/``) hold their key in the path, and the server's
+access log (gunicorn's or uvicorn's) and Django's own request warnings write the path
+whole: anyone reading the logs could confirm the address, set the password or switch off
+a player's e-mails while the link is valid.  The board's preview of a standing order
 (``/games/<id>/order-preview/?maximum=…``) carries in its query the most the player's
 order may bid, which no other player may learn.  ``SecretPathFilter`` writes such a key
 or query as "…" in every line of those loggers; ``install`` puts it on them (ops.apps,
@@ -16,7 +17,9 @@ from __future__ import annotations
 import logging
 import re
 
-SECRET_PATH = re.compile(r"(/accounts/(?:confirm-email|password/reset/key)/)[^/\s\"?#]+")
+SECRET_PATH = re.compile(
+    r"(/accounts/(?:confirm-email|password/reset/key|unsubscribe)/)[^/\s\"?#]+"
+)
 SECRET_QUERY = re.compile(r"(/order-preview/\?)[^\s\"#]+")
 LOGGERS = ("uvicorn.access", "gunicorn.access", "django.request", "django.server")
 

@@ -44,6 +44,22 @@ def test_gunicorns_atoms_and_djangos_warning_lose_the_key_too():
     assert warned == "Not Found: /accounts/confirm-email/…/"
 
 
+def test_an_unsubscribe_links_token_is_kept_out_too():
+    """Anyone who read the access log could POST the one-click unsubscribe link (no
+    cookie needed, by design) and switch off a player's e-mails."""
+    token = "eyJ1IjoxLCJrIjoidHVybiJ9:1xXnV4:AbCdEf0123456789"
+    line = _line(
+        "uvicorn.access",
+        '%s - "%s %s HTTP/%s" %d',
+        ("10.0.0.7:5123", "POST", f"/accounts/unsubscribe/{token}/", "1.1", 200),
+    )
+    assert line == '10.0.0.7:5123 - "POST /accounts/unsubscribe/…/ HTTP/1.1" 200'
+    atoms = _line(
+        "gunicorn.access", "%(m)s %(U)s", {"m": "POST", "U": f"/accounts/unsubscribe/{token}/"}
+    )
+    assert atoms == "POST /accounts/unsubscribe/…/"
+
+
 def test_other_addresses_stay_whole_and_every_logger_has_the_filter():
     assert (
         _line("uvicorn.access", "%s", ("/games/12/replay/?move=5",)) == "/games/12/replay/?move=5"
