@@ -12,21 +12,28 @@ import pytest
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_the_deadline_reads_as_the_server_writes_it(live_server, new_page, log_in, alice):
+def _deadline_rewritten(live_server, page, log_in, alice):
+    """The deadline of Alice's table with a day to move, once the board's script has
+    rewritten it (its title is then set)."""
     from games.services import game_create
 
-    type(alice).objects.filter(pk=alice.pk).update(time_zone="Europe/Berlin")
     game = game_create(
         creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}], move_deadline_hours=24
     )
-    page = log_in(new_page(), alice)
+    page = log_in(page, alice)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     deadline = page.locator(".banner__deadline time")
     deadline.wait_for()
-    for _ in range(50):  # until the script has rewritten it (its title is then set)
+    for _ in range(50):
         if deadline.get_attribute("title"):
             break
         page.wait_for_timeout(100)
+    return deadline
+
+
+def test_the_deadline_reads_as_the_server_writes_it(live_server, new_page, log_in, alice):
+    type(alice).objects.filter(pk=alice.pk).update(time_zone="Europe/Berlin")
+    deadline = _deadline_rewritten(live_server, new_page(), log_in, alice)
     text = deadline.inner_text()
     assert re.fullmatch(
         r"\((Mon|Tue|Wed|Thu|Fri|Sat|Sun),? \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \S+\)", text
@@ -62,20 +69,7 @@ def test_the_exact_moment_in_a_times_tooltip_is_in_the_pages_language(
 ):
     """The tooltip of each time (the deadline, the log's, the chat's) gave the exact
     moment in the browser's English ("Sun, 29 Nov 2026 22:37:29 GMT") on a French page."""
-    from games.services import game_create
-
     type(alice).objects.filter(pk=alice.pk).update(language="fr")
-    game = game_create(
-        creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}], move_deadline_hours=24
-    )
-    page = log_in(new_page(), alice)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
-    deadline = page.locator(".banner__deadline time")
-    deadline.wait_for()
-    for _ in range(50):
-        if deadline.get_attribute("title"):
-            break
-        page.wait_for_timeout(100)
-    title = deadline.get_attribute("title")
+    title = _deadline_rewritten(live_server, new_page(), log_in, alice).get_attribute("title")
     assert re.match(r"(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d{1,2} ", title), title
     assert "UTC" in title and "GMT" not in title

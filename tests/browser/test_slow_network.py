@@ -75,16 +75,14 @@ def test_a_line_typed_while_the_last_is_on_its_way_stays(
     assert list(ChatMessage.objects.values_list("text", flat=True)) == ["first line"]
 
 
-def test_a_refresh_while_a_line_is_on_its_way_keeps_send_pressed(
-    live_server, new_page, log_in, alice, bob, dora
-):
-    """The poll redrew the board while the line was on its way: the new Send was
-    pressable, a second Enter sent the line typed meanwhile, and the first line's answer
-    then emptied the box of it."""
+def _line_kept_across_a_poll(live_server, page, log_in, alice, bob, dora):
+    """Alice sends "first line" at a table where Dora is to act; its answer is kept
+    (``_kept``) until the poll (every 3 s) has brought a board with the line stored
+    meanwhile.  Returns the page and the answer's release."""
     from playwright.sync_api import expect
 
     game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
-    page = log_in(new_page(), alice)
+    page = log_in(page, alice)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     release = _kept(page, "/chat/")
     page.evaluate(
@@ -95,8 +93,19 @@ def test_a_refresh_while_a_line_is_on_its_way_keeps_send_pressed(
     )
     page.fill("#chat-text", "first line")
     page.press("#chat-text", "Enter")
-    # The poll (every 3 s) brings the board with the line stored meanwhile.
     expect(page.locator("body[data-polled]")).to_have_count(1, timeout=5_000)
+    return page, release
+
+
+def test_a_refresh_while_a_line_is_on_its_way_keeps_send_pressed(
+    live_server, new_page, log_in, alice, bob, dora
+):
+    """The poll redrew the board while the line was on its way: the new Send was
+    pressable, a second Enter sent the line typed meanwhile, and the first line's answer
+    then emptied the box of it."""
+    from playwright.sync_api import expect
+
+    page, release = _line_kept_across_a_poll(live_server, new_page(), log_in, alice, bob, dora)
     expect(page.locator(".chat")).to_contain_text("first line")
     send = page.locator("#chat-form button")
     expect(send).to_be_disabled()  # the new board's Send: the line is still on its way
@@ -118,19 +127,7 @@ def test_a_line_lost_after_a_refresh_gives_send_back(
     board, out of the page, and was told nowhere.)"""
     from playwright.sync_api import expect
 
-    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=0)
-    page = log_in(new_page(), alice)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
-    release = _kept(page, "/chat/")
-    page.evaluate(
-        """() => document.addEventListener("htmx:afterSettle", (event) => {
-             const source = event.detail.requestConfig && event.detail.requestConfig.elt;
-             if (source && source.id === "board") { document.body.dataset.polled = "yes"; }
-           })"""
-    )
-    page.fill("#chat-text", "first line")
-    page.press("#chat-text", "Enter")
-    expect(page.locator("body[data-polled]")).to_have_count(1, timeout=5_000)
+    page, release = _line_kept_across_a_poll(live_server, new_page(), log_in, alice, bob, dora)
     send = page.locator("#chat-form button")
     expect(send).to_be_disabled()
     new_page.expect("htmx:sendError")
