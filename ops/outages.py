@@ -30,6 +30,8 @@ from django.utils.translation import gettext, gettext_noop
 from redis.exceptions import ConnectionError as RedisConnectionError
 from redis.exceptions import TimeoutError as RedisTimeoutError
 
+from ops.access_log import redact
+
 logger = logging.getLogger(__name__)
 
 DATABASE_ERRORS: tuple[type[Exception], ...] = (OperationalError, InterfaceError)
@@ -84,8 +86,9 @@ def unavailable_detail(exception: BaseException, method: str) -> str | None:
 
 
 def unavailable_log(exception: BaseException, path: str) -> None:
-    # The class only: a driver's message may quote SQL or a server address.
-    logger.warning("503 for %s: %s", path[:200], type(exception).__name__)
+    # The class only: a driver's message may quote SQL or a server address.  The path
+    # without a link's key (ops.access_log).
+    logger.warning("503 for %s: %s", redact(path[:200]), type(exception).__name__)
 
 
 class ServiceUnavailableMiddleware:

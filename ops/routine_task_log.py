@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import logging
 
+from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
 from django.conf import settings
 
 NOTHING_DONE = frozenset({"0", "None"})
@@ -30,8 +31,11 @@ class RoutineTaskLogFilter(logging.Filter):
         if record.name == "celery.beat":
             return not str(record.msg).startswith("Scheduler: Sending due task")
         data = getattr(record, "data", None)
-        if not isinstance(data, dict) or data.get("name") not in _routine():
+        name = data.get("name") if isinstance(data, dict) else None
+        if not isinstance(name, str) or name not in _routine():
             return True
-        if "return_value" in data:  # "succeeded": kept when the sweep did something
-            return str(data["return_value"]) not in NOTHING_DONE
-        return False  # "Received task"
+        if record.msg == LOG_RECEIVED:
+            return False
+        if record.msg == LOG_SUCCESS:  # kept when the sweep did something
+            return str(data.get("return_value")) not in NOTHING_DONE
+        return True  # a retry, an expected error, an ignored task

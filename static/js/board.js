@@ -298,14 +298,15 @@
     event.detail.shouldSwap = false;
     var config = event.detail.requestConfig;
     var source = config && config.elt;
-    var went = !/flash--error/.test(event.detail.serverResponse || "");
+    // Refused as a whole (a 429, a 500: htmx asks about those swaps too) or as a move.
+    var went = !event.detail.isError && !/flash--error/.test(event.detail.serverResponse || "");
     if (source && source.closest && source.closest(".tray")) {
       ownMove = false;  // no board of its own will settle
       // The pressed button was disabled under the focus, which dropped to the page; the
       // board shown may not have settled yet (and will not put it back): it goes into
       // the hand now, as the answer's own board would have put it.
       var active = document.activeElement;
-      if (!active || active === document.body) {
+      if (went && (!active || active === document.body)) {
         focusHand();
       }
     }
@@ -551,7 +552,7 @@
   // answer will settle it, and the next refresh is not the player's move (it would take
   // the focus into the hand and drop the cards ticked since); a chat line's Send is
   // pressable again, the line still in the box.
-  var FAILED = ["htmx:sendError", "htmx:responseError", "htmx:timeout"];
+  var FAILED = ["htmx:sendError", "htmx:responseError", "htmx:timeout", "htmx:sendAbort"];
   function requestFailed(event) {
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (source && source.closest && source.closest(".tray")) {

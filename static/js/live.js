@@ -12,10 +12,11 @@
 // polls; once it delivers again the polls stop.  Without JavaScript the board works as a
 // plain page.
 //
-// Safety nets, since htmx drops a change announced while the board's previous request is
-// still on its way: once that request is answered the board asks again if the stream
-// announced anything meanwhile (a move, a chat line, a seat), a refresh that failed is
-// asked for again 3 s later, and one poll in ten still goes out while the stream works.
+// Safety nets, since a change announced while the board's previous request is still on
+// its way, or while a new board settles, triggers nothing that runs: the board asks
+// again once its request is answered if the stream announced anything meanwhile (a
+// move, a chat line, a seat), a refresh that failed is asked for again 3 s later, and
+// one poll in ten still goes out while the stream works.
 (function () {
   var GIVE_UP_AFTER = 3;
   var SAFETY_POLL_MS = 30000;
@@ -65,9 +66,7 @@
       if (!isNaN(version) && version > announced) {
         announced = version;
       }
-      if (asking !== null && asking !== message) {
-        missed = true;  // not the news this request answers: it came after
-      }
+      newsHeard(message);
     });
   });
 
@@ -113,43 +112,58 @@
   document.addEventListener("htmx:responseError", retry);
   document.addEventListener("htmx:sendError", retry);
 
-  // The board's request on its way (the news it answers, or true for a poll), and
-  // whether the stream announced anything since it left.
-  var asking = null;
+  // News the board has not asked for yet.  A news is asked for by the first request the
+  // board sends after it (the one it triggered, or any later one).  htmx holds only the
+  // latest trigger that comes while the board's request is on its way, for that board:
+  // when the answer replaces the board the held trigger never runs, and a new board
+  // hears nothing until it has settled.  So news heard since the last request left
+  // makes the board ask again once no request of its own is on its way.
+  var asking = null;  // the news the last request was sent for (true: a poll)
+  var inFlight = false;
   var missed = false;
   function boardRequest(event) {
     var config = event.detail.requestConfig;
     return Boolean(config && config.elt && config.elt.id === "board");
   }
+  function newsHeard(message) {
+    if (message !== asking) {
+      missed = true;  // the news the request just sent answers is not missed
+    }
+  }
   document.addEventListener("htmx:beforeSend", function (event) {
     if (boardRequest(event)) {
       var trigger = event.detail.requestConfig.triggeringEvent;
       asking = (trigger && trigger.detail) || true;
+      inFlight = true;
       missed = false;
     }
   });
   function askIfMissed() {
-    var current = document.getElementById("board");
-    if (live && current && current.hasAttribute("hx-get") &&
-        (missed || announced > shownVersion(current))) {
-      missed = false;
-      setTimeout(function () {
+    setTimeout(function () {
+      var current = document.getElementById("board");
+      if (live && !inFlight && current && current.hasAttribute("hx-get") &&
+          (missed || announced > shownVersion(current))) {
         htmx.trigger(current, "sse:changed");
-      }, 0);
-    }
+      }
+    }, 0);
   }
   document.addEventListener("htmx:afterRequest", function (event) {
     if (boardRequest(event)) {
-      asking = null;
+      inFlight = false;
       if (event.detail.xhr && event.detail.xhr.status === 204) {
         askIfMissed();  // nothing to swap, so no settle follows
       }
     }
   });
-  document.addEventListener("htmx:afterSettle", function () {
+  document.addEventListener("htmx:afterSettle", function (event) {
     var current = document.getElementById("board");
-    // A change announced while the last request was on its way: ask again.
-    askIfMissed();
+    var target = event.detail && event.detail.target;
+    if (target && target.id === "board") {
+      // A new board (its answer may not have reached the document, its board replaced):
+      // news announced while it was on its way or settling is asked for now.
+      inFlight = false;
+      askIfMissed();
+    }
     // The game is over (the board no longer refreshes): nothing more to hear.
     var element = holder();
     if (current && element && !current.hasAttribute("hx-get") && element.hasAttribute("sse-connect")) {

@@ -26,10 +26,13 @@ def _kept(page, fragment: str):
 
     page.route(lambda url: fragment in url, handler)
 
-    def release(*, lost: bool = False):
+    def release(*, lost: bool = False, refused: bool = False):
         for route, response in kept:
             if lost:
                 route.abort()  # the connection dropped on the way back
+            elif refused:  # as the site's 429 page says it
+                body = '<main><div class="sheet"><h1>Too many requests</h1><p>Wait.</p></div>'
+                route.fulfill(status=429, content_type="text/html", body=body)
             else:
                 route.fulfill(response=response)
         kept.clear()
@@ -139,6 +142,23 @@ def test_a_line_lost_after_a_refresh_gives_send_back(
     expect(page.locator("#request-problem")).to_contain_text("connection")
 
 
+def test_a_line_refused_after_a_refresh_stays_in_the_box(
+    live_server, new_page, log_in, alice, bob, dora
+):
+    """A refusal (429) that came for a board already replaced was taken for a line that
+    went through: the box was emptied, and a real 429 stores nothing.  (Here the line
+    reached the server before its answer was swapped for the refusal.)"""
+    from playwright.sync_api import expect
+
+    page, release = _line_kept_across_a_poll(live_server, new_page(), log_in, alice, bob, dora)
+    new_page.expect("htmx:responseError")
+    new_page.expect("429")
+    release(refused=True)
+    expect(page.locator("#chat-form button")).to_be_enabled()
+    expect(page.locator("#request-problem")).to_contain_text("Too many requests")
+    expect(page.locator("#chat-text")).to_have_value("first line")
+
+
 def test_the_answer_to_ones_own_line_wins_over_a_refresh_that_came_first(
     asgi_server, new_page, alice, bob, dora
 ):
@@ -242,8 +262,10 @@ def test_a_refresh_that_failed_is_asked_for_again_soon(asgi_server, new_page, al
 def test_news_that_came_while_the_board_was_on_its_way_is_asked_for(
     asgi_server, new_page, alice, bob, dora
 ):
-    """htmx drops the stream's news while the board's request is on its way: a chat line
-    announced then showed only at the next safety poll, half a minute on."""
+    """The stream's news that came while the board's request was on its way triggered a
+    request for a board that answer then replaced, so it never ran: a chat line
+    announced then showed only at the next safety poll, half a minute on.  Another swap
+    settling meanwhile (a bid's preview) must not make the board forget it."""
     from playwright.sync_api import expect
 
     game, page = _streamed_board(asgi_server, new_page, alice, bob, dora)
@@ -257,13 +279,21 @@ def test_news_that_came_while_the_board_was_on_its_way_is_asked_for(
             kept.append((route, route.fetch()))
 
     page.route(lambda url: f"/games/{game.pk}/board/" in url, keep_the_first)
+    page.evaluate(
+        """() => document.addEventListener("htmx:sseMessage", () => {
+             document.body.dataset.news = String(Number(document.body.dataset.news || 0) + 1);
+           })"""
+    )
     act(game, dora, type="pass")
     for _ in range(50):  # the board's request for the move, answered and kept
         if kept:
             break
         page.wait_for_timeout(100)
     chat_post(game=game, user=bob, text="said meanwhile")
-    page.wait_for_timeout(500)  # its news, while that request is on its way
+    # Its news came while that request is on its way; then another swap settles.
+    expect(page.locator("body[data-news='2']")).to_have_count(1)
+    page.evaluate("() => document.dispatchEvent(new CustomEvent('htmx:afterSettle', {detail: {}}))")
+    page.wait_for_timeout(100)
     route, response = kept[0]
     route.fulfill(response=response)
     expect(page.locator(".log")).to_contain_text("Dora passes")

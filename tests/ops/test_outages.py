@@ -133,3 +133,15 @@ def test_readiness_is_not_ok_on_a_database_that_cannot_store_moves(client, caplo
     assert answer.json()["database"] == "ok"  # it answers...
     assert answer.json()["moves"] == "unavailable"  # ...but cannot store a move
     assert client.get(reverse("health_ready")).json()["moves"] == "ok"
+
+
+@pytest.mark.django_db
+def test_the_outages_warning_keeps_a_links_key_out(tmp_path, caplog):
+    """The "503 for <path>" line wrote an unsubscribe link's token whole."""
+    from ops.outages import unavailable_log
+
+    token = "eyJ1IjoxLCJrIjoidHVybiJ9:1xXnV4:AbCdEf0123456789"
+    with caplog.at_level(logging.WARNING, logger="ops.outages"):
+        unavailable_log(_refused_error(tmp_path), f"/accounts/unsubscribe/{token}/")
+    assert "503 for /accounts/unsubscribe/…/" in caplog.text
+    assert token not in caplog.text

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import logging
 
-from celery.app.trace import LOG_RECEIVED, LOG_SUCCESS
+from celery.app.trace import LOG_RECEIVED, LOG_RETRY, LOG_SUCCESS
 
 HEARTBEAT = "games.tasks.worker_heartbeat"
 SWEEP = "games.tasks.deadlines_sweep"
@@ -48,9 +48,12 @@ def test_a_sweep_that_did_something_a_failure_and_other_tasks_are_written():
     context = _context(SWEEP, return_value="2", runtime=0.05)
     assert _written("celery.app.trace", logging.INFO, LOG_SUCCESS, (context,), context)
     context = _context(SWEEP, exc="OperationalError()")
+    assert _written("celery.app.trace", logging.INFO, LOG_RETRY, (context,), context)
     assert _written("celery.app.trace", logging.ERROR, "Task %(name)s raised", (context,), context)
     for message in (LOG_RECEIVED, LOG_SUCCESS):
         context = _context(BOT, return_value="None", runtime=0.3)
         assert _written("celery.app.trace", logging.INFO, message, (context,), context)
     assert _written("celery.beat", logging.INFO, "beat: Starting...", ())
     assert _written("games.services", logging.INFO, "move %s stored", (12,))
+    odd = {"name": ["not", "a", "name"]}  # whatever a record carries, it is written
+    assert _written("celery.app.trace", logging.INFO, LOG_SUCCESS, (odd,), odd)
