@@ -139,7 +139,6 @@ def game_create(
             _("A request's one-time value is text of at most %(most)s characters.")
             % {"most": ONCE_MAX_LENGTH}
         )
-    now = timezone.now()
     with transaction.atomic():
         if once:
             _account_lock(creator)  # the same request twice at once: one after the other
@@ -162,6 +161,7 @@ def game_create(
             scenario_first_player=first_player,
             form_once=once,
         )
+        now = game.created_at  # a table that starts at once starts as it is created
         seat_rows = []
         for position, (kind, value) in enumerate(specs):
             seat = Seat(game=game, position=position)

@@ -29,6 +29,7 @@ from games.errors import (
     TooSoon,
     VersionConflict,
 )
+from games.presenter import quoted
 from ops.outages import RETRY_AFTER_SECONDS, unavailable_detail, unavailable_log
 
 logger = logging.getLogger(__name__)
@@ -178,6 +179,20 @@ def api_exception_handler(exc, context):
             _("The request body is too large."),
             status_code=status.HTTP_413_REQUEST_ENTITY_TOO_LARGE,
             code="too_large",
+        )
+    elif isinstance(exc, exceptions.UnsupportedMediaType):  # DRF's words name no remedy
+        request = context.get("request")
+        sent = request.content_type if request is not None else ""
+        exc = ApiError(
+            _("Send the body as JSON, with the header Content-Type: application/json.")
+            + " "
+            + (
+                _("This request said %(type)s.") % {"type": quoted(sent)}
+                if sent
+                else _("This request named no Content-Type.")
+            ),
+            status_code=status.HTTP_415_UNSUPPORTED_MEDIA_TYPE,
+            code="unsupported_media_type",
         )
     elif isinstance(exc, TooManyFieldsSent):  # more than DATA_UPLOAD_MAX_NUMBER_FIELDS
         exc = ApiError(

@@ -9,7 +9,8 @@ from games.api.serializers import ErrorSerializer
 _ERRORS = {
     400: (
         "Invalid input or an illegal action: `detail` says why (for a move, the rules' "
-        "own sentence); `errors` lists the messages per field for invalid input."
+        "own sentence); `errors` lists the messages per field for invalid input. A body "
+        "that is not JSON, or an object that writes a key twice, is `parse_error`."
     ),
     401: "Not signed in, or the token is invalid or expired (`WWW-Authenticate: Token`).",
     403: "Not allowed: for a move, the seat is not yours; or staff-only options; or a CSRF failure with session auth.",

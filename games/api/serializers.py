@@ -25,6 +25,7 @@ from games.ai.orders import Order
 from games.api.errors import ERROR_CODES
 from games.engine import ADVANCED_CARDS
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
+from games.presenter import money_text
 from ops.numbers import digits
 
 ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
@@ -339,6 +340,17 @@ class MoveInputSerializer(StrictSerializer):
         if kind == "bid" and not attrs.get("cards"):
             raise serializers.ValidationError(
                 {"cards": [gettext("A bid adds one or more money cards.")]}
+            )
+        cards = attrs.get("cards") or []
+        twice = next((card for i, card in enumerate(cards) if card in cards[:i]), None)
+        if twice is not None:  # the schema says uniqueItems: a malformed body, not a rule
+            raise serializers.ValidationError(
+                {
+                    "cards": [
+                        gettext("You listed the %(money)s card twice.")
+                        % {"money": money_text(twice)}
+                    ]
+                }
             )
         if kind != "bid" and "cards" in attrs:
             raise serializers.ValidationError(

@@ -94,7 +94,6 @@ def test_the_summary_to_beat_is_what_the_next_bid_must_exceed(clients):
     "body, words",
     [
         ({"type": "bid", "cards": [5000]}, "5,000"),
-        ({"type": "bid", "cards": [1000, 1000]}, ""),
         ({"type": "discard", "card": "lux5"}, ""),
         ({"type": "sealed_bid", "card": 12000}, ""),
     ],
@@ -137,6 +136,7 @@ def test_acting_out_of_turn_is_400_not_your_turn(clients):
         ({"type": "bid", "cards": [], "version": 0}, "cards"),
         ({"type": "bid", "cards": "1000", "version": 0}, "cards"),
         ({"type": "bid", "cards": [10**40], "version": 0}, "cards"),
+        ({"type": "bid", "cards": [1000, 1000], "version": 0}, "cards"),  # uniqueItems
         ({"type": "bid", "cards": [1000] * 12, "version": 0}, "cards"),
         ({"type": "bid", "cards": [{"value": 1}], "version": 0}, "cards"),
         ({"type": "pass", "cards": [1000], "version": 0}, "cards"),
@@ -170,6 +170,8 @@ def test_bad_bodies_are_400_with_field_errors(clients, body, field):
         ('{"type": "pass", "version": 1e999}', "application/json", 400, None),
         ('{"type": "pass", "version": NaN}', "application/json", 400, None),
         ("\xff\xfe", "application/json", 400, "parse_error"),
+        # Read as its last value, a key written twice moved at version 1 (not 0).
+        ('{"type": "pass", "version": 1, "version": 0}', "application/json", 400, "parse_error"),
         ("type=pass&version=0", "application/x-www-form-urlencoded", 415, "unsupported_media_type"),
         ("x" * 100_000, "text/plain", 415, "unsupported_media_type"),
     ],
@@ -182,6 +184,21 @@ def test_malformed_requests_never_500(clients, payload, content_type, status, co
     )
     _error(response, status, code)
     assert stored(game_id) == before
+
+
+def test_a_body_without_its_content_type_is_told_what_to_send(clients):
+    """A JSON body sent without Content-Type got 'Unsupported media type "" in request.'"""
+    game_id = scenario(clients, "lux5")
+    response = clients["dora"].generic(
+        "POST", f"{GAMES}{game_id}/moves/", b'{"type": "pass", "version": 0}', content_type=""
+    )
+    error = _error(response, 415, "unsupported_media_type")
+    assert "Content-Type: application/json" in error["detail"]
+    assert "named no Content-Type" in error["detail"]
+    form = clients["dora"].generic(
+        "POST", f"{GAMES}{game_id}/moves/", b"type=pass", content_type="text/plain"
+    )
+    assert "said “text/plain”" in _error(form, 415, "unsupported_media_type")["detail"]
 
 
 # --------------------------------------------------------------------------- 401 / 403 / 404

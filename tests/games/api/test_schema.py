@@ -97,7 +97,9 @@ def test_lists_refused_with_a_value_twice_say_unique_items(document, alice, dora
     view = client.get(game).json()
     move = {"type": "bid", "cards": [1000, 1000], "version": view["version"]}
     answer = client.post(f"{game}moves/", move, format="json")
-    assert (answer.status_code, answer.json()["code"]) == (400, "illegal_action"), answer.json()
+    # Outside the schema (uniqueItems): "invalid", as any malformed body, not a rule.
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid"), answer.json()
+    assert answer.json()["errors"] == {"cards": ["You listed the 1,000 card twice."]}
     order = {"for_card": view["card"], "order": {"type": "bid", "max": 9000, "cards": [1000, 1000]}}
     answer = client.put(f"{game}orders/", order, format="json")
     assert answer.json() == {"detail": "You listed the 1,000 card twice.", "code": "invalid_order"}

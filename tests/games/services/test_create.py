@@ -226,3 +226,12 @@ def test_bad_scenarios_are_refused(dora, case):
         )
     assert phrase in str(error.value)
     assert _nothing_stored()
+
+
+def test_a_table_that_starts_at_once_starts_as_it_is_created(alice):
+    """Its start was stamped before its creation (by the ~50 ms of creating it), so a
+    client's "time to start" came out negative."""
+    game = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+    assert game.status == Game.Status.ACTIVE
+    assert game.started_at == game.created_at
+    assert {s.joined_at for s in game.seats.all()} == {game.created_at}
