@@ -13,11 +13,12 @@ import codecs
 import json as std_json
 from typing import Any
 
-from django.conf import settings
 from django.utils.translation import gettext as _
 from rest_framework import parsers
 from rest_framework.exceptions import ParseError
 from rest_framework.utils import json
+
+from games.presenter import quoted
 
 
 class DuplicateKey(ValueError):
@@ -40,7 +41,14 @@ def _once_each(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
 
 class JSONParser(parsers.JSONParser):
     def parse(self, stream, media_type=None, parser_context=None):
-        encoding = (parser_context or {}).get("encoding", settings.DEFAULT_CHARSET)
+        try:
+            # DRF's check: a text encoding only (a charset such as bz2_codec would
+            # decompress a small body without bound).
+            encoding = parsers.get_encoding(parser_context or {})
+        except ParseError:
+            raise ParseError(
+                _("JSON parse error - the charset of the Content-Type is not a text encoding.")
+            ) from None
         try:
             # DRF's own reading (NaN and Infinity refused, its strict mode), each key once.
             return json.load(codecs.getreader(encoding)(stream), object_pairs_hook=_once_each)
@@ -55,7 +63,7 @@ def _unreadable(cause: BaseException | None) -> str:
     said again in the reader's language, with where the error is."""
     if isinstance(cause, DuplicateKey):
         return _("JSON parse error - the key %(key)s is written twice in one object.") % {
-            "key": std_json.dumps(cause.key, ensure_ascii=False)[:100]
+            "key": quoted(cause.key)
         }
     if isinstance(cause, UnicodeDecodeError):
         return _("JSON parse error - the body is not UTF-8 text.")

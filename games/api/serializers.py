@@ -341,6 +341,10 @@ class MoveInputSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 {"cards": [gettext("A bid adds one or more money cards.")]}
             )
+        if kind != "bid" and "cards" in attrs:
+            raise serializers.ValidationError(
+                {"cards": [gettext("A %(kind)s takes no cards.") % {"kind": kind}]}
+            )
         cards = attrs.get("cards") or []
         twice = next((card for i, card in enumerate(cards) if card in cards[:i]), None)
         if twice is not None:  # the schema says uniqueItems: a malformed body, not a rule
@@ -351,10 +355,6 @@ class MoveInputSerializer(StrictSerializer):
                         % {"money": money_text(twice)}
                     ]
                 }
-            )
-        if kind != "bid" and "cards" in attrs:
-            raise serializers.ValidationError(
-                {"cards": [gettext("A %(kind)s takes no cards.") % {"kind": kind}]}
             )
         if kind in ("discard", "sealed_bid") and "card" not in attrs:
             raise serializers.ValidationError(

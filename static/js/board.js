@@ -306,8 +306,14 @@
       // board shown may not have settled yet (and will not put it back): it goes into
       // the hand now, as the answer's own board would have put it.
       var active = document.activeElement;
-      if (went && (!active || active === document.body)) {
-        focusHand();
+      if (!active || active === document.body) {
+        if (went) {
+          focusHand();
+        } else if (document.getElementById("tray")) {
+          // Refused: the hand, where it was pressed (a refusal told in the box at the
+          // bottom of the screen takes the focus from there).
+          document.getElementById("tray").focus({ preventScroll: true });
+        }
       }
     }
     if (source && source.id === "chat-form") {
@@ -555,7 +561,9 @@
   var FAILED = ["htmx:sendError", "htmx:responseError", "htmx:timeout", "htmx:sendAbort"];
   function requestFailed(event) {
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (source && source.closest && source.closest(".tray")) {
+    var target = event.detail.requestConfig && event.detail.requestConfig.target;
+    // A move, not the bid's preview (a re-tick aborts the one before it).
+    if (source && source.closest && source.closest(".tray") && target && target.id === "board") {
       ownMove = false;
     }
     if (source && source.id === "chat-form") {

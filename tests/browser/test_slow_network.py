@@ -26,10 +26,13 @@ def _kept(page, fragment: str):
 
     page.route(lambda url: fragment in url, handler)
 
-    def release(*, lost: bool = False, refused: bool = False):
+    def release(*, lost: bool = False, refused: bool = False, ruled_out: bool = False):
         for route, response in kept:
             if lost:
                 route.abort()  # the connection dropped on the way back
+            elif ruled_out:  # a board that says why the move was refused
+                body = '<div id="board"><p class="flash flash--error">Not now.</p></div>'
+                route.fulfill(status=200, content_type="text/html", body=body)
             elif refused:  # as the site's 429 page says it
                 body = '<main><div class="sheet"><h1>Too many requests</h1><p>Wait.</p></div>'
                 route.fulfill(status=429, content_type="text/html", body=body)
@@ -341,8 +344,9 @@ def test_enter_on_a_card_with_nothing_to_bid_sends_nothing(
     assert posts == [] and not Move.objects.filter(game=game).exists()
 
 
+@pytest.mark.parametrize("refused", [False, True])
 def test_a_move_whose_answer_lost_the_race_leaves_the_focus_in_the_hand(
-    asgi_server, new_page, alice, bob, dora
+    asgi_server, new_page, alice, bob, dora, refused
 ):
     """Pass pressed with the keyboard is disabled under the focus, which drops to the
     page; the stream's board came in first and its answer was dropped before that board
@@ -362,6 +366,6 @@ def test_a_move_whose_answer_lost_the_race_leaves_the_focus_in_the_hand(
     page.focus("#pass-button")
     page.keyboard.press("Enter")
     expect(page.locator(".log")).to_contain_text("Dora passes")  # the stream's board
-    release()
+    release(ruled_out=refused)  # refused: the focus goes back to the hand all the same
     page.wait_for_timeout(2_000)  # that board settles
     assert page.evaluate("() => document.getElementById('tray').contains(document.activeElement)")

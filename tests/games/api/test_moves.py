@@ -172,6 +172,11 @@ def test_bad_bodies_are_400_with_field_errors(clients, body, field):
         ("\xff\xfe", "application/json", 400, "parse_error"),
         # Read as its last value, a key written twice moved at version 1 (not 0).
         ('{"type": "pass", "version": 1, "version": 0}', "application/json", 400, "parse_error"),
+        ('{"\\ud800": 1, "\\ud800": 2}', "application/json", 400, "parse_error"),
+        # Not text encodings: bz2 would decompress a small body without bound.
+        ('{"type": "pass"}', "application/json; charset=bz2_codec", 400, "parse_error"),
+        ('{"type": "pass"}', "application/json; charset=zlib_codec", 400, "parse_error"),
+        ('{"type": "pass"}', "application/json; charset=rot13", 400, "parse_error"),
         ("type=pass&version=0", "application/x-www-form-urlencoded", 415, "unsupported_media_type"),
         ("x" * 100_000, "text/plain", 415, "unsupported_media_type"),
     ],
@@ -184,6 +189,13 @@ def test_malformed_requests_never_500(clients, payload, content_type, status, co
     )
     _error(response, status, code)
     assert stored(game_id) == before
+
+
+def test_a_pass_with_cards_is_told_it_takes_none_even_listed_twice(clients):
+    game_id = scenario(clients, "lux5")
+    body = {"type": "pass", "cards": [1000, 1000], "version": 0}
+    error = _error(move(clients, "dora", game_id, **body), 400, "invalid")
+    assert error["errors"] == {"cards": ["A pass takes no cards."]}
 
 
 def test_a_body_without_its_content_type_is_told_what_to_send(clients):
