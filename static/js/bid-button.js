@@ -55,6 +55,20 @@
     );
   }
 
+  // A standing order on its way: from its button, or from Enter in its fields on one's
+  // turn (the form's hidden first button, which the server takes for the order once
+  // one is filled in: games.views.game_act).  Marked on the request's own config, which
+  // its later events carry (board.js empties the order's fields once it went through).
+  document.addEventListener("htmx:beforeRequest", function (event) {
+    var config = event.detail.requestConfig;
+    if (!config || !config.elt) {
+      return;
+    }
+    var submitter = config.triggeringEvent && config.triggeringEvent.submitter;
+    config.orderSent = config.elt.id === "order-button" ||
+      Boolean(submitter && submitter.id === "enter-button" && orderFilledIn());
+  });
+
   document.addEventListener(
     "click",
     function (event) {

@@ -574,25 +574,8 @@
   FAILED.forEach(function (name) {
     document.addEventListener(name, requestFailed);
   });
-  // A form whose board was replaced while it was on its way (the poll, the stream's
-  // news) fails outside the page, where the document does not hear it: it is heard on
-  // the form itself.
-  var heardOnSource = new WeakSet();
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
-    if (!source || !source.closest || heardOnSource.has(source) ||
-        !(source.id === "chat-form" || source.closest(".tray"))) {
-      return;
-    }
-    heardOnSource.add(source);
-    FAILED.forEach(function (name) {
-      source.addEventListener(name, function (failed) {
-        if (!source.isConnected) {
-          requestFailed(failed);
-        }
-      });
-    });
-  });
+  // A failure of a form whose board was replaced meanwhile reaches the document too
+  // (requests.js tells it again from the detached form).
   document.addEventListener("htmx:beforeSwap", function (event) {
     var active = document.activeElement;
     var board = document.getElementById("board");
@@ -768,23 +751,8 @@
       }
     });
   }
-  // A standing order on its way: from its button, or from Enter in its fields on one's
-  // turn (the bid form's hidden first button, which the server takes for the order once
-  // one is filled in: games.views.game_act).  Marked on the request's own config, which
-  // its later events carry.
-  document.addEventListener("htmx:beforeRequest", function (event) {
-    var config = event.detail.requestConfig;
-    if (!config || !config.elt) {
-      return;
-    }
-    var submitter = config.triggeringEvent && config.triggeringEvent.submitter;
-    var amount = document.getElementById("order-max");
-    config.orderSent = config.elt.id === "order-button" || Boolean(
-      submitter && submitter.id === "enter-button" &&
-      (document.querySelector("#board input[name=kind]:checked") ||
-        (amount && amount.value.trim()))
-    );
-  });
+  // A standing order on its way is marked on its request (config.orderSent, by
+  // bid-button.js, which tells Enter's order from Enter's bid).
   var orderDraft = null;
   document.addEventListener("htmx:beforeSwap", function (event) {
     orderDraft = null;

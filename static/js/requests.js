@@ -68,21 +68,24 @@
     if (userSent(event) && element) show(element.dataset.failed, element.dataset.unknown);
   }
 
-  var FAILED = {"htmx:responseError": refused, "htmx:sendError": unsent, "htmx:timeout": timedOut};
-  Object.keys(FAILED).forEach(function (name) {
-    document.addEventListener(name, FAILED[name]);
-  });
+  document.addEventListener("htmx:responseError", refused);
+  document.addEventListener("htmx:sendError", unsent);
+  document.addEventListener("htmx:timeout", timedOut);
+  var FAILED_NAMES = ["htmx:responseError", "htmx:sendError", "htmx:timeout", "htmx:sendAbort"];
   // A form whose board was replaced while it was on its way (the poll, the stream's
   // news) fails outside the page, where the document does not hear it: it is heard on
-  // the form itself, and told all the same.
+  // the form itself and told to the document again, so that every page script's
+  // listeners (this box, the board's Send and focus) hear it as any other failure.
   var heardOnSource = new WeakSet();
   document.addEventListener("htmx:beforeRequest", function (event) {
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
     if (!source || heardOnSource.has(source) || !userSent(event)) return;
     heardOnSource.add(source);
-    Object.keys(FAILED).forEach(function (name) {
+    FAILED_NAMES.forEach(function (name) {
       source.addEventListener(name, function (failed) {
-        if (!source.isConnected) FAILED[name](failed);
+        if (!source.isConnected) {
+          document.dispatchEvent(new CustomEvent(name, { detail: failed.detail }));
+        }
       });
     });
   });
