@@ -38,7 +38,7 @@ EMAIL_TOO_LONG = gettext_lazy(
 USERNAME_MAX_LENGTH = 30  # it heads pages and seats: a longer one breaks a phone's layout
 TOO_LONG = gettext_lazy("A username has at most %(limit)d characters.")
 READS_AS_A_SEAT = gettext_lazy(
-    "That reads like a bot or an empty seat on the board: choose another name."
+    "That reads like a bot, an empty seat or an erased account on the board: choose another name."
 )
 HAS_AT = gettext_lazy("A username cannot contain “@”: your e-mail address is asked for apart.")
 LOOK_ALIKE = gettext_lazy(

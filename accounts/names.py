@@ -35,8 +35,9 @@ def name_key(name: str) -> str:
 
 
 # What the board and the lobby write for seats that are not a person's, in every
-# language of the site: "Bot (medium)", "Open seat", "Kept for the host", …, and the
-# lobby's one word for an open seat ("open", "frei", "libre"), alone.
+# language of the site: "Bot (medium)", "Open seat", "Kept for the host", the seat of
+# an erased account ("Deleted player"), …, and the lobby's one word for an open seat
+# ("open", "frei", "libre"), alone.
 SEAT_WORDS = (
     "bot",
     "open seat",
@@ -45,6 +46,9 @@ SEAT_WORDS = (
     "kept for the host",
     "für den gastgeber",
     "réservée à l’hôte",
+    "deleted player",
+    "gelöschter spieler",
+    "joueur supprimé",
 )
 SEAT_WORD_ALONE = ("open", "frei", "libre")
 APOSTROPHES = re.compile(r"['‘’ʼ`´]")

@@ -64,15 +64,20 @@ def test_changing_the_display_name(client, alice):
         ("Tab\tName", "visible characters only"),
         # The lobby's word for an open seat, alone, in each language, and the seat a
         # declined invitation leaves: a name that read as one beside the real one.
-        ("open", "reads like a bot or an empty seat"),
-        ("FREI", "reads like a bot or an empty seat"),
-        ("libre !", "reads like a bot or an empty seat"),
-        ("Kept for the host", "reads like a bot or an empty seat"),
-        ("Für den Gastgeber freigehalten", "reads like a bot or an empty seat"),
-        ("Réservée à l’hôte", "reads like a bot or an empty seat"),
-        ("Réservée à l'hôte", "reads like a bot or an empty seat"),  # a typed apostrophe
-        ("Kept  for the host", "reads like a bot or an empty seat"),  # shown with one space
-        ("FREl", "reads like a bot or an empty seat"),  # a small l for the capital I
+        ("open", "reads like a bot, an empty seat"),
+        ("FREI", "reads like a bot, an empty seat"),
+        ("libre !", "reads like a bot, an empty seat"),
+        ("Kept for the host", "reads like a bot, an empty seat"),
+        ("Für den Gastgeber freigehalten", "reads like a bot, an empty seat"),
+        ("Réservée à l’hôte", "reads like a bot, an empty seat"),
+        ("Réservée à l'hôte", "reads like a bot, an empty seat"),  # a typed apostrophe
+        ("Kept  for the host", "reads like a bot, an empty seat"),  # shown with one space
+        ("FREl", "reads like a bot, an empty seat"),  # a small l for the capital I
+        # What the board shows for the seat of an erased account, in each language.
+        ("Deleted player", "reads like a bot, an empty seat"),
+        ("deleted  PLAYER", "reads like a bot, an empty seat"),
+        ("Gelöschter Spieler", "reads like a bot, an empty seat"),
+        ("Joueur supprime", "reads like a bot, an empty seat"),  # accents dropped
     ],
 )
 def test_bad_display_names_show_errors_and_change_nothing(client, alice, value, error):

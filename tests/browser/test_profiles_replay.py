@@ -98,6 +98,46 @@ def test_a_replay_on_a_phone_steps_under_the_thumb(live_server, new_page, screen
     expect(board.locator(".replay__keys")).to_be_visible()  # a desktop has keys
 
 
+def test_replay_steps_in_the_page_keeping_its_place_and_every_key(
+    live_server, new_page, alice, bob, carol
+):
+    """A step loads into the page: where the reader scrolled to stays, and keys pressed
+    faster than the steps load all count (a held key's repeat), each from the move asked
+    for last; Home and End go to the set-up and the last move; Back goes back a step."""
+    from playwright.sync_api import expect
+
+    game = played_game([alice, bob, carol], seed=34)
+    total = game.version
+    page = new_page(viewport=PHONE)
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?move=3")
+    page.wait_for_load_state("load")
+    position = page.locator("#replay-position")
+    page.evaluate("window.marker = 'same page'; window.scrollTo(0, 600)")
+    scrolled = page.evaluate("window.scrollY")
+    assert scrolled > 300
+    for _ in range(5):
+        page.keyboard.press("ArrowRight", delay=0)
+    expect(position).to_have_text(f"Move 8 of {total}")
+    page.wait_for_url("**move=8")
+    assert page.title().startswith("Move 8 of ")
+    assert page.evaluate("window.marker") == "same page"  # no page load
+    assert abs(page.evaluate("window.scrollY") - scrolled) < 2
+    assert page.evaluate("document.activeElement.id") == "replay-move-text"
+    expect(page.locator(".replay__list .is-current")).to_contain_text("8")
+
+    page.keyboard.press("End")
+    expect(position).to_have_text(f"Move {total} of {total}")
+    expect(page.locator(".scores")).to_contain_text("Final scores")
+    page.keyboard.press("ArrowRight")  # nothing after the last move
+    page.keyboard.press("Home")
+    expect(position).to_have_text(f"Set-up, before move 1 of {total}")
+    page.go_back()
+    expect(position).to_have_text(f"Move {total} of {total}")
+    page.go_back()
+    expect(position).to_have_text(f"Move 8 of {total}")
+    assert page.evaluate("window.marker") == "same page"
+
+
 def test_replay_steps_without_javascript(live_server, new_page, alice, bob, carol):
     from playwright.sync_api import expect
 
