@@ -14,7 +14,7 @@ from typing import Any
 from django import forms
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
@@ -43,6 +43,8 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     if user is None:  # the page says whom it looked for (the API's 404 does too)
         not_found = gettext("There is no player called “%(name)s”.") % {"name": username[:40]}
         return render(request, "404.html", {"not_found": not_found}, status=404)
+    if user.username != username:  # "ALICE", "alice ", "Zoe": one address per profile
+        return redirect("player_profile", username=user.username, permanent=True)
     context = game_selectors.player_profile(user=user)
     context["is_me"] = request.user.is_authenticated and request.user.pk == user.pk
     return render(request, "accounts/public_profile.html", context)

@@ -64,7 +64,11 @@ def test_profile_of_a_newcomer(client, dave):
 
 
 def test_profile_lookup_ignores_case_and_unknown_names_are_404(client, alice):
-    assert client.get("/players/ALICE/").status_code == 200
+    # Another spelling of the name leads to the profile's one address.
+    for spelling in ("ALICE", "Alice", "alice%20"):
+        response = client.get(f"/players/{spelling}/")
+        assert response.status_code == 301 and response["Location"] == "/players/alice/"
+    assert client.get("/players/ALICE/", follow=True).status_code == 200
     for name in ("nobody", "x" * 300, "%3Cscript%3E"):
         assert client.get(f"/players/{name}/").status_code == 404
     # The page says whom it looked for, escaped, not that "the table" may be gone.
@@ -78,7 +82,7 @@ def test_profile_lookup_reads_names_as_the_site_does(client, db):
     (SQLite's case-insensitive match knows ASCII only: "ZOË" was nobody there)."""
     UserFactory(username="zoë", display_name="Zoë")
     for name in ("zo%C3%AB", "ZO%C3%8B", "zoe", "Zoe"):
-        assert client.get(f"/players/{name}/").status_code == 200, name
+        assert client.get(f"/players/{name}/", follow=True).status_code == 200, name
 
 
 def test_my_own_profile_links_to_my_history(client, alice):
