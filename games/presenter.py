@@ -230,8 +230,9 @@ def event_text(event: dict[str, Any], names: list[str] | tuple[str, ...] | None 
     if kind == "theft":
         values = {"who": who(event["seat"]), "card": card_name(event["card"])}
         if event["automatic"]:
-            return _("Theft removes %(who)s's %(card)s at once (pending Theft).") % values
-        return _("Theft removes %(who)s's %(card)s by choice.") % values
+            return _("Pending Theft: %(who)s loses %(card)s at once.") % values
+        # Not "%(who)s's": the mover's name may end in "(standing order)".
+        return _("Theft: %(who)s discards %(card)s (their choice).") % values
     if kind == "sealed":
         shown = ", ".join(f"{who(c['seat'])} {money_text(c['card'])}" for c in event["choices"])
         if event["winner"] is None:

@@ -34,7 +34,13 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import chat, live, notifications, presenter, selectors, services
-from games.errors import GameError, NotYourSeat, TableOpenedAlready, VersionConflict
+from games.errors import (
+    GameError,
+    NotYourSeat,
+    OrdersChanged,
+    TableOpenedAlready,
+    VersionConflict,
+)
 from games.forms import (
     SEAT_CHOICES,
     ActionForm,
@@ -427,7 +433,7 @@ def _orders_answer(request: HttpRequest, game_id: int, data) -> HttpResponse:
     notifications.seat_seen(game_id=game.pk, user=request.user)
     form = OrderForm(data)
     if not form.is_valid():
-        return _board_response(request, game, error=form.error_text())
+        return _orders_refused(request, game, data, form.error_text())
     what = form.cleaned_data["what"]
     seen = form.cleaned_data["seen"] or None  # the orders the form was drawn with
     version = game.version  # an order left on one's turn may move at once
@@ -453,13 +459,53 @@ def _orders_answer(request: HttpRequest, game_id: int, data) -> HttpResponse:
                 seen=seen,
             )
     except GameError as error:
-        return _board_response(request, game, error=str(error))
+        # Changed in another window: the form shows the orders as they stand.
+        typed = not isinstance(error, OrdersChanged)
+        return _orders_refused(request, game, data, str(error), typed=typed)
     if not request.htmx:
         moved = what in ORDER_MOVED and selectors.order_moved_since(
             game=game, user=request.user, version=version
         )
         messages.success(request, (ORDER_MOVED if moved else ORDER_DONE)[what])
     return _after_post(request, game_id)
+
+
+def _orders_refused(
+    request: HttpRequest, game: Game, data, message: str, *, typed: bool = True
+) -> HttpResponse:
+    """A refused order, cancel or defaults: said at the top of the board (its alert) and
+    beside the form that was sent, which on a phone is a screen away from the top, with
+    what was typed in it, so that it can be mended.  An order's choices come back only
+    for the auction they were made for: the card up may have changed since the page was
+    drawn, and "pass" or "bid up to 12,000" would then stand ready for a card the player
+    never chose (the ticked cards likewise).  ``typed``: False when the orders changed in
+    another window, which the form then shows as they stand."""
+    what = str(data.get("what", ""))
+    part = {"order": "order", "cancel": "cancel"}.get(what) or (
+        "defaults" if what.startswith("defaults") else None
+    )
+    if part is None:
+        return _board_response(request, game, error=message)
+
+    def sent(name: str) -> str:
+        return str(data.get(name, "")).strip()[:40]
+
+    refusal = {
+        "part": part,
+        "message": message,
+        "auction": sent("auction"),
+        "kind": sent("kind"),
+        "maximum": sent("maximum"),
+        "only_ticked": bool(sent("only_ticked")),
+        "discard": sent("discard"),
+        "luxury_below": sent("luxury_below"),
+        "misfortune_max": sent("misfortune_max"),
+    }
+    state = game.engine_state() if game.status == Game.Status.ACTIVE else None
+    same_auction = state is not None and refusal["auction"] == str(state.auction_number)
+    refusal["refill"] = typed and (same_auction or part == "defaults")
+    ticked = ActionForm(data).selected_cards() if part == "order" and same_auction else None
+    return _board_response(request, game, error=message, selected=ticked, order_refusal=refusal)
 
 
 ORDER_DONE = {
@@ -740,9 +786,11 @@ def _board_response(
     selected: set[int] | None = None,
     preview: tuple[bool, str] | None = None,
     seat_refusal: dict[str, Any] | None = None,
+    order_refusal: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """The board page (htmx: the board alone).  ``seat_refusal``: a host's refused seat
-    change (``_seat_refused``), shown in that seat's form when the board has it."""
+    change (``_seat_refused``), shown in that seat's form when the board has it;
+    ``order_refusal``: a refused standing order (``_orders_refused``), beside its form."""
     user = _user(request)
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
@@ -771,6 +819,15 @@ def _board_response(
     orders = selectors.orders_view(game=game, view=view)
     if orders is not None:
         context.update(orders=orders, **presenter.orders_words(orders))
+        if order_refusal is not None:
+            part = order_refusal["part"]
+            context["order_refusal"] = order_refusal  # its message, beside its form
+            context["order_typed"] = (
+                order_refusal if part == "order" and order_refusal["refill"] else None
+            )
+            context["defaults_typed"] = (
+                order_refusal if part == "defaults" and order_refusal["refill"] else None
+            )
     # Signed-in people follow an open or running table through its stream (the poll
     # stays as the fallback: static/js/live.js).
     context["live"] = bool(settings.LIVE_STREAM and context["poll"] and user is not None)
@@ -783,7 +840,7 @@ def _board_response(
             game, user
         )
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
-    status = 400 if (error or seat_refusal) and not request.htmx else 200
+    status = 400 if (error or seat_refusal or order_refusal) and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)
 
 

@@ -191,6 +191,14 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
             missing = [c for c in order.cards if c not in hand]
             if missing:
                 return Message(gettext_noop("You do not hold %(money)s."), money=Money(missing[0]))
+        everything = me.bid_total + sum(hand)
+        if order.maximum > everything:  # a slip of a zero would read as "no limit"
+            return Message(
+                gettext_noop(
+                    "You have %(money)s in all, your bid included: an order can bid at most that."
+                ),
+                money=Money(everything),
+            )
         usable = [c for c in hand if order.cards is None or c in order.cards]
         to_beat = _others_high(view)
         reach = me.bid_total + sum(usable)

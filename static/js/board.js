@@ -732,7 +732,9 @@
   // A standing order being written keeps its pass-or-bid choice, Theft's discard and
   // "only with the cards you ticked" through a refresh, as its amount does (hx-preserve).
   // Once "Set this order" has gone through, the fields start empty again (the order is
-  // shown above them); refused, they stay as they were, beside the reason.
+  // shown above them); refused, they stay as they were, beside the reason.  A board
+  // drawn for another auction (the card up changed meanwhile) empties them, amount
+  // included: what was written for Luxury 8 is not an order for the next card.
   var ORDER_FIELDS = "input[name=kind], select[name=discard], input[name=only_ticked]";
   function orderFieldsEmpty() {
     var fields = document.querySelector("#board .orders__fields");
@@ -764,13 +766,22 @@
     orderDraft = {
       set: Boolean(config && config.orderSent),
       fields: fieldsRead(fields, ORDER_FIELDS),
+      auction: auctionOf(fields),
     };
   });
+  function auctionOf(fields) {
+    var auction = fields.querySelector("input[name=auction]");
+    return auction ? auction.value : null;
+  }
   document.addEventListener("htmx:afterSwap", function () {
     var draft = orderDraft;
     orderDraft = null;
     var fields = document.querySelector("#board .orders__fields");
     if (!draft || !fields) {
+      return;
+    }
+    if (auctionOf(fields) !== draft.auction) {
+      orderFieldsEmpty();
       return;
     }
     if (draft.set && !document.querySelector("#board .flash--error")) {
@@ -878,5 +889,17 @@
       ownMove = false;
     }
     settled(afterOwnMove, redrawn);
+    // A refused standing order (or defaults, or cancel): the reason beside its form
+    // takes the focus, in sight; the board's own alert at the top may be a screen away.
+    var refused = document.getElementById("order-error");
+    var fromOrders = Boolean(
+      (source && source.closest && source.closest(".orders")) || (config && config.orderSent)
+    );
+    if (redrawn && fromOrders && refused) {
+      refused.focus({ preventScroll: true });
+      if (!inView(refused)) {
+        refused.scrollIntoView({ block: "center" });
+      }
+    }
   });
 })();

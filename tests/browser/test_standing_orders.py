@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from games.models import Move
+from games.models import Move, StandingOrder
 from tests.browser.conftest import PHONE
 from tests.games.factories import people_game, scenario_deck
 from tests.games.pages.conftest import act
@@ -189,3 +189,70 @@ def test_the_orders_fields_are_whole_on_a_german_phone(
     most = page.locator("#order-misfortune-max")
     assert most.evaluate("e => e.clientWidth") > 150
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+
+
+def test_an_order_being_written_is_emptied_when_the_card_up_changes(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """Bob writes "bid up to 3,000" against Debt and does not set it; Dora passes and
+    takes Debt: the board redrawn for Luxury 6 must not offer Bob's half-written order
+    for it, ready to be set with one tap (it was, amount and choice kept)."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("debt lux6 lux7"), first_player=0)
+    page = log_in(new_page(viewport=PHONE), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#orders")).to_contain_text("For this auction, while you are away:")
+    page.check("#order-kind-bid")
+    page.fill("#order-max", "3000")
+    act(game, dora, type="pass")  # Dora takes Debt; Luxury 6 is up
+    expect(page.locator(".auction")).to_contain_text("Luxury 6", timeout=8000)
+    expect(page.locator("#order-max")).to_have_value("")
+    expect(page.locator("#order-kind-bid")).not_to_be_checked()
+
+
+def test_a_refused_order_says_why_beside_the_form_and_keeps_nothing_for_the_next_card(
+    live_server, new_page, log_in, screenshot, dora, alice, bob
+):
+    """A phone that slept: Bob's board still shows Debt when he sets "pass"; Debt went
+    meanwhile. The refusal is beside the form, in sight, with the focus; the form comes
+    back empty for Luxury 6, so a second tap sets nothing Bob did not choose."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("debt lux6 lux7"), first_player=0)
+    page = log_in(new_page(viewport=PHONE), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator("#orders")).to_contain_text("For this auction, while you are away:")
+    # The board hears nothing more: no stream, no poll.
+    new_page.expect("ERR_FAILED")
+    new_page.expect("htmx:sendError")
+    page.route(re.compile(r"/games/\d+/(board|stream)/"), lambda route: route.abort())
+    act(game, dora, type="pass")  # Dora takes Debt; Luxury 6 is up
+    page.check("#order-kind-pass")
+    page.click("#order-button")
+    error = page.locator("#order-error")
+    expect(error).to_contain_text("is over: look at the board again")
+    expect(error).to_be_in_viewport()
+    assert page.evaluate("document.activeElement.id") == "order-error"
+    expect(page.locator(".auction")).to_contain_text("Luxury 6")
+    expect(page.locator("#order-kind-pass")).not_to_be_checked()
+    screenshot(page, "browser-standing-order-refused-phone")
+    assert not StandingOrder.objects.filter(game=game).exists()
+
+
+def test_refused_defaults_stay_open_beside_their_reason(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("debt lux6 lux7"), first_player=0)
+    page = log_in(new_page(viewport=PHONE), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator(".orders__defaults summary").click()
+    page.fill("#order-misfortune-max", "abc")
+    page.click("#defaults-save")
+    error = page.locator("#order-error")
+    expect(error).to_contain_text("as a number, like 3,000")
+    expect(error).to_be_in_viewport()
+    expect(page.locator(".orders__defaults")).to_have_attribute("open", "")
+    expect(page.locator("#order-misfortune-max")).to_have_value("abc")

@@ -247,7 +247,7 @@ def test_theft_choice_is_buttons_per_luxury(client, host, bob, carol):
     response = post(
         client, game, {"version": game.version, "type": "discard", "card": "lux3"}, **HX
     )
-    assert "Theft removes Alice&#x27;s Luxury 3 by choice." in response.content.decode()
+    assert "Theft: Alice discards Luxury 3 (their choice)." in response.content.decode()
     client.force_login(bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert 'name="card" value="lux7"' not in html  # only the owner chooses

@@ -386,3 +386,67 @@ def test_orders_sent_twice_are_saved_not_refused(client, game, alice):
     assert (
         "changed in another window" not in orders_post(client, game, order, **HX).content.decode()
     )
+
+
+def _error_beside_the_form(html: str) -> str:
+    """The words of the refusal shown beside the form that was sent."""
+    import re
+
+    found = re.search(
+        r'<ul class="errorlist orders__error" id="order-error"[^>]*><li>(.*?)</li>', html
+    )
+    assert found, "no refusal beside the form"
+    return found.group(1)
+
+
+def test_a_refused_order_is_told_beside_its_form_with_what_was_typed(client, game, alice):
+    """On a phone the board's alert is a screen above the form: the reason is given
+    beside it too, with the choices made, to be mended (the auction is the same)."""
+    client.force_login(alice)
+    data = {"what": "order", "card": "lux5", "auction": "1", "kind": "bid", "maximum": "abc"}
+    html = orders_post(client, game, data, **HX).content.decode()
+    assert "as a number, like 12,000" in _error_beside_the_form(html)
+    assert 'id="order-kind-bid" checked' in html and 'value="abc"' in html
+    assert not StandingOrder.objects.exists()
+
+
+def test_more_than_all_ones_money_is_refused_not_read_as_no_limit(client, game, alice):
+    client.force_login(alice)
+    data = {"what": "order", "card": "lux5", "auction": "1", "kind": "bid", "maximum": "200000"}
+    html = orders_post(client, game, data, **HX).content.decode()
+    assert "You have 106,000 in all, your bid included" in _error_beside_the_form(html)
+    assert not StandingOrder.objects.exists()
+    preview = client.get(f"/games/{game.pk}/order-preview/", {"maximum": "200000"}, **HX)
+    assert "You have 106,000 in all" in preview.content.decode()
+
+
+def test_an_order_refused_as_out_of_date_comes_back_empty_for_the_new_card(
+    client, game, dora, alice, bob
+):
+    """The page was drawn for Luxury 5; the auction ended before "Set this order": the
+    refusal says so, and "pass" is not left ticked for Luxury 6, where a second press
+    would have set it for a card the player never chose."""
+    from tests.games.pages.conftest import act
+
+    game = act(game, dora, type="bid", cards=[1000])
+    game = act(game, alice, type="pass")
+    game = act(game, bob, type="pass")  # Dora wins Luxury 5; Luxury 6 is up
+    client.force_login(alice)
+    data = {"what": "order", "card": "lux5", "auction": "1", "kind": "pass", "cards": ["1000"]}
+    html = orders_post(client, game, data, **HX).content.decode()
+    assert "Luxury 5 is over" in _error_beside_the_form(html)
+    assert (
+        'id="order-kind-pass">' in html
+        and "checked" not in html.split('id="order-kind-pass"')[1][:10]
+    )
+    assert not StandingOrder.objects.exists()
+
+
+def test_refused_defaults_stay_open_with_what_was_typed(client, game, alice):
+    client.force_login(alice)
+    data = {"what": "defaults", "luxury_below": "4", "misfortune_max": "abc"}
+    html = orders_post(client, game, data, **HX).content.decode()
+    assert "as a number, like 3,000" in _error_beside_the_form(html)
+    assert '<details class="orders__defaults" open>' in html
+    assert 'value="abc"' in html and '<option value="4" selected>' in html
+    assert not StandingOrder.objects.exists()

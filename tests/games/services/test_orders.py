@@ -185,6 +185,13 @@ def test_an_order_that_takes_theft_also_discards(dora, alice, bob, order):
     ]
     assert game.engine_state().owned[1] == ("lux8",)
     assert not StandingOrder.objects.filter(seat__game=game, seat__position=1).exists()
+    # The log names the order as the discard's maker, not as the luxury's owner
+    # ("Alice (standing order)'s Luxury 2").
+    from games.selectors import log_entries, table_view
+
+    entry = log_entries(game=game, view=table_view(game=game, user=bob))[-1]
+    assert entry.actor == "order"
+    assert entry.text.startswith("Theft: Alice (standing order) discards Luxury 2"), entry.text
 
 
 def test_the_log_names_only_the_move_itself_as_the_orders(dora, alice, bob):
@@ -215,6 +222,8 @@ def test_a_yacht_club_order_seals_the_card(dora, alice, bob):
         (Order(kind="bid", maximum=9000, cards=(5000,)), "You do not hold 5,000"),
         (Order(kind="bid", maximum=9000, cards=(25000,)), "without going over 9,000"),
         (Order(kind="bid", maximum=9000, cards=()), "Tick at least one card"),
+        # More than all her money (a zero too many): refused, not read as "no limit".
+        (Order(kind="bid", maximum=106_001), r"You have 106,000 in all, your bid included"),
         (Order(kind="seal", seal=1000), "no Yacht Club auction"),
         (Order(discard="lowest"), "only for the Theft card"),
     ],
