@@ -445,16 +445,30 @@ def order_preview(
     if problem:
         return False, engine_text(problem)
     me = state.seats[view.your_seat]
+    # A misfortune's pass takes the card: the preview says so, by its name.
+    misfortune = card_name(state.card) if state.auction == "misfortune" else None
     if view.my_turn:
         added = proxy_bid(state, maximum, cards)
-        return True, _(
-            "Now it would add %(cash)s (total %(total)s), and raise again up to %(maximum)s "
-            "when you are outbid."
-        ) % {
+        values = {
             "cash": cash_text(added),
             "total": money_text(me.bid_total + sum(added)),
             "maximum": money_text(maximum),
+            "card": misfortune,
         }
+        if misfortune:
+            return True, _(
+                "Now it would add %(cash)s (total %(total)s), and raise again up to "
+                "%(maximum)s when you are outbid; above that it passes and you take %(card)s."
+            ) % values
+        return True, _(
+            "Now it would add %(cash)s (total %(total)s), and raise again up to %(maximum)s "
+            "when you are outbid."
+        ) % values
+    if misfortune:
+        return True, _(
+            "When your turn comes it pays with your cheapest cards, up to a total of "
+            "%(maximum)s, to avoid %(card)s; above that it passes and you take %(card)s."
+        ) % {"maximum": money_text(maximum), "card": misfortune}
     return True, _(
         "When your turn comes it raises with your cheapest cards, up to a total of "
         "%(maximum)s; above that it passes."

@@ -48,3 +48,27 @@ def test_an_open_end_screen_shows_the_rematch_another_player_opened(
     expect(page.locator(".ending__rematch button")).to_have_count(0)
     chat_post(game=game, user=alice, text="Well played!")
     expect(page.locator(".chat__lines")).to_contain_text("Well played!", timeout=20_000)
+
+
+def test_the_final_scores_keep_a_players_row_short_on_a_phone_held_sideways(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """At 844 x 390 the score sheet keeps its columns; the status cards had what the
+    other columns left, two to a line, and a winner's row was taller than the screen."""
+    finished = people_play(people_game(alice, bob, carol), random.Random(13))
+    page = log_in(new_page(viewport={"width": 844, "height": 390}, touch=True), alice)
+    page.goto(f"{live_server.url}/games/{finished.pk}/")
+    cells = page.locator(".scores__cards")
+    assert cells.count() == 3
+    most = 0
+    for i in range(3):
+        tops = {
+            round(box["y"])
+            for box in cells.nth(i)
+            .locator(".hs-card")
+            .evaluate_all("cards => cards.map(c => c.getBoundingClientRect().toJSON())")
+        }
+        count = cells.nth(i).locator(".hs-card").count()
+        most = max(most, count)
+        assert len(tops) <= (count + 4) // 5, (i, count, tops)  # five to a line at least
+    assert most >= 5  # the game dealt rows that wrapped

@@ -256,3 +256,23 @@ def test_refused_defaults_stay_open_beside_their_reason(
     expect(error).to_be_in_viewport()
     expect(page.locator(".orders__defaults")).to_have_attribute("open", "")
     expect(page.locator("#order-misfortune-max")).to_have_value("abc")
+
+
+def test_the_orders_are_tapped_as_easily_as_bid_and_pass(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """On a touch screen: the order's choices and buttons were 25 and 36 px tall beside
+    a 44 px Bid."""
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=1)
+    page = log_in(new_page(viewport=PHONE, touch=True), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    for selector in (
+        "label:has(#order-kind-pass)",
+        "label:has(#order-kind-bid)",
+        "label:has(#order-only-ticked)",
+        "#order-button",
+        ".orders__defaults summary",
+        "#pass-button",
+    ):
+        box = page.locator(selector).bounding_box()
+        assert box["height"] >= 43.5, (selector, box)

@@ -304,3 +304,20 @@ def test_a_yacht_club_choice_sent_twice_is_answered_as_made(client, host, bob, c
     assert again.status_code == 302 and again["Location"] == f"/games/{game.pk}/"
     other = post(client, game, {**choice, "card": "1000"})  # another choice: refused
     assert other.status_code == 400
+
+
+@pytest.mark.parametrize(
+    ("deck", "legend"),
+    [
+        ("lux5 lux6 lux7", "Tick the cards to add to your bid for Luxury 5"),
+        ("debt lux6 lux7", "Tick the cards to add to your bid to avoid Debt"),
+    ],
+)
+def test_the_hand_names_the_card_it_bids_for(client, dora, alice, bob, deck, legend):
+    """On a phone the card up is a screen above the hand, on one's turn: the hand's own
+    legend names it."""
+    from tests.games.factories import people_game, scenario_deck
+
+    game = people_game(dora, alice, bob, deck=scenario_deck(deck), first_player=0)
+    client.force_login(dora)
+    assert legend in client.get(f"/games/{game.pk}/").content.decode()

@@ -450,3 +450,15 @@ def test_refused_defaults_stay_open_with_what_was_typed(client, game, alice):
     assert '<details class="orders__defaults" open>' in html
     assert 'value="abc"' in html and '<option value="4" selected>' in html
     assert not StandingOrder.objects.exists()
+
+
+def test_a_misfortunes_preview_says_the_pass_takes_the_card(client, dora, alice, bob):
+    game = people_game(dora, alice, bob, deck=scenario_deck("debt lux5 lux6"), first_player=0)
+    url = f"/games/{game.pk}/order-preview/"
+    client.force_login(alice)
+    html = client.get(url, {"maximum": "3000"}, **HX).content.decode()
+    assert "up to a total of 3,000, to avoid Debt" in html
+    assert "above that it passes and you take Debt" in html
+    client.force_login(dora)  # her turn
+    html = client.get(url, {"maximum": "3000"}, **HX).content.decode()
+    assert "Now it would add 1,000" in html and "passes and you take Debt" in html
