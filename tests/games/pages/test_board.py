@@ -78,8 +78,10 @@ def test_spectators_see_the_public_board_only(client, table, who, request):
         assert f"{back}>Log in</a></li>" in html.replace(' aria-current="page"', "")
     else:
         assert "You are watching: you have no seat at this table." in html
-        # Someone who followed an open-seat link too late is shown where seats are.
-        assert 'Its seats are all taken; <a href="/#open-title">open tables</a>' in html
+        # Someone who followed an open-seat link too late is shown where seats are, or
+        # how to open a table (the lobby may have no open table: it said they "wait").
+        assert 'look for <a href="/#open-title">an open table</a> in the lobby' in html
+        assert 'or <a href="/games/new/">open one</a> yourself.' in html
     player = request.getfixturevalue("bob")
     client.force_login(player)
     assert "You are watching" not in client.get(url(table)).content.decode()
