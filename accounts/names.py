@@ -52,13 +52,16 @@ SEAT_WORDS = (
 )
 SEAT_WORD_ALONE = ("open", "frei", "libre")
 APOSTROPHES = re.compile(r"['‘’ʼ`´]")
+# What a username puts between words, where it may have no space: "Deleted_player".
+JOINERS = re.compile(r"[_.+-]")
 
 
 def _readings(text: str) -> set[str]:
     """``text`` as ``name_key`` reads it in lower and in upper case (it reads a capital
     I as an l, so "FREI" and "FREl" meet only in upper case), with one apostrophe for
-    all and single spaces: a page shows "Place  libre" as "Place libre"."""
-    plain = " ".join(APOSTROPHES.sub("’", text).split())
+    all and single spaces: a page shows "Place  libre" as "Place libre"; a username's
+    "_", ".", "+" and "-" read as spaces."""
+    plain = " ".join(JOINERS.sub(" ", APOSTROPHES.sub("’", text)).split())
     return {name_key(plain.lower()), name_key(plain.upper())}
 
 

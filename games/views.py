@@ -433,7 +433,8 @@ def _orders_answer(request: HttpRequest, game_id: int, data) -> HttpResponse:
     notifications.seat_seen(game_id=game.pk, user=request.user)
     form = OrderForm(data)
     if not form.is_valid():
-        return _orders_refused(request, game, data, form.error_text())
+        field = next(iter(form.errors), None)  # the field in error, marked as such
+        return _orders_refused(request, game, data, form.error_text(), field=field)
     what = form.cleaned_data["what"]
     seen = form.cleaned_data["seen"] or None  # the orders the form was drawn with
     version = game.version  # an order left on one's turn may move at once
@@ -471,7 +472,13 @@ def _orders_answer(request: HttpRequest, game_id: int, data) -> HttpResponse:
 
 
 def _orders_refused(
-    request: HttpRequest, game: Game, data, message: str, *, typed: bool = True
+    request: HttpRequest,
+    game: Game,
+    data,
+    message: str,
+    *,
+    typed: bool = True,
+    field: str | None = None,
 ) -> HttpResponse:
     """A refused order, cancel or defaults: said at the top of the board (its alert) and
     beside the form that was sent, which on a phone is a screen away from the top, with
@@ -479,7 +486,8 @@ def _orders_refused(
     for the auction they were made for: the card up may have changed since the page was
     drawn, and "pass" or "bid up to 12,000" would then stand ready for a card the player
     never chose (the ticked cards likewise).  ``typed``: False when the orders changed in
-    another window, which the form then shows as they stand."""
+    another window, which the form then shows as they stand; ``field``: the form's field
+    in error, when the sentence is about one."""
     what = str(data.get("what", ""))
     part = {"order": "order", "cancel": "cancel"}.get(what) or (
         "defaults" if what.startswith("defaults") else None
@@ -493,6 +501,7 @@ def _orders_refused(
     refusal = {
         "part": part,
         "message": message,
+        "field": field,
         "auction": sent("auction"),
         "kind": sent("kind"),
         "maximum": sent("maximum"),

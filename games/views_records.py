@@ -43,8 +43,10 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
     if user is None:  # the page says whom it looked for (the API's 404 does too)
         not_found = gettext("There is no player called “%(name)s”.") % {"name": username[:40]}
         return render(request, "404.html", {"not_found": not_found}, status=404)
-    if user.username != username:  # "ALICE", "alice ", "Zoe": one address per profile
-        return redirect("player_profile", username=user.username, permanent=True)
+    # "ALICE", "alice ", "Zoe": one address per profile (302: which account a spelling
+    # finds may change, with a rename or a new sign-up).
+    if user.username != username:
+        return redirect("player_profile", username=user.username)
     context = game_selectors.player_profile(user=user)
     context["is_me"] = request.user.is_authenticated and request.user.pk == user.pk
     return render(request, "accounts/public_profile.html", context)

@@ -791,6 +791,68 @@
     fieldsWrite(fields, ORDER_FIELDS, draft.fields);
   });
 
+  // The defaults for the coming auctions, opened to be written, stay open through a
+  // refresh (another player's move, a chat line), with what was typed in them and the
+  // reason a refusal gave; the answer to their own form draws them as they stand.  Only
+  // fields changed from what the board drew are written back, and then the form keeps
+  // the stamp it was drawn with (``seen``): defaults changed meanwhile in another window
+  // are not overwritten unseen.
+  var DEFAULTS_FIELDS = "select[name=luxury_below], input[name=misfortune_max]";
+  var defaultsDraft = null;
+  function changedFields(container) {
+    var changed = {};
+    container.querySelectorAll(DEFAULTS_FIELDS).forEach(function (field) {
+      var drawn = field.tagName === "SELECT"
+        ? Array.prototype.some.call(field.options, function (option) {
+          return option.selected !== option.defaultSelected;
+        })
+        : field.value !== field.defaultValue;
+      if (drawn) {
+        changed[field.name] = field.value;
+      }
+    });
+    return changed;
+  }
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    defaultsDraft = null;
+    var details = document.querySelector("#board details.orders__defaults");
+    if (!boardSwapped(event) || !details || !details.open) {
+      return;
+    }
+    var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    if (source && source.closest && source.closest(".orders__defaults")) {
+      return;  // the answer to the defaults' own form
+    }
+    var error = details.querySelector("#order-error");
+    var seen = details.querySelector("input[name=seen]");
+    defaultsDraft = {
+      // Refused, the board drew what was typed: all of it is kept.
+      fields: error ? fieldsRead(details, DEFAULTS_FIELDS) : changedFields(details),
+      seen: seen ? seen.value : null,
+      error: error ? error.cloneNode(true) : null,
+    };
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    var draft = defaultsDraft;
+    defaultsDraft = null;
+    var details = document.querySelector("#board details.orders__defaults");
+    if (!draft || !details) {
+      return;
+    }
+    details.open = true;
+    if (Object.keys(draft.fields).length) {
+      fieldsWrite(details, DEFAULTS_FIELDS, draft.fields);
+      var seen = details.querySelector("input[name=seen]");
+      if (seen && draft.seen !== null) {
+        seen.value = draft.seen;
+      }
+    }
+    var buttons = details.querySelector(".orders__buttons");
+    if (draft.error && buttons && !document.getElementById("order-error")) {
+      buttons.parentNode.insertBefore(draft.error, buttons);
+    }
+  });
+
   // Mute (or Show again) redraws the board in place: the focus goes where the change
   // shows, on the new "Show again" (its name says who is muted now), or on the lines
   // that show the player again; not into the hand, and nothing is left unsaid.

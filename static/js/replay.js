@@ -6,7 +6,7 @@
    address, the title and the browser's Back button follow.  ← and → step to the
    previous and the next move, Home and End to the set-up and the last move; keys
    pressed while a step is still loading count from the move asked for last, so five
-   quick presses go five moves on, and only that last move is drawn.  Keys typed into
+   quick presses go five moves on, and only that last move is asked for and drawn.  Keys typed into
    a form field, or with a modifier held, are left alone.  Without JavaScript the links
    and the box do the same with whole pages; if a step cannot be loaded in the page
    (the connection gone), the browser loads it as a page. */
@@ -19,6 +19,13 @@
   var STEPPED = "hs-replay-stepped";
   var wanted = null; // the move asked for last, while it loads
   var loading = null; // its request, aborted when another step is asked for
+  var held = null; // a key's step waits this long for the next press (a held key)
+  var HELD_MS = 120;
+  var drawnAt = bare(window.location.href); // the address of the move shown
+
+  function bare(url) {
+    return new URL(url, window.location.href).href.replace(/#.*$/, "");
+  }
 
   function replay() {
     return document.querySelector("section.board--replay[data-move]");
@@ -64,7 +71,19 @@
     var summary = fresh.querySelector(".replay__later");
     if (summary && laterOpen) summary.open = true;
     if (page.title) document.title = page.title;
+    // The header's ways back to this page (the language's "next", Log in's and Sign
+    // up's ?next=) name the move now shown, as a page of its own would.
+    ["input[name=next]", ".site-nav a[href*='next=']"].forEach(function (selector) {
+      var mine = document.querySelectorAll(selector);
+      var theirs = page.querySelectorAll(selector);
+      if (mine.length !== theirs.length) return;
+      for (var i = 0; i < mine.length; i++) {
+        if (mine[i].tagName === "INPUT") mine[i].value = theirs[i].value;
+        else mine[i].setAttribute("href", theirs[i].getAttribute("href"));
+      }
+    });
     if (push) window.history.pushState({ replay: true }, "", url);
+    drawnAt = bare(url);
     var words = document.getElementById("replay-move-text");
     if (words) words.focus({ preventScroll: true });
     showCurrent();
@@ -72,6 +91,12 @@
   }
 
   function go(url, push) {
+    window.clearTimeout(held);
+    held = null;
+    if (!loading && bare(url) === drawnAt) { // the move shown already
+      wanted = null;
+      return;
+    }
     if (!replay() || !window.fetch || !window.AbortController) {
       wholePage(url);
       return;
@@ -127,7 +152,8 @@
   });
 
   window.addEventListener("popstate", function () {
-    if (replay()) go(window.location.href, false);
+    // Not for a jump within the page (the skip link's #main): the same move.
+    if (replay() && bare(window.location.href) !== drawnAt) go(window.location.href, false);
   });
 
   document.addEventListener("keydown", function (event) {
@@ -143,7 +169,13 @@
     move = Math.max(0, Math.min(total, move));
     event.preventDefault();
     if (move === from) return; // nothing before the set-up, nothing after the last move
-    go(urlOf(move), true);
+    // Counted now; asked for once the presses pause, so a held key asks the server
+    // for the move it stops on, not for every move it passes.
+    wanted = move;
+    window.clearTimeout(held);
+    held = window.setTimeout(function () {
+      go(urlOf(move), true);
+    }, HELD_MS);
   });
 
   try {

@@ -171,6 +171,9 @@ def test_sign_up_is_rate_limited_per_ip(client):
         ("open", "empty seat"),  # the lobby shows a username without a display name
         ("Libre", "empty seat"),
         ("bot-easy", "empty seat"),
+        ("Bot_easy", "empty seat"),  # "_" between the words, as a username writes them
+        ("Deleted_player", "empty seat"),  # an erased account's seat
+        ("open_seat", "empty seat"),
     ],
     ids=[
         "fullwidth",
@@ -183,6 +186,9 @@ def test_sign_up_is_rate_limited_per_ip(client):
         "open",
         "libre",
         "bot",
+        "bot-underscore",
+        "deleted",
+        "open-seat",
     ],
 )
 def test_sign_up_refuses_look_alike_usernames(client, alice, username, why):

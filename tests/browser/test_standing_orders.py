@@ -276,3 +276,29 @@ def test_the_orders_are_tapped_as_easily_as_bid_and_pass(
     ):
         box = page.locator(selector).bounding_box()
         assert box["height"] >= 43.5, (selector, box)
+
+
+def test_defaults_being_written_survive_a_refresh_and_so_does_their_refusal(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """Another player's move redraws the board: the defaults' box stayed open with what
+    was typed only until then (it closed, and "abc" and its reason were gone)."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = log_in(new_page(viewport=PHONE), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator(".orders__defaults summary").click()
+    page.fill("#order-misfortune-max", "abc")
+    page.click("#defaults-save")
+    expect(page.locator("#order-error")).to_contain_text("as a number, like 3,000")
+    game = act(game, dora, type="bid", cards=[1000])
+    expect(page.locator(".log")).to_contain_text("Dora bids 1,000", timeout=8000)
+    expect(page.locator(".orders__defaults")).to_have_attribute("open", "")
+    expect(page.locator("#order-misfortune-max")).to_have_value("abc")
+    expect(page.locator("#order-error")).to_contain_text("as a number, like 3,000")
+    # Typed, not sent: kept too.
+    page.select_option("#order-luxury-below", "6")
+    game = act(game, alice, type="bid", cards=[2000])
+    expect(page.locator(".log")).to_contain_text("Alice bids 2,000", timeout=8000)
+    expect(page.locator("#order-luxury-below")).to_have_value("6")

@@ -462,3 +462,15 @@ def test_a_misfortunes_preview_says_the_pass_takes_the_card(client, dora, alice,
     client.force_login(dora)  # her turn
     html = client.get(url, {"maximum": "3000"}, **HX).content.decode()
     assert "Now it would add 1,000" in html and "passes and you take Debt" in html
+
+
+def test_refused_defaults_mark_the_field_in_error_only(client, game, alice):
+    import re
+
+    client.force_login(alice)
+    html = orders_post(client, game, {"what": "defaults", "luxury_below": "x"}, **HX)
+    html = html.content.decode()
+    assert "as a whole number" in _error_beside_the_form(html)
+    select = re.search(r'<select name="luxury_below"[^>]*>', html).group(0)
+    money = re.search(r'<input type="text" name="misfortune_max"[^>]*>', html).group(0)
+    assert 'aria-invalid="true"' in select and "aria-invalid" not in money

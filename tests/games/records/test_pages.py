@@ -67,7 +67,7 @@ def test_profile_lookup_ignores_case_and_unknown_names_are_404(client, alice):
     # Another spelling of the name leads to the profile's one address.
     for spelling in ("ALICE", "Alice", "alice%20"):
         response = client.get(f"/players/{spelling}/")
-        assert response.status_code == 301 and response["Location"] == "/players/alice/"
+        assert response.status_code == 302 and response["Location"] == "/players/alice/"
     assert client.get("/players/ALICE/", follow=True).status_code == 200
     for name in ("nobody", "x" * 300, "%3Cscript%3E"):
         assert client.get(f"/players/{name}/").status_code == 404
