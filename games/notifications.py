@@ -827,14 +827,20 @@ def _bid_total(view: TableView, move: Move) -> int | None:
 
 def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
     inviter = letter.about.who
+
     # Who is at the table, and who is only invited so far (they may yet decline).
-    others = [
-        pgettext("seat name", "%(name)s (invited)") % {"name": seat.display_name}
-        if seat.invited and not seat.accepted
-        else seat.display_name
-        for seat in letter.view.seats_info
-        if not seat.is_you
-    ]
+    def named(seat) -> str:
+        if seat.invited and not seat.accepted:
+            return pgettext("seat name", "%(name)s (invited)") % {"name": seat.display_name}
+        if seat.is_open:  # in a sentence: "At the table: Bruno, an open seat."
+            return (
+                pgettext("in a sentence", "a seat kept for the host")
+                if seat.held
+                else pgettext("in a sentence", "an open seat")
+            )
+        return seat.display_name
+
+    others = [named(seat) for seat in letter.view.seats_info if not seat.is_you]
     return _message(
         user=letter.user,
         address=letter.address,

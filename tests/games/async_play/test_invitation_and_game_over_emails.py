@@ -181,3 +181,13 @@ def test_a_player_who_left_just_before_the_end_hears_the_result(dora, alice, bob
     assert notice.status == Notification.Status.PENDING and _to(dora) == []
     assert notification_send(notification_id=notice.pk, now=notice.due_at) == "sent"
     assert [m.subject for m in _to(dora)] == [f"[High Society] The game at table {game.pk} is over"]
+
+
+def test_an_invitation_names_an_open_seat_as_a_sentence_does(alice, bob, run_commits):
+    """ "At the table: Bob, Open seat." read as a name; French too ("Place libre")."""
+    bob.language = "fr"
+    bob.save(update_fields=["language"])
+    with run_commits():
+        game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    (message,) = _to(bob)
+    assert "À la table\u00a0: Alice, une place libre." in message.body, message.body

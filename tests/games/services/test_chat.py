@@ -392,3 +392,20 @@ def test_direction_overrides_go_and_joiners_alone_are_no_message(game, alice):
     assert chat_post(game=game, user=alice, text="abc\u202edef\u2066").text == "abcdef"
     with pytest.raises(NotAllowed, match="Write a message first."):
         chat_post(game=game, user=alice, text="\u200d \u200c\U000e0067")
+
+
+def test_a_french_turn_email_writes_the_chat_line_as_french_does(dora, alice, bob, run_commits):
+    """ "alice: Hi both!" in a French e-mail: French puts a no-break space before ":"."""
+    from games.services import game_submit_action
+
+    alice.language = "fr"
+    alice.save(update_fields=["language"])
+    with run_commits():
+        game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux3"), first_player=0)
+    chat_post(game=game, user=bob, text="À toi, Alice !")
+    mail.outbox.clear()
+    with run_commits():
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    (message,) = [m for m in mail.outbox if m.to == [alice.email]]
+    assert "Bob\u00a0: À toi, Alice !" in message.body
+    assert "<strong>Bob</strong>\u00a0: À toi, Alice !" in message.alternatives[0][0]
