@@ -489,8 +489,8 @@ def _orders_refused(
     another window, which the form then shows as they stand; ``field``: the form's field
     in error, when the sentence is about one."""
     what = str(data.get("what", ""))
-    part = {"order": "order", "cancel": "cancel"}.get(what) or (
-        "defaults" if what.startswith("defaults") else None
+    part = (
+        what if what in ("order", "cancel") else "defaults" if what.startswith("defaults") else None
     )
     if part is None:
         return _board_response(request, game, error=message)

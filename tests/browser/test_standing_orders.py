@@ -200,8 +200,7 @@ def test_an_order_being_written_is_emptied_when_the_card_up_changes(
     from playwright.sync_api import expect
 
     game = people_game(dora, alice, bob, deck=scenario_deck("debt lux6 lux7"), first_player=0)
-    page = log_in(new_page(viewport=PHONE), bob)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page = _phone_board(live_server, new_page, log_in, game, bob)
     expect(page.locator("#orders")).to_contain_text("For this auction, while you are away:")
     page.check("#order-kind-bid")
     page.fill("#order-max", "3000")
@@ -220,8 +219,7 @@ def test_a_refused_order_says_why_beside_the_form_and_keeps_nothing_for_the_next
     from playwright.sync_api import expect
 
     game = people_game(dora, alice, bob, deck=scenario_deck("debt lux6 lux7"), first_player=0)
-    page = log_in(new_page(viewport=PHONE), bob)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page = _phone_board(live_server, new_page, log_in, game, bob)
     expect(page.locator("#orders")).to_contain_text("For this auction, while you are away:")
     # The board hears nothing more: no stream, no poll.
     new_page.expect("ERR_FAILED")
@@ -238,24 +236,6 @@ def test_a_refused_order_says_why_beside_the_form_and_keeps_nothing_for_the_next
     expect(page.locator("#order-kind-pass")).not_to_be_checked()
     screenshot(page, "browser-standing-order-refused-phone")
     assert not StandingOrder.objects.filter(game=game).exists()
-
-
-def test_refused_defaults_stay_open_beside_their_reason(
-    live_server, new_page, log_in, dora, alice, bob
-):
-    from playwright.sync_api import expect
-
-    game = people_game(dora, alice, bob, deck=scenario_deck("debt lux6 lux7"), first_player=0)
-    page = log_in(new_page(viewport=PHONE), bob)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
-    page.locator(".orders__defaults summary").click()
-    page.fill("#order-misfortune-max", "abc")
-    page.click("#defaults-save")
-    error = page.locator("#order-error")
-    expect(error).to_contain_text("as a number, like 3,000")
-    expect(error).to_be_in_viewport()
-    expect(page.locator(".orders__defaults")).to_have_attribute("open", "")
-    expect(page.locator("#order-misfortune-max")).to_have_value("abc")
 
 
 def test_the_orders_are_tapped_as_easily_as_bid_and_pass(
@@ -278,20 +258,25 @@ def test_the_orders_are_tapped_as_easily_as_bid_and_pass(
         assert box["height"] >= 43.5, (selector, box)
 
 
-def test_defaults_being_written_survive_a_refresh_and_so_does_their_refusal(
+def test_refused_defaults_stay_open_beside_their_reason_through_a_refresh(
     live_server, new_page, log_in, dora, alice, bob
 ):
-    """Another player's move redraws the board: the defaults' box stayed open with what
-    was typed only until then (it closed, and "abc" and its reason were gone)."""
+    """Refused defaults are told beside their form, open, with what was typed; another
+    player's move then redraws the board: the box stayed so only until then (it closed,
+    and "abc" and its reason were gone)."""
     from playwright.sync_api import expect
 
     game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
-    page = log_in(new_page(viewport=PHONE), bob)
-    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page = _phone_board(live_server, new_page, log_in, game, bob)
     page.locator(".orders__defaults summary").click()
     page.fill("#order-misfortune-max", "abc")
     page.click("#defaults-save")
-    expect(page.locator("#order-error")).to_contain_text("as a number, like 3,000")
+    # Refused: the reason beside the form, in sight; the box open with what was typed.
+    error = page.locator("#order-error")
+    expect(error).to_contain_text("as a number, like 3,000")
+    expect(error).to_be_in_viewport()
+    expect(page.locator(".orders__defaults")).to_have_attribute("open", "")
+    expect(page.locator("#order-misfortune-max")).to_have_value("abc")
     game = act(game, dora, type="bid", cards=[1000])
     expect(page.locator(".log")).to_contain_text("Dora bids 1,000", timeout=8000)
     expect(page.locator(".orders__defaults")).to_have_attribute("open", "")
@@ -302,3 +287,10 @@ def test_defaults_being_written_survive_a_refresh_and_so_does_their_refusal(
     game = act(game, alice, type="bid", cards=[2000])
     expect(page.locator(".log")).to_contain_text("Alice bids 2,000", timeout=8000)
     expect(page.locator("#order-luxury-below")).to_have_value("6")
+
+
+def _phone_board(live_server, new_page, log_in, game, user):
+    """``user``'s board of ``game`` on a phone, the standing orders' form drawn."""
+    page = log_in(new_page(viewport=PHONE), user)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    return page
