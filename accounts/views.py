@@ -5,6 +5,7 @@ from allauth.account.decorators import reauthentication_required
 from allauth.account.models import EmailAddress
 from allauth.account.views import ConfirmEmailView as AllauthConfirmEmailView
 from allauth.account.views import EmailView as AllauthEmailView
+from allauth.account.views import PasswordResetFromKeyView as AllauthPasswordResetFromKeyView
 from allauth.account.views import SignupView as AllauthSignupView
 from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
@@ -196,7 +197,29 @@ class EmailView(AllauthEmailView):
         return response
 
 
-class ConfirmEmailView(AllauthConfirmEmailView):
+class SignOutOnSubmit:
+    """For allauth's pages behind an e-mailed link (confirm an address, choose a new
+    password): a link for another account than the one logged in signs that one out
+    only when the page's form is sent, not as the link opens (allauth's way, which left
+    the player logged out without a word); the page says who is logged in meanwhile."""
+
+    def logout(self) -> None:
+        if self.request.method == "POST":
+            super().logout()
+        else:
+            self.signed_in_as = self.request.user
+
+    def get_context_data(self, **kwargs) -> dict:
+        context = super().get_context_data(**kwargs)
+        context["signed_in_as"] = getattr(self, "signed_in_as", None)
+        return context
+
+
+class PasswordResetFromKeyView(SignOutOnSubmit, AllauthPasswordResetFromKeyView):
+    """allauth's page behind a password-reset link."""
+
+
+class ConfirmEmailView(SignOutOnSubmit, AllauthConfirmEmailView):
     """allauth's page behind a confirmation link, which tells a player who follows a
     link again, logged in with nothing left to confirm, that their address is
     confirmed (allauth only knows the link no longer works)."""

@@ -23,13 +23,18 @@ urlpatterns = [
     path("health/", views.health, name="health"),
     path("health/ready/", views.health_ready, name="health_ready"),
     path("accounts/", include("accounts.urls")),
-    # Three of allauth's pages, told more (accounts.views): before allauth's own routes.
+    # Four of allauth's pages, told more (accounts.views): before allauth's own routes.
     path("accounts/signup/", accounts_views.SignupView.as_view(), name="account_signup"),
     path("accounts/email/", accounts_views.EmailView.as_view(), name="account_email"),
     re_path(
         r"^accounts/confirm-email/(?P<key>[-:\w]+)/$",
         accounts_views.ConfirmEmailView.as_view(),
         name="account_confirm_email",
+    ),
+    re_path(
+        r"^accounts/password/reset/key/(?P<uidb36>[0-9A-Za-z]+)-(?P<key>.+)/$",
+        accounts_views.PasswordResetFromKeyView.as_view(),
+        name="account_reset_password_from_key",
     ),
     path("accounts/", include("allauth.urls")),
     # After allauth's routes: a reset link they do not match (cut short, mangled).

@@ -154,13 +154,26 @@ def _reset_link(client, address: str) -> str:
 
 
 def test_the_reset_form_names_the_account_it_changes(client, alice, bob):
-    """Opened in a browser logged in as somebody else, the link signs that account out
-    (allauth) and showed a bare "Change password": whose password was left unsaid."""
+    """Opened in a browser logged in as somebody else, the link signed that account out
+    as it opened (allauth) and showed a bare "Change password": whose password was left
+    unsaid.  Now the page says both, and only changing the password signs Bob out."""
     link = _reset_link(client, "alice@example.com")
     client.force_login(bob)
     page = client.get(link, follow=True).content.decode()
     assert "A new password for the account <strong>alice</strong>." in page
     assert 'name="password1"' in page
+    assert client.session["_auth_user_id"] == str(bob.pk)
+    assert "You are logged in as <strong>bob</strong>: changing this password logs you out." in page
+    assert f'href="{reverse("lobby")}"' in page  # Cancel keeps Bob logged in
+    form = client.get(link, follow=True)
+    changed = client.post(
+        form.redirect_chain[-1][0] if form.redirect_chain else link,
+        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+    )
+    assert changed.status_code == 302
+    assert client.session.get("_auth_user_id") != str(bob.pk)
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
 
 
 def test_a_link_that_does_not_work_says_it_may_be_too_old(client, alice, settings):

@@ -287,6 +287,25 @@ def test_confirming_in_another_browser_still_lands_on_the_table(client, alice):
     assert f"/accounts/login/?next=/games/{game.pk}/" in board
 
 
+def test_a_confirmation_link_opened_as_someone_else_signs_out_only_on_confirming(client, alice):
+    """Opened in a browser logged in as another player (a shared computer, a forwarded
+    mail), the link signed that player out as it opened, unexplained: the page now says
+    who is logged in and what confirming does, and only the button signs them out."""
+    _sign_up(client)
+    link = _link_in(mail.outbox[-1])
+    client.force_login(alice)
+    page = client.get(link).content.decode()
+    assert client.session["_auth_user_id"] == str(alice.pk)
+    assert (
+        "You are logged in as <strong>alice</strong>, and this link is for another account:"
+        " confirming the address logs you out." in page
+    )
+    assert not EmailAddress.objects.get(email="dora@example.com").verified
+    client.post(link.split("?")[0])
+    assert client.session.get("_auth_user_id") != str(alice.pk)
+    assert EmailAddress.objects.get(email="dora@example.com").verified
+
+
 def test_a_confirmation_link_carries_no_stranger_address(client):
     _sign_up_from(client, "https://evil.example/")
     assert "next=" not in _link_in(mail.outbox[-1])
