@@ -80,6 +80,11 @@ def email_kind_off(*, user: User, kind: str) -> User:
     return emails_off_set(user=user, kinds=[*user.emails_off, kind])
 
 
+def email_kind_on(*, user: User, kind: str) -> User:
+    """One kind of game e-mail switched on again (the unsubscribe page's way back)."""
+    return emails_off_set(user=user, kinds=[k for k in user.emails_off if k != kind])
+
+
 def turn_emails_set(*, user: User, value: str) -> User:
     """Every turn, a daily digest, or no e-mails about games (User.TurnEmails)."""
     if value not in User.TurnEmails.values:

@@ -25,6 +25,7 @@ from accounts.preferences import (
     TIME_ZONE_SESSION_KEY,
     AccountGone,
     email_kind_off,
+    email_kind_on,
     emails_off_set,
     language_set,
     language_supported,
@@ -111,8 +112,9 @@ def vacation_update(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
-    """GET asks to confirm; POST (our button, or a mail program's one-click
-    ``List-Unsubscribe=One-Click``) switches game e-mails off."""
+    """GET asks to confirm (or says it is done already); POST (our button, or a mail
+    program's one-click ``List-Unsubscribe=One-Click``) switches game e-mails off, and
+    POST ``action=resubscribe`` (the page's way back) switches them on again."""
     try:
         user, kind = unsubscribe_user(token)
     except AccountGone:  # deleted or suspended since: it gets no game e-mails
@@ -134,10 +136,27 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
         "token": token,
         "kind_name": User.EMAIL_KINDS.get(kind, "") if kind else "",
     }
+    # In digest mode the digest is the one e-mail that tells of turns waiting.
+    context["digest_tells_turns"] = kind == "digest" and user.turn_emails == User.TurnEmails.DIGEST
+    page = "accounts/unsubscribe.html"
+    if request.method == "POST" and request.POST.get("action") == "resubscribe":
+        if kind is None and user.turn_emails == User.TurnEmails.NONE:
+            # The choice the page after unsubscribing carried back; else every turn.
+            previous = request.POST.get("previous", "")
+            ways_back = (User.TurnEmails.EVERY, User.TurnEmails.DIGEST)
+            back = previous if previous in ways_back else User.TurnEmails.EVERY
+            turn_emails_set(user=user, value=back)
+        elif kind is not None:
+            email_kind_on(user=user, kind=kind)
+        return render(request, page, {**context, "state": "resubscribed"})
     if request.method == "POST":
+        context["previous"] = user.turn_emails
         if kind is None:
             turn_emails_set(user=user, value=User.TurnEmails.NONE)
         else:
             email_kind_off(user=user, kind=kind)
-        return render(request, "accounts/unsubscribe.html", {**context, "state": "done"})
-    return render(request, "accounts/unsubscribe.html", {**context, "state": "confirm"})
+        return render(request, page, {**context, "state": "done"})
+    unsubscribed = (
+        user.turn_emails == User.TurnEmails.NONE if kind is None else kind in user.emails_off
+    )
+    return render(request, page, {**context, "state": "already" if unsubscribed else "confirm"})

@@ -91,6 +91,52 @@ def test_a_link_opened_logged_in_as_someone_else_says_whose_e_mails_it_changes(d
     assert "You are logged in as" not in client.get(path).content.decode()
 
 
+def test_an_unsubscribe_can_be_undone_and_is_not_asked_again(dora):
+    """The page after the button had no way back, and the link opened again asked the
+    same question as if nothing had happened."""
+    client = Client(enforce_csrf_checks=True)
+    User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.DIGEST)
+    every = f"/accounts/unsubscribe/{unsubscribe_token(dora)}/"
+    done = client.post(every).content.decode()
+    assert "Subscribe again" in done and 'name="previous" value="digest"' in done
+    assert _pref(dora) == User.TurnEmails.NONE
+    again = client.get(every).content.decode()
+    assert "You are already unsubscribed" in again and "Stop game e-mails?" not in again
+    back = client.post(every, {"action": "resubscribe", "previous": "digest"}).content.decode()
+    assert "Dora gets game e-mails again" in back and _pref(dora) == User.TurnEmails.DIGEST
+    client.post(every, {"action": "resubscribe", "previous": "none"})  # not a way back
+    assert _pref(dora) == User.TurnEmails.DIGEST
+    User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.NONE)
+    client.post(every, {"action": "resubscribe", "previous": "sometimes"})
+    assert _pref(dora) == User.TurnEmails.EVERY  # an unknown earlier choice: every turn
+    one = f"/accounts/unsubscribe/{unsubscribe_token(dora, 'reminder')}/"
+    client.post(one)
+    dora.refresh_from_db()
+    assert dora.emails_off == ["reminder"]
+    again = client.get(one).content.decode()
+    assert "You are already unsubscribed" in again and "“Deadline reminders”" in again
+    back = client.post(one, {"action": "resubscribe"}).content.decode()
+    assert "Dora gets these e-mails again: “Deadline reminders”." in back
+    dora.refresh_from_db()
+    assert dora.emails_off == []
+
+
+def test_unsubscribing_from_the_digest_says_it_is_how_turns_are_told(dora):
+    """In digest mode the digest is the only e-mail that says it is your turn: its link
+    stopped all turn notices without a word."""
+    User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.DIGEST)
+    path = f"/accounts/unsubscribe/{unsubscribe_token(dora, 'digest')}/"
+    warning = (
+        "The daily digest is the only e-mail that tells Dora a turn is waiting: without it,"
+        " none will. An e-mail at each turn can be chosen instead on the profile page."
+    )
+    assert warning in Client().get(path).content.decode()
+    assert warning in Client().post(path).content.decode()
+    assert warning in Client().get(path).content.decode()  # already unsubscribed
+    User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.EVERY, emails_off=[])
+    assert warning not in Client().get(path).content.decode()
+
+
 def test_the_link_of_an_account_closed_since_says_there_is_nothing_to_stop(dora):
     from accounts.deletion import account_delete
 
