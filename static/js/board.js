@@ -241,10 +241,33 @@
     time: { day: "numeric", month: "short", hour: "2-digit", minute: "2-digit", hourCycle: "h23" },
     deadline: {
       weekday: "short", day: "numeric", month: "short", year: "numeric", hour: "2-digit",
-      minute: "2-digit", hourCycle: "h23", timeZoneName: "short",
+      minute: "2-digit", hourCycle: "h23",
     },
   };
   var LOCALES = { en: "en-GB" };
+
+  // The deadline's zone as the server and the e-mails mark it (games.presenter's
+  // utc_offset_text): UTC, UTC+1, UTC+5:30, UTC−3 in every language, where the
+  // browser's abbreviation reads GMT-3 or MEZ.
+  function offsetLabel(when, zone) {
+    var options = { timeZoneName: "longOffset" };
+    if (zone) {
+      options.timeZone = zone;
+    }
+    var parts = new Intl.DateTimeFormat("en-GB", options).formatToParts(when);
+    var name = "";
+    for (var j = 0; j < parts.length; j++) {
+      if (parts[j].type === "timeZoneName") {
+        name = parts[j].value;
+      }
+    }
+    var offset = /^GMT([+-])(\d{2}):(\d{2})$/.exec(name);
+    if (!offset || offset[2] + offset[3] === "0000") {
+      return "UTC";
+    }
+    var sign = offset[1] === "+" ? "+" : "\u2212";
+    return "UTC" + sign + parseInt(offset[2], 10) + (offset[3] === "00" ? "" : ":" + offset[3]);
+  }
 
   function localTimes() {
     // Times are sent in UTC; the browser shows them in its own time zone.
@@ -263,6 +286,9 @@
       var text;
       try {
         text = when.toLocaleString(LOCALES[lang] || lang || undefined, format);
+        if (stamps[i].dataset.local === "deadline") {
+          text += " " + offsetLabel(when, format.timeZone);
+        }
       } catch (error) {
         // A zone this browser does not know (newer than its data): the server's text
         // stays, written in that zone already.  The rest of the page's script runs on.

@@ -81,9 +81,10 @@ def refusals_of(context) -> list[str]:
 
 @pytest.fixture
 def new_page(browser, live_server):
-    """``new_page(viewport=DESKTOP, javascript=True, locale=None, touch=False)``: a page
-    in a fresh context (its own cookies; ``locale`` sets the browser's languages;
-    ``touch``: a phone's touch screen), closed after the
+    """``new_page(viewport=DESKTOP, javascript=True, locale=None, touch=False,
+    timezone_id=None)``: a page in a fresh context (its own cookies; ``locale`` sets the
+    browser's languages; ``touch``: a phone's touch screen; ``timezone_id``: the
+    browser's own time zone), closed after the
     test.  The test fails if anything went wrong in those pages (``refusals_of``): a
     refused style or script, or a script error, is a broken page that no assertion on
     its text would notice.  ``new_page.expect(fragment)``: a test that provokes an
@@ -92,8 +93,10 @@ def new_page(browser, live_server):
     refusals: list[list[str]] = []
     expected: list[str] = []
 
-    def make(viewport=DESKTOP, javascript=True, locale=None, touch=False):
+    def make(viewport=DESKTOP, javascript=True, locale=None, touch=False, timezone_id=None):
         options = {"locale": locale} if locale else {}
+        if timezone_id:
+            options["timezone_id"] = timezone_id
         if touch:  # a phone's touch screen: no hover, a coarse pointer
             options.update(has_touch=True, is_mobile=True)
         context = browser.new_context(viewport=viewport, java_script_enabled=javascript, **options)

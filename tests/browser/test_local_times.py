@@ -41,6 +41,26 @@ def test_the_deadline_reads_as_the_server_writes_it(live_server, new_page, log_i
     assert "AM" not in text and "PM" not in text
 
 
+@pytest.mark.parametrize(
+    ("chosen", "browser_zone", "language", "offset"),
+    [
+        ("Asia/Kolkata", None, "de", "UTC+5:30"),
+        ("", "America/Sao_Paulo", "fr", "UTC\u22123"),
+        ("", "UTC", "en", "UTC"),
+    ],
+)
+def test_the_deadline_marks_its_zone_as_the_e_mails_do(
+    live_server, new_page, log_in, alice, chosen, browser_zone, language, offset
+):
+    """The board wrote the browser's abbreviation ("GMT-3", "MEZ") where the e-mails
+    and the server's own text write the offset ("UTC−3", "UTC+1"), the same in every
+    language: the two read as different times."""
+    type(alice).objects.filter(pk=alice.pk).update(time_zone=chosen, language=language)
+    page = new_page(timezone_id=browser_zone)
+    text = _deadline_rewritten(live_server, page, log_in, alice).inner_text()
+    assert text.endswith(f" {offset})"), text
+
+
 def test_a_zone_the_page_cannot_use_stops_no_script(live_server, new_page, log_in, alice):
     """A stored zone this server does not know (chosen long ago, or newer than the
     browser's data) is not handed to the page's script, and a zone the browser refuses
