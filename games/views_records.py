@@ -56,15 +56,15 @@ def player_profile(request: HttpRequest, username: str) -> HttpResponse:
 def leaderboard(request: HttpRequest) -> HttpResponse:
     """Rated players with enough rated games, best first; the bots' ratings beside.  A
     page number that is not one is answered 400 with a sentence, as in the history; a
-    page past the last shows the last (the board shrank since the link was made)."""
+    page past the last shows the last, and says so (the board shrank since the link was
+    made)."""
     form = PageForm(request.GET)
     context: dict[str, Any] = {"bots": selectors.bot_ratings()}
     if not form.is_valid():
         context.update(problem=form.errors["page"][0], min_games=selectors.leaderboard_min_games())
         return render(request, "leaderboard.html", context, status=400)
-    context["page"], context["min_games"] = selectors.leaderboard(
-        page=form.cleaned_data["page"] or 1
-    )
+    context["asked_page"] = form.cleaned_data["page"] or 1
+    context["page"], context["min_games"] = selectors.leaderboard(page=context["asked_page"])
     return render(request, "leaderboard.html", context)
 
 
@@ -164,6 +164,7 @@ def game_history(request: HttpRequest) -> HttpResponse:
     query.pop("page", None)
     context.update(
         page=page,
+        asked_page=data["page"] or 1,
         rows=game_selectors.history_rows(page, request.user),
         query=query.urlencode(),
         filtered=bool(data["opponent"]) or (data["show"] or "all") != "all",

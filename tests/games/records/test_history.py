@@ -140,7 +140,10 @@ def test_pagination_keeps_the_filter(alice_client, alice, bob, carol):
     second = alice_client.get("/games/history/", {"show": "won", "page": "2"})
     assert len(_listed(second)) == 3
     assert not _listed(first) & _listed(second)
-    # Past the last page: the last page.
+    # Past the last page: the last page, which says so (it said nothing).
+    past = alice_client.get("/games/history/", {"show": "won", "page": "9"}).content.decode()
+    assert "There is no page 9: this is the last page." in past
+    assert "There is no page" not in second.content.decode()
     assert _listed(alice_client.get("/games/history/", {"show": "won", "page": "9"})) == _listed(
         second
     )

@@ -158,7 +158,10 @@ def test_leaderboard_is_paginated(client, settings, db):
     # A page past the last shows the last (the board shrank since the link was made); a
     # page number that is not one is answered 400 with a sentence, as in the history (it
     # showed the first or the last page without a word).
-    assert "Page 2 of 2" in client.get("/leaderboard/?page=999").content.decode()
+    past = client.get("/leaderboard/?page=999").content.decode()
+    assert "Page 2 of 2" in past
+    assert "There is no page 999: this is the last page." in past  # it said nothing
+    assert "There is no page" not in second
     for bad, sentence in [
         ("abc", "The page must be a whole number."),
         ("0", "Pages are numbered from 1."),
