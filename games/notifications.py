@@ -743,9 +743,11 @@ def _view(game: Game, user: Any) -> TableView:
 CHAT_IN_EMAIL = 5  # the latest messages of the others since the player's last move
 
 
-def _chat_since_last_move(game: Game, user: Any) -> list[Any]:
+def _chat_since_last_move(game: Game, user: Any) -> dict[str, Any]:
     """The table chat's messages by the others since ``user``'s last move there (all of
-    them before their first), the latest ``CHAT_IN_EMAIL``; none for a muted author."""
+    them before their first), the latest ``CHAT_IN_EMAIL``; none for a muted author.
+    ``since_move``: whether they have moved (else the lines may be ones they read at the
+    table before the game began, not new)."""
     last = (
         Move.objects.filter(game=game, user=user)
         .order_by("-number")
@@ -753,7 +755,10 @@ def _chat_since_last_move(game: Game, user: Any) -> list[Any]:
         .first()
     )
     lines = chat_lines(game=game, user=user, since=last, limit=CHAT_IN_EMAIL + 1)
-    return [line for line in lines if not line.is_you][-CHAT_IN_EMAIL:]
+    return {
+        "chat": [line for line in lines if not line.is_you][-CHAT_IN_EMAIL:],
+        "chat_since_move": last is not None,
+    }
 
 
 class Letter(NamedTuple):
@@ -780,7 +785,7 @@ def _message_turn(letter: Letter) -> EmailMultiAlternatives:
         template="turn",
         context={
             "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
-            "chat": _chat_since_last_move(letter.game, letter.user),
+            **_chat_since_last_move(letter.game, letter.user),
         },
     )
 

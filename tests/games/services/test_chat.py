@@ -11,8 +11,9 @@ from django.core import mail
 from django.utils import timezone
 
 from games.chat import CHAT_BURST, chat_mute, chat_post
+from games.engine import seats_to_act
 from games.errors import NotAllowed, NotYourSeat, TooSoon
-from games.models import ChatMessage, Game
+from games.models import ChatMessage, Game, Seat
 from games.selectors import chat_lines, chat_open_to
 from games.services import game_leave
 from tests.games.factories import GameFactory, people_game, scenario_deck
@@ -316,9 +317,28 @@ def test_the_next_turn_email_mentions_the_chat(dora, alice, bob, run_commits):
     to_alice = [m for m in mail.outbox if m.to == [alice.email]]
     assert len(to_alice) == 1
     body, html = to_alice[0].body, to_alice[0].alternatives[0][0]
-    assert "New in the table's chat:" in body and "Bob: Your move next, Alice!" in body
+    # Alice has not moved yet: the lines may be ones she read at the table ("New" said
+    # they were not).
+    assert "In the table's chat:" in body and "Bob: Your move next, Alice!" in body
+    assert "New" not in body and "since your last move" not in body
     assert "coming" not in body and "zzz" not in body
     assert "<strong>Bob</strong>: Your move next, Alice!" in html
+    # Dora has moved: her next turn's e-mail lists what came since, and says so.
+    chat_post(game=game, user=bob, text="Brave pass, Dora")
+    mail.outbox.clear()
+    game.refresh_from_db()
+    while not [m for m in mail.outbox if m.to == [dora.email]]:
+        seat = seats_to_act(game.engine_state())[0]
+        with run_commits():
+            game = game_submit_action(
+                game=game,
+                user=Seat.objects.get(game=game, position=seat).user,
+                action={"type": "pass"},
+                expected_version=game.version,
+            )
+    body = next(m.body for m in mail.outbox if m.to == [dora.email])
+    assert "In the table's chat since your last move:" in body
+    assert "Bob: Brave pass, Dora" in body and "Your move next" not in body
 
 
 @pytest.mark.parametrize("text", [0.0, 12, True, ["hi"], {"a": 1}, None])
