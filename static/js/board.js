@@ -129,9 +129,10 @@
     return box.top >= 0 && box.bottom <= window.innerHeight;
   }
 
-  // The moves the log gained since the board was last drawn, oldest first (at most
-  // the last five), without their times: what the others did, read out with the
-  // headline.  None on the page's first drawing.
+  // The moves the log gained since the board was last drawn, oldest first, all of
+  // them (the last five only left a bidding war's opening or a card's winner unsaid),
+  // without their times: what the others did, read out with the headline.  None on
+  // the page's first drawing.
   var lastLogged = null;
 
   function newMoves() {
@@ -152,7 +153,7 @@
       newest = newest === null || number > newest ? number : newest;
     });
     lastLogged = newest;
-    return texts.slice(-5);
+    return texts;
   }
 
   // The others' chat messages that arrived since the board was last drawn, oldest

@@ -270,3 +270,29 @@ def test_the_hand_takes_the_focus_when_what_had_it_leaves_the_board(
         timeout=5000,
     )
     screenshot(page, "browser-focus-on-hand")
+
+
+def test_every_move_a_refresh_brings_is_read_out(live_server, new_page, log_in, alice, bob, carol):
+    """A refresh that brought more than five moves (a bidding war while the board was
+    busy) read out only the last five: who opened the bidding was never said."""
+    from playwright.sync_api import expect
+
+    page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    act(game, alice, type="pass")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Bob", timeout=8000)
+    held = []  # the board's next refresh, held back while the others bid
+    page.route("**/board/*", lambda route: held.append(route))
+    for cards_bob, cards_carol in [([1000], [2000]), ([2000], [3000]), ([3000], [4000])]:
+        act(game, bob, type="bid", cards=cards_bob)
+        act(game, carol, type="bid", cards=cards_carol)
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the board asked for no refresh"
+    for route in list(held):
+        route.continue_()
+    page.unroute("**/board/*")
+    announcer = page.locator("#turn-announcer")
+    expect(announcer).to_contain_text("Carol bids 4,000 (total 9,000).", timeout=8000)
+    expect(announcer).to_contain_text("Bob bids 1,000 (total 1,000).")
