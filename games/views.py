@@ -463,12 +463,19 @@ def _orders_answer(request: HttpRequest, game_id: int, data) -> HttpResponse:
         # Changed in another window: the form shows the orders as they stand.
         typed = not isinstance(error, OrdersChanged)
         return _orders_refused(request, game, data, str(error), typed=typed)
-    if not request.htmx:
-        moved = what in ORDER_MOVED and selectors.order_moved_since(
-            game=game, user=request.user, version=version
+    moved = what in ORDER_MOVED and selectors.order_moved_since(
+        game=game, user=request.user, version=version
+    )
+    done = str((ORDER_MOVED if moved else ORDER_DONE)[what])
+    if request.htmx:
+        # Said beside the form (and read out by the board's script): the board redrawn
+        # in place tells nothing by itself.
+        part = "defaults" if what.startswith("defaults") else "order"
+        return _board_response(
+            request, game_or_404(request, game_id), order_done={"part": part, "message": done}
         )
-        messages.success(request, (ORDER_MOVED if moved else ORDER_DONE)[what])
-    return _after_post(request, game_id)
+    messages.success(request, done)
+    return redirect("games:detail", game_id=game_id)
 
 
 def _orders_refused(
@@ -796,10 +803,13 @@ def _board_response(
     preview: tuple[bool, str] | None = None,
     seat_refusal: dict[str, Any] | None = None,
     order_refusal: dict[str, Any] | None = None,
+    order_done: dict[str, str] | None = None,
 ) -> HttpResponse:
     """The board page (htmx: the board alone).  ``seat_refusal``: a host's refused seat
     change (``_seat_refused``), shown in that seat's form when the board has it;
-    ``order_refusal``: a refused standing order (``_orders_refused``), beside its form."""
+    ``order_refusal``: a refused standing order (``_orders_refused``), beside its form;
+    ``order_done``: what a standing order's form did (its ``part``: order or
+    defaults, and the ``message``), beside that form."""
     user = _user(request)
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
@@ -828,6 +838,7 @@ def _board_response(
     orders = selectors.orders_view(game=game, view=view)
     if orders is not None:
         context.update(orders=orders, **presenter.orders_words(orders))
+        context["order_done"] = order_done
         if order_refusal is not None:
             part = order_refusal["part"]
             context["order_refusal"] = order_refusal  # its message, beside its form

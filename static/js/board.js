@@ -182,6 +182,8 @@
     return texts.slice(-3);
   }
 
+  var lastDone = null;
+
   function announce() {
     var headline = document.querySelector("#board .banner__text");
     var region = document.getElementById("turn-announcer");
@@ -190,6 +192,13 @@
     }
     var text = headline.textContent.trim();
     var parts = newMoves().concat(newChat());
+    // What a standing order's form just did: it is drawn beside that form only in the
+    // answer to it.
+    var done = document.querySelector("#board #order-done");
+    if (done && done !== lastDone) {
+      parts.push(done.textContent.trim());
+    }
+    lastDone = done;
     if (lastHeadline !== null && text !== lastHeadline) {
       parts.push(text);
     }
@@ -572,8 +581,10 @@
   document.addEventListener("htmx:beforeRequest", function (event) {
     var target = event.detail.target;
     var source = event.detail.requestConfig && event.detail.requestConfig.elt;
+    // A move, not a standing order's form (drawn in the tray too): saving orders is
+    // no move, and the focus stays in its form.
     if (target && target.id === "board" && source && source.closest &&
-        source.closest(".tray")) {
+        source.closest(".tray") && !source.closest(".orders")) {
       ownMove = true;
     }
     if (source && source.id === "chat-form") {

@@ -289,6 +289,29 @@ def test_refused_defaults_stay_open_beside_their_reason_through_a_refresh(
     expect(page.locator("#order-luxury-below")).to_have_value("6")
 
 
+def test_saved_orders_say_so_and_keep_the_focus_on_ones_turn(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """Saved with Enter on one's turn, the defaults sent the focus to the first money
+    card at the top of the hand, and nothing said they were saved: a screen reader
+    heard nothing, and a keyboard user was taken out of the form."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = _phone_board(live_server, new_page, log_in, game, dora)
+    expect(page.locator(".banner")).to_contain_text("Your turn")
+    page.locator(".orders__defaults summary").focus()
+    page.keyboard.press("Enter")
+    page.focus("#order-misfortune-max")
+    page.keyboard.type("5000")
+    page.keyboard.press("Enter")
+    saved = "Your standing orders for the coming auctions are saved."
+    expect(page.locator("#order-done")).to_have_text(saved)
+    expect(page.locator("#turn-announcer")).to_contain_text(saved)
+    expect(page.locator("#order-misfortune-max")).to_be_focused()
+    expect(page.locator("#order-done")).to_be_in_viewport()
+
+
 def _phone_board(live_server, new_page, log_in, game, user):
     """``user``'s board of ``game`` on a phone, the standing orders' form drawn."""
     page = log_in(new_page(viewport=PHONE), user)
