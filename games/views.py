@@ -725,8 +725,8 @@ def game_chat(request: HttpRequest, game_id: int) -> HttpResponse:
     notifications.seat_seen(game_id=game.pk, user=request.user)
     try:
         chat.chat_post(game=game, user=request.user, text=request.POST.get("text", ""))
-    except GameError as error:
-        return _board_response(request, game, error=str(error))
+    except GameError as error:  # said at the top and beside the chat's box
+        return _board_response(request, game, error=str(error), chat_refusal=str(error))
     return _after_post(request, game_id)
 
 
@@ -804,12 +804,14 @@ def _board_response(
     seat_refusal: dict[str, Any] | None = None,
     order_refusal: dict[str, Any] | None = None,
     order_done: dict[str, str] | None = None,
+    chat_refusal: str | None = None,
 ) -> HttpResponse:
     """The board page (htmx: the board alone).  ``seat_refusal``: a host's refused seat
     change (``_seat_refused``), shown in that seat's form when the board has it;
     ``order_refusal``: a refused standing order (``_orders_refused``), beside its form;
     ``order_done``: what a standing order's form did (its ``part``: order or
-    defaults, and the ``message``), beside that form."""
+    defaults, and the ``message``), beside that form; ``chat_refusal``: why a chat line
+    was refused, beside the chat's box."""
     user = _user(request)
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
@@ -834,7 +836,7 @@ def _board_response(
         context["log_entries"] = list(reversed(entries))
         context["deadline_moved"] = _deadline_moved(view, entries)
     if chat is not None:
-        context.update(chat=chat.lines, chat_muted=chat.muted)
+        context.update(chat=chat.lines, chat_muted=chat.muted, chat_refusal=chat_refusal)
     orders = selectors.orders_view(game=game, view=view)
     if orders is not None:
         context.update(orders=orders, **presenter.orders_words(orders))

@@ -192,9 +192,9 @@
     }
     var text = headline.textContent.trim();
     var parts = newMoves().concat(newChat());
-    // What a standing order's form just did: it is drawn beside that form only in the
-    // answer to it.
-    var done = document.querySelector("#board #order-done");
+    // What a standing order's form just did, or why a chat line was refused: drawn
+    // beside that form only in the answer to it.
+    var done = document.querySelector("#board #order-done, #board #chat-error");
     if (done && done !== lastDone) {
       parts.push(done.textContent.trim());
     }
@@ -557,8 +557,24 @@
     if (went && box && chatSent !== null && box.value === chatSent) {
       box.value = "";
     }
+    chatMarked();
     chatSent = null;
     chatSendHeld(false);
+  }
+  // The chat's box is kept across refreshes (hx-preserve), so the server cannot mark
+  // it: it is marked invalid while the reason a line was refused is drawn beside it.
+  function chatMarked() {
+    var box = document.getElementById("chat-text");
+    if (!box) {
+      return;
+    }
+    if (document.getElementById("chat-error")) {
+      box.setAttribute("aria-invalid", "true");
+      box.setAttribute("aria-describedby", "chat-error");
+    } else {
+      box.removeAttribute("aria-invalid");
+      box.removeAttribute("aria-describedby");
+    }
   }
   // While the line is on its way, Send stays pressed on a board drawn meanwhile (the
   // poll, the stream's news): htmx holds only the button the line left from, and a
@@ -989,6 +1005,9 @@
       ownMove = false;
     }
     settled(afterOwnMove, redrawn);
+    if (redrawn) {
+      chatMarked();
+    }
     // A refused standing order (or defaults, or cancel): the reason beside its form
     // takes the focus, in sight; the board's own alert at the top may be a screen away.
     var refused = document.getElementById("order-error");

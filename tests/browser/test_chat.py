@@ -145,3 +145,31 @@ def test_muting_leaves_the_player_where_they_were(live_server, new_page, log_in,
     again.click()
     expect(page.locator(".chat__lines")).to_contain_text("Buy my luxury")
     expect(page.locator("#chat-lines")).to_be_focused()
+
+
+def test_a_refused_line_is_explained_beside_the_chat_box(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """Enter on an empty box put "Write a message first." in the board's alert at the
+    top, a screen and more above the chat; the box was not marked."""
+    from playwright.sync_api import expect
+
+    from tests.browser.conftest import PHONE
+
+    game = table_make(bob, [alice, carol], deck=None, first_player=None)
+    page = log_in(new_page(viewport=PHONE), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.focus("#chat-text")
+    page.keyboard.press("Enter")
+    error = page.locator("#chat-error")
+    expect(error).to_have_text("Write a message first.")
+    expect(error).to_be_in_viewport()
+    expect(page.locator("#chat-text")).to_be_focused()
+    expect(page.locator("#chat-text")).to_have_attribute("aria-invalid", "true")
+    expect(page.locator("#chat-text")).to_have_attribute("aria-describedby", "chat-error")
+    expect(page.locator("#turn-announcer")).to_contain_text("Write a message first.")
+    page.keyboard.type("Now with words")
+    page.keyboard.press("Enter")
+    expect(page.locator(".chat__lines")).to_contain_text("Now with words")
+    expect(page.locator("#chat-error")).to_have_count(0)
+    expect(page.locator("#chat-text")).not_to_have_attribute("aria-invalid", "true")
