@@ -96,4 +96,6 @@ SENTENCES: tuple[str, ...] = (
     gettext_noop(
         "You cannot activate two-factor authentication until you have verified your email address."
     ),
+    # German grammar: "dasselbe", where allauth writes "das selbe".
+    gettext_noop("You must type the same password each time."),
 )

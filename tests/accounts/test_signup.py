@@ -341,3 +341,13 @@ def test_the_same_form_sent_twice_at_once_is_no_500(client, monkeypatch, same_em
         assert response.status_code == 200
         assert "was made a moment ago" in response.content.decode()
     assert User.objects.filter(username="dora").count() == 1
+
+
+def test_two_different_passwords_are_refused_in_good_german(client):
+    """allauth's German wrote "das selbe Passwort"."""
+    page = client.post(
+        reverse("account_signup"),
+        {"username": "dora", "email": "dora@example.com", "password1": PASSWORD, "password2": "x"},
+        HTTP_ACCEPT_LANGUAGE="de",
+    ).content.decode()
+    assert "Du musst zweimal dasselbe Passwort eingeben." in page
