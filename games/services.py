@@ -1515,11 +1515,29 @@ def _order_for_card_check(
                     _("%(card)s is not in this game: an order is for the card up now.")
                     % {"card": card_name(card)}
                 )
+            revealed = sum(1 for event in state.events if event[0] == "reveal" and event[2] == card)
+            if (
+                auction_number is not None
+                and auction_number != state.auction_number
+                and card == state.card
+                and state.phase in (AUCTION, SEALED)
+                and not (auction_number < state.auction_number and revealed > 1)
+            ):
+                # The card is up, but the order names another auction, which was not
+                # an earlier one of the same card (a second Prestige: that one is
+                # over): neither "over" nor "not up yet" is true of the card.
+                raise AuctionOver(
+                    _(
+                        "%(card)s is up now, but in another auction than the order names:"
+                        " look at the board again."
+                    )
+                    % {"card": card_name(card)}
+                )
             if auction_number is not None and auction_number != state.auction_number:
                 # The order names its auction: before or after the one on now.
                 later = auction_number > state.auction_number
             else:
-                later = not any(event[0] == "reveal" and event[2] == card for event in state.events)
+                later = not revealed
             if later:
                 raise AuctionOver(
                     _("%(card)s is not up for auction yet: an order is for the card up now.")

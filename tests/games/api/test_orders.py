@@ -158,11 +158,16 @@ def test_an_auction_that_is_not_on_answers_409_and_says_why(clients):
     response = orders(clients, "bob", game_id, "put", {"for_card": "lux5", **pass_order})
     detail = _error(response, 409, "auction_over")["detail"]
     assert detail == "The auction of Luxury 5 is over: look at the board again."
-    # A card up now named with a later auction's number is not up yet (it said "over"),
-    # and a card this game's deck does not hold never comes (it said "not up yet").
-    later = {"for_card": "lux6", "auction_number": 99, **pass_order}
-    detail = _error(orders(clients, "bob", game_id, "put", later), 409, "auction_over")["detail"]
-    assert detail == "Luxury 6 is not up for auction yet: an order is for the card up now."
+    # A card up now named with another auction's number, later or earlier, is neither
+    # "not up yet" nor "over" (it said one or the other), and a card this game's deck
+    # does not hold never comes (it said "not up yet").
+    for number in (99, 0):
+        other = {"for_card": "lux6", "auction_number": number, **pass_order}
+        detail = _error(orders(clients, "bob", game_id, "put", other), 409, "auction_over")
+        assert detail["detail"] == (
+            "Luxury 6 is up now, but in another auction than the order names:"
+            " look at the board again."
+        )
     detail = _error(
         orders(clients, "bob", game_id, "put", {"for_card": "yacht", **pass_order}),
         409,
