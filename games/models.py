@@ -26,6 +26,11 @@ MIN_PLAYERS = 3
 MAX_PLAYERS = 5
 
 
+# Staff scenario games: a fixed deck, or a fixed first player (games_open, the API's
+# list, the lobby's lists: never shown to strangers; unrated, games.ratings).
+SCENARIO = Q(scenario_deck__isnull=False) | Q(scenario_first_player__isnull=False)
+
+
 class Game(models.Model):
     """One table: its options, its seats (``seats``) and, once started, its state."""
 

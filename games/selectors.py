@@ -56,6 +56,7 @@ from games.engine.state import WAITING
 from games.errors import AuctionOver, GameError, NotAllowed, NotYourSeat
 from games.models import (
     MAX_PLAYERS,
+    SCENARIO,
     ChatMessage,
     ChatMute,
     Game,
@@ -97,10 +98,9 @@ def games_open(*, user: User | None = None) -> QuerySet[Game]:
     open_seat = Seat.objects.filter(
         game=OuterRef("pk"), user__isnull=True, ai_level="", declined_by__isnull=True
     )
-    # Staff scenario tables (a known deck) are never listed: they are for those invited.
-    games = Game.objects.filter(
-        Exists(open_seat), status=Game.Status.OPEN, scenario_deck__isnull=True
-    )
+    # Staff scenario tables (a known deck or first player) are never listed: they are
+    # for those invited.
+    games = Game.objects.filter(Exists(open_seat), status=Game.Status.OPEN).exclude(SCENARIO)
     if _user_known(user):
         games = games.exclude(Exists(Seat.objects.filter(game=OuterRef("pk"), user=user)))
     return (
@@ -129,7 +129,7 @@ def games_to_watch(*, user: User | None) -> list[Game]:
     where to look.  Without ``user``'s own games (they are in "Your games") and staff
     scenario tables; each game gets ``names`` (its seats as the table names them).
     Two queries."""
-    games = Game.objects.filter(status=Game.Status.ACTIVE, scenario_deck__isnull=True)
+    games = Game.objects.filter(status=Game.Status.ACTIVE).exclude(SCENARIO)
     return _named_games(_not_theirs(games, user).order_by("-updated_at", "-id"))
 
 
@@ -139,7 +139,7 @@ def games_just_finished(*, user: User | None) -> list[Game]:
     and ``first`` (who finished first, in words: "" when everyone tied for the least
     money, so nobody won; a resigned player's seat reads as the table names it).
     Two queries."""
-    games = Game.objects.filter(status=Game.Status.FINISHED, scenario_deck__isnull=True)
+    games = Game.objects.filter(status=Game.Status.FINISHED).exclude(SCENARIO)
     finished = _named_games(_not_theirs(games, user).order_by("-finished_at", "-id"))
     for game in finished:
         won = {row["seat"] for row in (game.result or {}).get("players", ()) if row["winner"]}

@@ -46,7 +46,7 @@ from games.errors import (
     TableOpenedAlready,
     VersionConflict,
 )
-from games.models import Game, Move, Seat
+from games.models import SCENARIO, Game, Move, Seat
 from games.read_model import TableView
 from games.selectors import (
     CHAT_LINES,
@@ -242,10 +242,11 @@ class GamesView(ApiView):
         query = GameListQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
         games = Game.objects.exclude(status=Game.Status.ABANDONED)
-        # A staff scenario table waiting for players (its deck is known to staff) is
-        # listed to those seated at it only, as in the lobby: its link is shared by hand.
+        # A staff scenario table waiting for players (its deck or first player is known
+        # to staff) is listed to those seated at it only, as in the lobby: its link is
+        # shared by hand.
         seated = Exists(Seat.objects.filter(game=OuterRef("pk"), user=request.user))
-        games = games.exclude(Q(status=Game.Status.OPEN, scenario_deck__isnull=False) & ~Q(seated))
+        games = games.exclude(Q(status=Game.Status.OPEN) & SCENARIO & ~Q(seated))
         if "status" in query.validated_data:
             games = games.filter(status=query.validated_data["status"])
         if query.validated_data["mine"]:

@@ -389,14 +389,16 @@ def test_nested_field_errors_are_named_by_their_path(clients):
     assert set(whole["errors"]) == {"non_field_errors"} and not whole["detail"].startswith(":")
 
 
-def test_a_scenario_table_waiting_is_listed_to_those_seated_only(clients):
-    """Staff fix its deck: as in the lobby, it is not listed to strangers (the list
-    showed it to anyone, who could join and play a deck staff may know)."""
+@pytest.mark.parametrize("fixed", ["deck", "first_player"])
+def test_a_scenario_table_waiting_is_listed_to_those_seated_only(clients, fixed):
+    """Staff fix its deck or its first player: as in the lobby, it is not listed to
+    strangers (the list showed it to anyone, who could join and play a deck staff may
+    know; a first player alone was listed to all)."""
     scenario = create(
         clients["dora"],
         players=3,
         seats=[{"open": True}, {"user": "bob"}],
-        deck=scenario_deck("lux5"),
+        **({"deck": scenario_deck("lux5")} if fixed == "deck" else {"first_player": 1}),
     )
     listed = {who: clients[who].get(f"{GAMES}?status=open").json() for who in ("alice", "bob")}
     assert scenario["id"] not in [game["id"] for game in listed["alice"]["results"]]

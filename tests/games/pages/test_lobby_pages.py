@@ -40,9 +40,13 @@ def test_the_lobby_pages_open_tables_in_a_fixed_number_of_queries(client, alice)
     assert client.get("/?page=zzz").status_code == 200  # a bad page number: the first page
 
 
-def test_scenario_tables_are_not_listed_and_are_marked(client, dora, alice):
+@pytest.mark.parametrize("fixed", ["deck", "first_player"])
+def test_scenario_tables_are_not_listed_and_are_marked(client, dora, alice, fixed):
     scenario = game_create(
-        creator=dora, players=3, seats=[{"open": True}, {"open": True}], deck=scenario_deck("lux5")
+        creator=dora,
+        players=3,
+        seats=[{"open": True}, {"open": True}],
+        **({"deck": scenario_deck("lux5")} if fixed == "deck" else {"first_player": 1}),
     )
     client.force_login(alice)
     assert f"/games/{scenario.pk}/" not in client.get("/").content.decode()

@@ -48,12 +48,16 @@ def test_a_visitor_sees_a_running_and_a_finished_game_with_their_way_in(client):
     assert client.get(f"/games/{over.pk}/replay/").status_code == 200
 
 
+@pytest.mark.parametrize("fixed", ["deck", "first_player"])
 def test_a_players_own_games_and_scenario_tables_are_not_among_the_games_to_watch(
-    client, alice, bob, carol, dora
+    client, alice, bob, carol, dora, fixed
 ):
     own = people_game(alice, bob, carol)
     scenario = game_create(
-        creator=dora, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}], deck=scenario_deck("lux5")
+        creator=dora,
+        players=3,
+        seats=[{"ai": "easy"}, {"ai": "easy"}],
+        **({"deck": scenario_deck("lux5")} if fixed == "deck" else {"first_player": 1}),
     )
     other = people_game(*(UserFactory() for _ in range(3)))
     client.force_login(alice)
