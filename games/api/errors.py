@@ -13,6 +13,7 @@ import logging
 
 from django.core.exceptions import RequestDataTooBig, TooManyFieldsSent
 from django.http import JsonResponse
+from django.urls import Resolver404, resolve
 from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from rest_framework import exceptions, status
@@ -231,8 +232,16 @@ def api_exception_handler(exc, context):
 
 @csrf_exempt  # a 404 for any method, never a CSRF failure page
 def api_not_found(request, *args, **kwargs) -> JsonResponse:
-    """Any other path under /api/v1/: a 404 in the API's format (not an HTML page)."""
-    return JsonResponse(
-        {"detail": _("There is no such API endpoint. See /api/docs/."), "code": "not_found"},
-        status=404,
-    )
+    """Any other path under /api/v1/: a 404 in the API's format (not an HTML page),
+    which names the endpoint when only the path's last slash is missing."""
+    detail = _("There is no such API endpoint. See /api/docs/.")
+    if not request.path.endswith("/"):
+        try:
+            match = resolve(request.path + "/")
+        except Resolver404:
+            match = None
+        if match is not None and match.func is not api_not_found:
+            detail = _(
+                "There is no such API endpoint: every address ends with a slash, %(path)s."
+            ) % {"path": request.path + "/"}
+    return JsonResponse({"detail": detail, "code": "not_found"}, status=404)

@@ -111,6 +111,22 @@ def test_unknown_paths_are_404_for_any_method_without_csrf(alice):
     assert response.status_code == 404 and response.json()["code"] == "not_found"
 
 
+def test_a_path_without_its_last_slash_is_told_where_the_endpoint_is(clients):
+    """``/api/v1/games/3`` answered "There is no such API endpoint" with no hint that
+    only the slash was missing."""
+    game = clients["alice"].post(
+        "/api/v1/games/", {"players": 3, "seats": [{"ai": "easy"}] * 2}, format="json"
+    )
+    path = f"/api/v1/games/{game.json()['id']}"
+    response = clients["alice"].get(path)
+    assert response.status_code == 404 and response.json()["code"] == "not_found"
+    assert response.json()["detail"] == (
+        f"There is no such API endpoint: every address ends with a slash, {path}/."
+    )
+    unknown = clients["alice"].get("/api/v1/nothing").json()["detail"]
+    assert unknown == "There is no such API endpoint. See /api/docs/."
+
+
 @pytest.mark.parametrize("query", ["status=", "mine=", "page=", "status=open&status="])
 def test_empty_query_parameters_are_400(clients, query):
     response = clients["alice"].get(f"/api/v1/games/?{query}")
