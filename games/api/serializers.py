@@ -53,6 +53,18 @@ class StrictSerializer(serializers.Serializer):
         return super().to_internal_value(data)
 
 
+class JsonStringField(serializers.CharField):
+    """A JSON string and nothing else (DRF's CharField would take 0.0 as "0.0", and a
+    password 123 as "123")."""
+
+    default_error_messages = {"invalid": _("Text is required (a JSON string).")}
+
+    def to_internal_value(self, data):
+        if not isinstance(data, str):
+            self.fail("invalid")
+        return super().to_internal_value(data)
+
+
 class JsonIntegerField(serializers.IntegerField):
     """A JSON integer and nothing else: no 1000.0, no "1000", no other digits."""
 
@@ -174,19 +186,19 @@ class ErrorSerializer(serializers.Serializer):
 
 
 class TokenObtainInputSerializer(StrictSerializer):
-    username = serializers.CharField(max_length=254, help_text="Your username (or e-mail address).")
-    password = serializers.CharField(
+    username = JsonStringField(max_length=254, help_text="Your username (or e-mail address).")
+    password = JsonStringField(
         max_length=4096,
         trim_whitespace=False,
         style={"input_type": "password"},
         help_text="Your password.",
     )
-    name = serializers.CharField(
+    name = JsonStringField(
         max_length=60,
         required=False,
         help_text="A name for the token, to recognise it on your tokens page (default “API log-in”).",
     )
-    code = serializers.CharField(
+    code = JsonStringField(
         max_length=64,
         required=False,
         help_text=(
@@ -199,7 +211,7 @@ class TokenObtainInputSerializer(StrictSerializer):
 class SeatSpecSerializer(StrictSerializer):
     """Exactly one of ``user``, ``ai`` or ``open``."""
 
-    user = serializers.CharField(
+    user = JsonStringField(
         max_length=150, required=False, help_text="Invite this player (their username)."
     )
     ai = serializers.ChoiceField(
@@ -249,7 +261,7 @@ class GameCreateInputSerializer(StrictSerializer):
         default=False, help_text="Show every player's remaining money to everyone."
     )
     deck = serializers.ListField(
-        child=serializers.CharField(max_length=20),
+        child=JsonStringField(max_length=20),
         max_length=40,
         required=False,
         help_text=(
@@ -939,17 +951,6 @@ class GamePageSerializer(serializers.Serializer):
 # --------------------------------------------------------------------------- chat
 
 
-class JsonStringField(serializers.CharField):
-    """A JSON string and nothing else (DRF's CharField would take 0.0 as "0.0")."""
-
-    default_error_messages = {"invalid": _("Text is required (a JSON string).")}
-
-    def to_internal_value(self, data):
-        if not isinstance(data, str):
-            self.fail("invalid")
-        return super().to_internal_value(data)
-
-
 class ChatInputSerializer(StrictSerializer):
     text = JsonStringField(
         max_length=2000,
@@ -1029,7 +1030,7 @@ class OrderInputSerializer(StrictSerializer):
         required=False,
         help_text="sealed_bid only: the money card to give to the Yacht Club.",
     )
-    discard = serializers.CharField(
+    discard = JsonStringField(
         max_length=12,
         required=False,
         allow_null=True,
@@ -1101,7 +1102,7 @@ class DefaultsSerializer(StrictSerializer):
 
 
 class OrdersInputSerializer(StrictSerializer):
-    for_card = serializers.CharField(
+    for_card = JsonStringField(
         max_length=20,
         required=False,
         help_text=(

@@ -242,3 +242,15 @@ def test_an_order_for_an_earlier_auction_of_the_same_card_answers_409(clients):
     assert orders(clients, "bob", game_id, "put", body).status_code == 200
     bad = orders(clients, "bob", game_id, "put", {**body, "auction_number": -1})
     assert "auction_number" in _error(bad, 400, "invalid")["errors"]
+
+
+@pytest.mark.parametrize("card", [5, 5.0, True])
+def test_a_card_named_by_a_number_is_invalid_input(clients, card):
+    """``for_card: 5`` was read as the card "5" and answered "There is no such card"
+    (``invalid_order``), where every other field of the wrong type is ``invalid``."""
+    game_id = scenario(clients, "lux5 lux6 lux7")
+    body = {"for_card": card, "order": {"type": "pass"}}
+    response = orders(clients, "bob", game_id, "put", body)
+    detail = _error(response, 400, "invalid")["detail"]
+    assert detail == "for_card: Text is required (a JSON string)."
+    assert not StandingOrder.objects.exists()

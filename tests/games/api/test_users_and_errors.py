@@ -378,3 +378,21 @@ def test_a_body_sent_in_chunks_is_refused_not_read_as_empty(alice):
         format="json",
     )
     assert answer.status_code == 201
+
+
+@pytest.mark.parametrize(
+    ("path", "body", "field"),
+    [
+        ("/api/v1/auth/token/", {"username": "alice", "password": 123}, "password"),
+        ("/api/v1/auth/token/", {"username": 5, "password": "x"}, "username"),
+        ("/api/v1/games/", {"players": 3, "seats": [{"user": 5}, {"ai": "easy"}]}, "seats"),
+    ],
+)
+def test_a_number_where_text_is_due_is_refused_not_read_as_text(anon, alice, path, body, field):
+    """DRF's CharField took 123 as the password "123", and 5 as a player called "5"."""
+    client = token_client(alice) if path.endswith("/games/") else anon
+    response = client.post(path, body, format="json")
+    assert response.status_code == 400
+    assert response.json()["code"] == "invalid"
+    assert response.json()["detail"].startswith(field)
+    assert "(a JSON string)" in response.json()["detail"]
