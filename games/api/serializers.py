@@ -357,17 +357,7 @@ class MoveInputSerializer(StrictSerializer):
             raise serializers.ValidationError(
                 {"cards": [gettext("A %(kind)s takes no cards.") % {"kind": kind}]}
             )
-        cards = attrs.get("cards") or []
-        twice = next((card for i, card in enumerate(cards) if card in cards[:i]), None)
-        if twice is not None:  # the schema says uniqueItems: a malformed body, not a rule
-            raise serializers.ValidationError(
-                {
-                    "cards": [
-                        gettext("You listed the %(money)s card twice.")
-                        % {"money": money_text(twice)}
-                    ]
-                }
-            )
+        _cards_once(attrs.get("cards"))
         if kind in ("discard", "sealed_bid") and "card" not in attrs:
             raise serializers.ValidationError(
                 {"card": [gettext("A %(kind)s names one card.") % {"kind": kind}]}
@@ -999,6 +989,21 @@ class ChatSerializer(serializers.Serializer):
 # --------------------------------------------------------------------------- standing orders
 
 
+def _cards_once(cards: list[int] | None) -> None:
+    """A list of money cards names each once: the schema says ``uniqueItems``, so a
+    card named twice is a malformed body (400 ``invalid``), not a rule of the game."""
+    cards = cards or []
+    twice = next((card for i, card in enumerate(cards) if card in cards[:i]), None)
+    if twice is not None:
+        raise serializers.ValidationError(
+            {
+                "cards": [
+                    gettext("You listed the %(money)s card twice.") % {"money": money_text(twice)}
+                ]
+            }
+        )
+
+
 class OrderInputSerializer(StrictSerializer):
     type = serializers.ChoiceField(
         choices=ORDER_TYPES,
@@ -1057,6 +1062,7 @@ class OrderInputSerializer(StrictSerializer):
                     ]
                 }
             )
+        _cards_once(attrs.get("cards"))
         if kind == "sealed_bid" and "card" not in attrs:
             raise serializers.ValidationError(
                 {"card": [gettext("A sealed_bid order names one card.")]}

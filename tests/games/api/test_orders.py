@@ -105,10 +105,11 @@ def test_delete_cancels_everything(clients):
             "invalid_order",
             None,
         ),
-        # A card listed twice, refused as a move's is (it was stored as sent).
+        # A card listed twice, refused as a move's is (it was stored as sent), and as
+        # malformed input: the schema says uniqueItems (it was invalid_order).
         (
             {"for_card": "lux5", "order": {"type": "bid", "max": 9000, "cards": [1000, 1000]}},
-            "invalid_order",
+            "invalid",
             None,
         ),
     ],

@@ -102,7 +102,8 @@ def test_lists_refused_with_a_value_twice_say_unique_items(document, alice, dora
     assert answer.json()["errors"] == {"cards": ["You listed the 1,000 card twice."]}
     order = {"for_card": view["card"], "order": {"type": "bid", "max": 9000, "cards": [1000, 1000]}}
     answer = client.put(f"{game}orders/", order, format="json")
-    assert answer.json() == {"detail": "You listed the 1,000 card twice.", "code": "invalid_order"}
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid"), answer.json()
+    assert answer.json()["errors"] == {"order.cards": ["You listed the 1,000 card twice."]}
 
 
 def test_answers_with_nulls_conform_for_strict_clients(document, alice, bob):
