@@ -3,6 +3,8 @@ Chromium from the boxes the browser draws (a review's screenshots found each of 
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from tests.browser.conftest import PHONE
@@ -162,5 +164,8 @@ def test_a_board_left_open_shows_a_turn_at_another_table(
     page.clock.run_for(61_000)
     page.wait_for_selector("#turns-waiting:not([hidden])")
     assert page.locator("#turns-waiting-count").text_content() == "1"
+    # Its name says what the number counts (it read "Your turn 1").
+    name = re.compile(r"^Your turn\s*, tables waiting: 1$")
+    expect(page.get_by_role("link", name=name)).to_be_visible()
     # The title follows the count in a step of its own: wait for it as for the count.
     expect(page).to_have_title(f"(1) Table {watched.pk} · High Society")
