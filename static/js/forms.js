@@ -2,7 +2,8 @@
    A screen reader then reads the errors at once instead of the top of the page; a
    keyboard user starts from there.  The error summary first (the new-table form's
    #form-errors), else a form's own errors (a wrong log-in), else the first field
-   marked invalid. */
+   marked invalid.  Without errors, a message of what the last request did (the page's
+   status box) takes the focus. */
 (function () {
   "use strict";
 
@@ -13,7 +14,16 @@
       document.getElementById("form-errors") ||
       main.querySelector(".errorlist.nonfield") ||
       main.querySelector("form [aria-invalid=true]");
-    if (!target) return;
+    if (!target) {
+      // What the last request did ("saved", "sent"): a status box drawn with the page
+      // is not read out by itself, so it takes the focus (read, then Tab goes on).
+      var said = main.querySelector(".messages");
+      if (said) {
+        said.setAttribute("tabindex", "-1");
+        said.focus();
+      }
+      return;
+    }
     if (!target.matches("input, select, textarea, button, a[href]") && !target.hasAttribute("tabindex")) {
       target.setAttribute("tabindex", "-1");
     }

@@ -138,3 +138,16 @@ def test_a_form_sent_back_with_errors_gets_the_focus_and_says_so_in_the_title(
     page.wait_for_selector("#form-errors")
     assert page.evaluate("document.activeElement.id") == "form-errors"
     assert page.title().startswith("Error: ")
+
+
+def test_a_saved_setting_says_so_with_the_focus(new_page, live_server, log_in, alice):
+    """The profile's "Your display name is saved." was drawn in a status box present
+    as the page loaded, which a screen reader does not read out, with the focus at the
+    top of the page."""
+    page = log_in(new_page(viewport=DESKTOP), alice)
+    page.goto(f"{live_server.url}/accounts/profile/")
+    page.fill("input[name=display_name]", "Alice Liddell")
+    page.locator("input[name=display_name]").press("Enter")
+    page.wait_for_selector(".messages")
+    assert page.evaluate("document.activeElement.matches('.messages')")
+    assert "Your display name is saved." in page.evaluate("document.activeElement.textContent")
