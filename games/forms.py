@@ -20,6 +20,7 @@ from games.ai.orders import Defaults, Order
 from games.engine import ADVANCED_CARDS, MONEY
 from games.models import Game
 from games.presenter import money_text, quoted
+from games.selectors import players_by_name
 from ops.numbers import digits
 
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
@@ -265,6 +266,20 @@ class GameCreateForm(TableForm):
                     )
                 invited.add(name.lower())
             seats.append(seat_entry(kind, name))
+        # Every unknown name at once, each beside its seat (the table's service, which
+        # decides, stops at the first one: they came one per try).
+        named = {
+            n: (data.get(f"invite_{n}") or "").strip()
+            for n in range(1, players + 1)
+            if n != mine and data.get(f"seat_{n}") == "invite"
+        }
+        known = players_by_name([name for name in named.values() if name])
+        for n, name in named.items():
+            if name and name.casefold() not in known and f"invite_{n}" not in self.errors:
+                self.add_error(
+                    f"invite_{n}",
+                    gettext("There is no player called %(name)s.") % {"name": quoted(name)},
+                )
         data["seats"] = seats
         return data
 

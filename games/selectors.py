@@ -1077,6 +1077,22 @@ def player_named(username: Any) -> User | None:
     return get_user_model().objects.filter(username=username).first()
 
 
+def players_by_name(names: list[str]) -> dict[str, Any]:
+    """Active users by case-folded username (an exact match wins over a case-insensitive one)."""
+    if not names:
+        return {}
+    query = Q()
+    for name in names:
+        query |= Q(username__iexact=name)
+    found: dict[str, Any] = {}
+    wanted = set(names)
+    for user in get_user_model().objects.filter(query, is_active=True):
+        key = user.username.casefold()
+        if key not in found or user.username in wanted:
+            found[key] = user
+    return found
+
+
 def people_held_back(*, user: User) -> dict[str, list[User]]:
     """The players ``user`` has muted (their chat messages hidden at every table) and
     those whose invitations they block, by name, for the profile to undo.  Two queries."""

@@ -78,7 +78,7 @@ from games.models import (
 )
 from games.presenter import card_name, engine_text, quoted
 from games.read_model import orders_stamp
-from games.selectors import invited_to, not_seated, orders_refusal, player_named
+from games.selectors import invited_to, not_seated, orders_refusal, player_named, players_by_name
 from ops.logcontext import game_logged
 from ops.numbers import digits
 
@@ -415,7 +415,7 @@ def game_seat_set(*, game: Game, user: User, position: Any, seat: Any) -> Game:
         raise GameError(_("Choose the seat by its number."))
     kind, value = _seat_entry(seat, position + 1)
     try:
-        invitee = _invitee(user, value, _users_by_name([value])) if kind == "user" else None
+        invitee = _invitee(user, value, players_by_name([value])) if kind == "user" else None
     except GameError as error:
         raise error.about("user") from None
     now = timezone.now()
@@ -1736,7 +1736,7 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
         raise GameError(
             _("%(name)s is listed twice: each player takes one seat.") % {"name": quoted(twice)}
         )
-    users = _users_by_name(names)
+    users = players_by_name(names)
     specs: list[tuple[str, Any]] = []
     for index, (kind, value) in enumerate(entries):
         if kind != "user":
@@ -1809,29 +1809,13 @@ def _seat_entry(entry: Any, number: int) -> tuple[str, Any]:
 
 def _invitee(creator: User, name: str, users: dict[str, Any]) -> Any:
     """The active player called ``name`` (``users``: by case-folded name, from
-    ``_users_by_name``), who takes invitations from ``creator``."""
+    ``players_by_name``), who takes invitations from ``creator``."""
     user = users.get(name.casefold())
     if user is None:
         raise GameError(_("There is no player called %(name)s.") % {"name": quoted(name)})
     if InvitationBlock.objects.filter(user=user, blocked=creator).exists():
         raise GameError(_("%(name)s does not take invitations from you.") % {"name": quoted(name)})
     return user
-
-
-def _users_by_name(names: list[str]) -> dict[str, Any]:
-    """Active users by case-folded username (an exact match wins over a case-insensitive one)."""
-    if not names:
-        return {}
-    query = Q()
-    for name in names:
-        query |= Q(username__iexact=name)
-    found: dict[str, Any] = {}
-    wanted = set(names)
-    for user in get_user_model().objects.filter(query, is_active=True):
-        key = user.username.casefold()
-        if key not in found or user.username in wanted:
-            found[key] = user
-    return found
 
 
 def _advanced_check(advanced: Any) -> list[str]:

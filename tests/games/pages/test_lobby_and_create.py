@@ -197,11 +197,24 @@ def test_unknown_username_is_shown_beside_its_seat(client, alice):
     assert 'value="ghost"' in row and 'aria-invalid="true"' in row
 
 
+def test_every_error_of_the_seats_comes_at_once(client, alice):
+    """An unknown name was told only once the form's own errors were mended: one
+    error per try."""
+    client.force_login(alice)
+    html = client.post(
+        "/games/new/",
+        _form(players="4", seat_2="invite", invite_2="ghost", seat_3="invite", invite_3="alice"),
+    ).content.decode()
+    summary = html.split('id="form-errors"', 1)[1].split("</div>", 1)[0]
+    assert "to seat 2</a>: There is no player called “ghost”." in summary
+    assert "to seat 3</a>: You already sit in seat 1." in summary
+
+
 @pytest.mark.parametrize(
     ("changes", "line"),
     [
         (
-            {"seat_3": "invite", "invite_3": "ghost"},  # the service's objection
+            {"seat_3": "invite", "invite_3": "ghost"},  # the form's, as the service's
             '<a href="#id_invite_3">Username to invite to seat 3</a>: '
             "There is no player called “ghost”.",
         ),
