@@ -14,6 +14,7 @@ from tests.games.pages.conftest import act, table_make
 pytestmark = pytest.mark.django_db(transaction=True)
 
 LAPTOP = {"width": 1366, "height": 768}
+TALL = {"width": 1366, "height": 2000}  # the whole board without scrolling
 
 
 def _in_view(page, selector: str) -> bool:
@@ -231,8 +232,9 @@ def test_a_skip_link_leads_the_keyboard_to_the_hand(
     live_server, new_page, log_in, alice, bob, carol
 ):
     """On one's turn the second Tab of the page offers "Skip to your hand": the next Tab
-    is on the first money card, not a dozen stops later."""
-    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    is on the first money card, not a dozen stops later.  (On a screen that shows the
+    hand without scrolling: a page scrolled down to it gives the hand the focus.)"""
+    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, TALL)
     page.keyboard.press("Tab")
     page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.textContent") == "Skip to your hand"
@@ -245,7 +247,7 @@ def test_a_skip_link_leads_the_keyboard_to_the_chat(
     live_server, new_page, log_in, alice, bob, carol
 ):
     """The chat's message box is a skip link away (it was 15 to 20 Tabs past the hand)."""
-    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    page, _ = _your_turn(live_server, new_page, log_in, alice, bob, carol, TALL)
     for _tab in range(3):
         page.keyboard.press("Tab")
     assert page.evaluate("() => document.activeElement.textContent") == "Skip to the chat"

@@ -151,3 +151,45 @@ def test_a_saved_setting_says_so_with_the_focus(new_page, live_server, log_in, a
     page.wait_for_selector(".messages")
     assert page.evaluate("document.activeElement.matches('.messages')")
     assert "Your display name is saved." in page.evaluate("document.activeElement.textContent")
+
+
+def test_a_board_opened_on_ones_turn_starts_the_keyboard_at_the_hand(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """The page scrolled down to the hand, but the focus stayed at the top: the first
+    Tab went to "Skip to main content" and the page jumped back up; fifteen presses to
+    reach a card."""
+    alice.is_staff = True  # a staff table: the first player is fixed (Alice)
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    page = log_in(new_page(viewport={"width": 390, "height": 700}), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#board.board--my-turn")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.activeElement.id") == "tray"
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.matches('#board .pick__input')")
+    # Not so on a board opened while others are to move: the page starts at the top.
+    act(game, alice, type="pass")
+    page.reload()
+    page.wait_for_selector("#board:not(.board--my-turn)")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.activeElement === document.body")
+
+
+def test_your_seat_offers_only_the_seats_of_the_table(new_page, live_server, log_in, alice):
+    """With three players, End in "Your seat" chose seat 5: the rows then showed seats
+    1 to 3 open and nobody's "you sit here", and only sending the form said why."""
+    page = log_in(new_page(viewport=DESKTOP), alice)
+    page.goto(f"{live_server.url}/games/new/")
+    page.check("input[name=players][value='3']")
+    page.focus("#id_your_seat")
+    page.keyboard.press("End")
+    assert page.input_value("#id_your_seat") == "3"
+    assert page.locator("#id_your_seat option:disabled").count() == 2
+    page.check("input[name=players][value='5']")
+    assert page.locator("#id_your_seat option:disabled").count() == 0
+    page.select_option("#id_your_seat", "5")
+    page.check("input[name=players][value='4']")  # seat 5 is gone: the last seat is taken
+    assert page.input_value("#id_your_seat") == "4"
+    assert page.locator(".seat-row--4 .seat-row__you").is_visible()
