@@ -11,6 +11,7 @@ from allauth.mfa.models import Authenticator
 from django.conf import settings
 from django.core.exceptions import ValidationError as DjangoValidationError
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import exceptions, status
 from rest_framework.permissions import AllowAny, IsAuthenticated
@@ -242,7 +243,7 @@ def user_stats(user) -> dict[str, Any]:
                 "opponent": h.opponent.username if h.opponent_id else None,
                 "opponent_name": h.opponent.public_name
                 if h.opponent_id
-                else f"Bot ({h.opponent_bot})",
+                else _("Bot (%(level)s)") % {"level": pgettext("bot level", h.opponent_bot)},
                 "bot_level": h.opponent_bot or None,
                 "games": h.games,
                 "wins": h.wins,

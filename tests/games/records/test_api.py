@@ -95,6 +95,10 @@ def test_the_fields_and_the_hand_checked_figures(api, five_games, alice):  # noq
         "draws": 2,
     }
     assert h2h[(None, "easy")]["opponent_name"] == "Bot (easy)"
+    # In the language asked for, as the seats name bots (it stayed "Bot (easy)").
+    german = api.get("/api/v1/users/alice/", HTTP_ACCEPT_LANGUAGE="de").json()
+    bots = [h["opponent_name"] for h in german["head_to_head"] if h["bot_level"] == "easy"]
+    assert bots == ["Bot (leicht)"]
 
 
 def test_a_newcomer_has_nulls_and_empty_lists(api, dave):
