@@ -919,7 +919,12 @@ def _message_handed_over(letter: Letter) -> EmailMultiAlternatives:
         context={
             "who": letter.about.who,
             "missed": seat.timeouts if seat else 0,
-            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+            # No deadline: the next move's is someone else's, and the reader no longer
+            # moves here (it read as a time they had to keep).
+            "game": {
+                **game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+                "deadline_at": None,
+            },
         },
     )
 

@@ -51,6 +51,10 @@ def test_the_player_hears_who_handed_the_seat_over_and_what_follows(
     )
     assert "This cannot be undone. The game changes no rating" in message.body
     assert f"/games/{table}/" in message.body
+    # No deadline: the next move's is another player's (it ended the e-mail as if
+    # Bob had a time to keep).
+    assert bob_away.deadline_at is not None
+    assert "is due" not in message.body and "ran out" not in message.body
     html = message.alternatives[0][0]
     assert "missed 2 deadlines, so Dora, the table" in html
     # The unsubscribe link of this e-mail switches off this kind only.
