@@ -882,10 +882,18 @@ def _message_declined(letter: Letter) -> EmailMultiAlternatives:
 
 
 def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
-    from accounts.models import PlayerResult
+    from accounts.models import GameRecord, PlayerResult
 
     mine = next((row for row in presenter.score_lines(letter.view) if row["is_you"]), None)
     result = PlayerResult.objects.filter(game=letter.game, user=letter.user).first()
+    # Why no rating changed, as the end screen says it (stored in English).
+    reason = (
+        ""
+        if result and result.rated
+        else GameRecord.objects.filter(game=letter.game, rated=False)
+        .values_list("unrated_reason", flat=True)
+        .first()
+    )
     return _message(
         user=letter.user,
         address=letter.address,
@@ -897,6 +905,7 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "of": len(letter.view.seats_info),
             "rating": result.rating_after if result and result.rated else None,
             "rating_change": result.rating_change_shown if result and result.rated else None,
+            "unrated_reason": _(reason) if reason else "",
             "resigned": bool(result and result.resigned),
             "handed_over": bool(result and result.handed_over),
             "cast_out": bool(mine and mine["cast_out"]),

@@ -101,6 +101,7 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
         change = rating_change(delta)  # a minus sign, as on the pages
         assert "." not in change
         assert f"Your rating: {rating:,} ({change})." in message.body
+        assert "changes no rating" not in message.body
         assert f"{settings.SITE_URL}/games/{game.pk}/replay/?move=0" in message.body
         # The final scores, one line per seat in the order of the places.
         scores = message.body.split("Final scores:\n")[1].split("\n\n")[0].splitlines()
@@ -134,6 +135,11 @@ def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
     assert (
         f"You had resigned: a bot played your seat to the end (place {place} of 3)." in to_bob.body
     )
+    # Nobody's rating changed, and the e-mails say why (they said nothing of ratings).
+    (to_alice,) = [m for m in over if m.to == [alice.email]]
+    why = "This game changes no rating. A player resigned."
+    assert why in to_alice.body and why in to_alice.alternatives[0][0]
+    assert "Your rating" not in to_alice.body
     notice = Notification.objects.get(kind=Notification.Kind.GAME_OVER, user=dora)
     assert notice.status == Notification.Status.PENDING  # she may be watching: wait
     seat_seen(game_id=game.pk, user=dora)  # her board refreshed into the end
