@@ -1,4 +1,4 @@
-/* The new-table form: "Your seat" offers only the seats of the number of players
+/* The new-table form: the creator's own seat offers only the seats of the number of players
    chosen (the others are disabled, so the keyboard's End stops at the last seat); a
    seat left out by fewer players moves to the last one.  Without this script the
    server refuses such a seat and says why. */
