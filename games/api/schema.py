@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from drf_spectacular.utils import OpenApiExample, OpenApiResponse
 
-from games.api.serializers import ErrorSerializer
+from games.api.serializers import ErrorSerializer, StrictSerializer
 
 _ERRORS = {
     400: (
@@ -224,6 +224,16 @@ _NOT_MODIFIED = {
 }
 
 
+def _strict_requests(base: type) -> set[str]:
+    """The request components of ``base``'s subclasses, as drf-spectacular names them
+    ("MoveInputSerializer" → "MoveInputRequest")."""
+    names = set()
+    for cls in base.__subclasses__():
+        names.add(cls.__name__.removesuffix("Serializer") + "Request")
+        names |= _strict_requests(cls)
+    return names
+
+
 def response_headers(result, generator, request, public):
     """A postprocessing hook (``SPECTACULAR_SETTINGS["POSTPROCESSING_HOOKS"]``): every
     429 and 503 answer says ``Retry-After``; every counted answer the ``RateLimit-*``
@@ -232,7 +242,8 @@ def response_headers(result, generator, request, public):
     ``Location``; the lists the server refuses with a value twice say
     ``uniqueItems``; a read's 200 says ``ETag`` and the read takes ``If-None-Match``, with
     a 304 while nothing changed; a number in a path (a game's id, a seat) is never negative, as the
-    paths take only digits (``/games/-1/`` is no endpoint at all)."""
+    paths take only digits (``/games/-1/`` is no endpoint at all); request bodies take no
+    field they do not list (``additionalProperties: false``), and a seat one field."""
     for operations in result.get("paths", {}).values():
         for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -260,4 +271,11 @@ def response_headers(result, generator, request, public):
     for name, fields in _UNIQUE_ITEMS.items():
         for field in fields:
             schemas[name]["properties"][field]["uniqueItems"] = True
+    # Request bodies the server reads strictly (StrictSerializer refuses unknown fields
+    # with 400): the schema says so, and a seat names exactly one of user, ai or open.
+    for name in _strict_requests(StrictSerializer):
+        if name in schemas:
+            schemas[name]["additionalProperties"] = False
+    if "SeatSpecRequest" in schemas:
+        schemas["SeatSpecRequest"].update(minProperties=1, maxProperties=1)
     return result

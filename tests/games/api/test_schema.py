@@ -353,3 +353,14 @@ def test_the_docs_give_each_operation_the_statuses_the_schema_does(document):
     client.force_login(UserFactory())
     assert client.delete("/api/v1/auth/token/").status_code == 403
     assert 403 in documented[("/api/v1/auth/token/", "delete")]
+
+
+def test_request_bodies_say_they_take_no_other_field(document):
+    """The server refuses unknown fields (400) and a seat with two of user, ai and open:
+    a schema that allowed them let generated clients build bodies that failed."""
+    schemas = document["components"]["schemas"]
+    requests = {name: schema for name, schema in schemas.items() if name.endswith("Request")}
+    assert {"MoveInputRequest", "SeatSpecRequest", "OrdersInputRequest"} <= set(requests)
+    assert all(schema["additionalProperties"] is False for schema in requests.values())
+    seat = requests["SeatSpecRequest"]
+    assert (seat["minProperties"], seat["maxProperties"]) == (1, 1)
