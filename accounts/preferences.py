@@ -32,6 +32,31 @@ def unsubscribe_token(user: User, kind: str | None = None) -> str:
     return signing.dumps(data, salt=UNSUBSCRIBE_SALT)
 
 
+UNDO_SALT = "accounts.preferences.unsubscribe-undo"
+UNDO_SECONDS = 3600  # the page after the button keeps its way back for an hour
+
+
+def unsubscribe_undo_token(user: User, kind: str | None, previous: str) -> str:
+    """The way back the page after unsubscribing offers, and only that page: signed with
+    the choice it replaced (``previous``: the ``turn_emails`` before), for ``kind`` (None:
+    all game e-mails).  The link itself never expires and travels in every e-mail's
+    headers: it switches e-mails off, never on."""
+    return signing.dumps({"u": user.pk, "k": kind, "p": previous}, salt=UNDO_SALT)
+
+
+def unsubscribe_undo_read(token: str, user: User, kind: str | None) -> str | None:
+    """The choice an undo token carries back, or None: not this page's for this user
+    and kind, tampered with, or older than ``UNDO_SECONDS``."""
+    try:
+        data = signing.loads(token, salt=UNDO_SALT, max_age=UNDO_SECONDS)
+    except signing.BadSignature:  # SignatureExpired too
+        return None
+    if not isinstance(data, dict) or data.get("u") != user.pk or data.get("k") != kind:
+        return None
+    previous = data.get("p")
+    return previous if isinstance(previous, str) else None
+
+
 class AccountGone(signing.BadSignature):
     """A sound unsubscribe token of an account deleted or suspended since: it gets no
     game e-mails any more, so there is nothing to stop (not "a broken link")."""

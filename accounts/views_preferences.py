@@ -31,6 +31,8 @@ from accounts.preferences import (
     language_supported,
     time_zone_set,
     turn_emails_set,
+    unsubscribe_undo_read,
+    unsubscribe_undo_token,
     unsubscribe_user,
 )
 from games.errors import GameError
@@ -106,8 +108,9 @@ def vacation_update(request: HttpRequest) -> HttpResponse:
 
 
 # The signed token is the credential, and RFC 8058's one-click POST comes from a mail
-# program with no session and no CSRF token: hence csrf_exempt.  The only thing this
-# POST can do is switch game e-mails off for the token's own account.
+# program with no session and no CSRF token: hence csrf_exempt.  This POST can switch
+# game e-mails off for the token's own account, and on again only with the signed undo
+# token of the page after the button (accounts.preferences.unsubscribe_undo_token).
 @csrf_exempt
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
@@ -140,17 +143,24 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     context["digest_tells_turns"] = kind == "digest" and user.turn_emails == User.TurnEmails.DIGEST
     page = "accounts/unsubscribe.html"
     if request.method == "POST" and request.POST.get("action") == "resubscribe":
+        # Only the way back of the page after the button (signed, an hour): the link
+        # alone switches nothing on, whoever holds it.
+        previous = unsubscribe_undo_read(request.POST.get("undo", ""), user, kind)
+        if previous is None:
+            return render(
+                request, page, {**context, "state": "already", "undo_expired": True}, status=400
+            )
         if kind is None and user.turn_emails == User.TurnEmails.NONE:
-            # The choice the page after unsubscribing carried back; else every turn.
-            previous = request.POST.get("previous", "")
             ways_back = (User.TurnEmails.EVERY, User.TurnEmails.DIGEST)
-            back = previous if previous in ways_back else User.TurnEmails.EVERY
-            turn_emails_set(user=user, value=back)
+            turn_emails_set(
+                user=user, value=previous if previous in ways_back else User.TurnEmails.EVERY
+            )
         elif kind is not None:
             email_kind_on(user=user, kind=kind)
+        context["all_off"] = user.turn_emails == User.TurnEmails.NONE
         return render(request, page, {**context, "state": "resubscribed"})
     if request.method == "POST":
-        context["previous"] = user.turn_emails
+        context["undo"] = unsubscribe_undo_token(user, kind, user.turn_emails)
         if kind is None:
             turn_emails_set(user=user, value=User.TurnEmails.NONE)
         else:

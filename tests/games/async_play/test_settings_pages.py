@@ -91,32 +91,48 @@ def test_a_link_opened_logged_in_as_someone_else_says_whose_e_mails_it_changes(d
     assert "You are logged in as" not in client.get(path).content.decode()
 
 
-def test_an_unsubscribe_can_be_undone_and_is_not_asked_again(dora):
+def test_an_unsubscribe_can_be_undone_and_is_not_asked_again(dora, monkeypatch):
     """The page after the button had no way back, and the link opened again asked the
-    same question as if nothing had happened."""
+    same question as if nothing had happened.  The way back is that page's only: the
+    link, in every e-mail's headers, switches nothing on."""
     client = Client(enforce_csrf_checks=True)
     User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.DIGEST)
     every = f"/accounts/unsubscribe/{unsubscribe_token(dora)}/"
     done = client.post(every).content.decode()
-    assert "Subscribe again" in done and 'name="previous" value="digest"' in done
-    assert _pref(dora) == User.TurnEmails.NONE
+    assert "Subscribe again" in done and _pref(dora) == User.TurnEmails.NONE
+    undo = re.search(r'name="undo" value="([^"]+)"', done).group(1)
     again = client.get(every).content.decode()
     assert "You are already unsubscribed" in again and "Stop game e-mails?" not in again
-    back = client.post(every, {"action": "resubscribe", "previous": "digest"}).content.decode()
-    assert "Dora gets game e-mails again" in back and _pref(dora) == User.TurnEmails.DIGEST
-    client.post(every, {"action": "resubscribe", "previous": "none"})  # not a way back
-    assert _pref(dora) == User.TurnEmails.DIGEST
-    User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.NONE)
-    client.post(every, {"action": "resubscribe", "previous": "sometimes"})
-    assert _pref(dora) == User.TurnEmails.EVERY  # an unknown earlier choice: every turn
+    assert "Subscribe again" not in again  # the link alone is no way back
+    assert "They can be switched on again on the profile page." in again
+    # Without the page's own undo, or with a forged or another kind's one: nothing.
+    for forged in ("", "x", undo[:-2] + "AA"):
+        refused = client.post(every, {"action": "resubscribe", "undo": forged})
+        assert refused.status_code == 400 and b"has expired" in refused.content
     one = f"/accounts/unsubscribe/{unsubscribe_token(dora, 'reminder')}/"
-    client.post(one)
+    assert client.post(one, {"action": "resubscribe", "undo": undo}).status_code == 400
+    assert _pref(dora) == User.TurnEmails.NONE
+    back = client.post(every, {"action": "resubscribe", "undo": undo}).content.decode()
+    assert "Dora gets game e-mails again" in back
+    assert _pref(dora) == User.TurnEmails.DIGEST  # the choice made before, not every turn
+    # Past its hour, the way back has gone.
+    undo = re.search(r'name="undo" value="([^"]+)"', client.post(every).content.decode())
+    monkeypatch.setattr("accounts.preferences.UNDO_SECONDS", -1)
+    late = client.post(every, {"action": "resubscribe", "undo": undo.group(1)})
+    assert late.status_code == 400 and _pref(dora) == User.TurnEmails.NONE
+    monkeypatch.undo()
+    # One kind: its way back switches that kind on, and says when all are off anyway.
+    done = client.post(one).content.decode()
     dora.refresh_from_db()
     assert dora.emails_off == ["reminder"]
     again = client.get(one).content.decode()
     assert "You are already unsubscribed" in again and "“Deadline reminders”" in again
-    back = client.post(one, {"action": "resubscribe"}).content.decode()
-    assert "Dora gets these e-mails again: “Deadline reminders”." in back
+    undo = re.search(r'name="undo" value="([^"]+)"', done).group(1)
+    back = client.post(one, {"action": "resubscribe", "undo": undo}).content.decode()
+    assert (
+        "“Deadline reminders” is switched on again, but every game e-mail to Dora is"
+        " switched off on the profile page." in back
+    )
     dora.refresh_from_db()
     assert dora.emails_off == []
 
@@ -127,8 +143,9 @@ def test_unsubscribing_from_the_digest_says_it_is_how_turns_are_told(dora):
     User.objects.filter(pk=dora.pk).update(turn_emails=User.TurnEmails.DIGEST)
     path = f"/accounts/unsubscribe/{unsubscribe_token(dora, 'digest')}/"
     warning = (
-        "The daily digest is the only e-mail that tells Dora a turn is waiting: without it,"
-        " none will. An e-mail at each turn can be chosen instead on the profile page."
+        "The daily digest is how Dora hears of turns waiting: without it, only a table with"
+        " deadlines e-mails, when one draws near or passes. An e-mail at each turn can be"
+        " chosen instead on the profile page."
     )
     assert warning in Client().get(path).content.decode()
     assert warning in Client().post(path).content.decode()
