@@ -216,7 +216,17 @@ class SignOutOnSubmit:
 
 
 class PasswordResetFromKeyView(SignOutOnSubmit, AllauthPasswordResetFromKeyView):
-    """allauth's page behind a password-reset link."""
+    """allauth's page behind a password-reset link.  allauth signs the other account out
+    as the request comes in, before the form is read: here only a new password that is
+    taken does (a mistyped one left the player logged out, with nothing changed)."""
+
+    def logout(self) -> None:
+        self.signed_in_as = self.request.user
+
+    def form_valid(self, form) -> HttpResponse:
+        if getattr(self, "signed_in_as", None) is not None:
+            super(SignOutOnSubmit, self).logout()  # allauth's own
+        return super().form_valid(form)
 
 
 class ConfirmEmailView(SignOutOnSubmit, AllauthConfirmEmailView):

@@ -166,10 +166,13 @@ def test_the_reset_form_names_the_account_it_changes(client, alice, bob):
     assert "You are logged in as <strong>bob</strong>: changing this password logs you out." in page
     assert f'href="{reverse("lobby")}"' in page  # Cancel keeps Bob logged in
     form = client.get(link, follow=True)
-    changed = client.post(
-        form.redirect_chain[-1][0] if form.redirect_chain else link,
-        {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
-    )
+    action = form.redirect_chain[-1][0] if form.redirect_chain else link
+    # A mistyped confirmation changes nothing and keeps Bob logged in (it logged him out).
+    mistyped = client.post(action, {"password1": NEW_PASSWORD, "password2": "other"})
+    assert mistyped.status_code == 200
+    assert client.session["_auth_user_id"] == str(bob.pk)
+    assert "changing this password logs you out" in mistyped.content.decode()
+    changed = client.post(action, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
     assert changed.status_code == 302
     assert client.session.get("_auth_user_id") != str(bob.pk)
     alice.refresh_from_db()
