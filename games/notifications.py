@@ -746,7 +746,7 @@ CHAT_IN_EMAIL = 5  # the latest messages of the others since the player's last m
 def _chat_since_last_move(game: Game, user: Any) -> dict[str, Any]:
     """The table chat's messages by the others since ``user``'s last move there (all of
     them before their first), the latest ``CHAT_IN_EMAIL``; none for a muted author.
-    ``since_move``: whether they have moved (else the lines may be ones they read at the
+    ``chat_since_move``: whether they have moved (else the lines may be ones they read at the
     table before the game began, not new)."""
     last = (
         Move.objects.filter(game=game, user=user)

@@ -235,9 +235,9 @@ def api_not_found(request, *args, **kwargs) -> JsonResponse:
     """Any other path under /api/v1/: a 404 in the API's format (not an HTML page),
     which names the endpoint when only the path's last slash is missing."""
     detail = _("There is no such API endpoint. See /api/docs/.")
-    if not request.path.endswith("/"):
+    if not request.path_info.endswith("/"):
         try:
-            match = resolve(request.path + "/")
+            match = resolve(request.path_info + "/")
         except Resolver404:
             match = None
         if match is not None and match.func is not api_not_found:

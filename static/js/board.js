@@ -184,22 +184,37 @@
 
   var lastDone = null;
 
+  // A refresh after a long sleep may bring a whole auction and more: the latest moves
+  // are read out, after a word that the earlier ones are in the log.
+  var READ_AT_MOST = 12;
+
   function announce() {
     var headline = document.querySelector("#board .banner__text");
     var region = document.getElementById("turn-announcer");
-    if (!headline || !region) {
+    if (!region) {
       return;
     }
-    var text = headline.textContent.trim();
-    var parts = newMoves().concat(newChat());
-    // What a standing order's form just did, or why a chat line was refused: drawn
-    // beside that form only in the answer to it.
-    var done = document.querySelector("#board #order-done, #board #chat-error");
+    var text = headline ? headline.textContent.trim() : "";
+    var moves = newMoves();
+    if (moves.length > READ_AT_MOST) {
+      var earlier = region.dataset.earlier || "";
+      moves = (earlier ? [earlier] : []).concat(moves.slice(-READ_AT_MOST));
+    }
+    var parts = moves.concat(newChat());
+    // What a standing order's form just did: drawn beside that form only in the answer
+    // to it (a refused chat line is the board's alert, read out by itself).
+    var done = document.querySelector("#board #order-done");
     if (done && done !== lastDone) {
       parts.push(done.textContent.trim());
     }
     lastDone = done;
-    if (lastHeadline !== null && text !== lastHeadline) {
+    // The page's message of the last plain form (a rematch opened, a player muted),
+    // drawn with the page, read out once with the first headline.
+    var said = lastHeadline === null ? document.querySelector("#main > .messages") : null;
+    if (said) {
+      parts.unshift(said.textContent.trim());
+    }
+    if (lastHeadline !== null && text && text !== lastHeadline) {
       parts.push(text);
     }
     if (parts.length) {

@@ -16,9 +16,10 @@
       main.querySelector("form [aria-invalid=true]");
     if (!target) {
       // What the last request did ("saved", "sent"): a status box drawn with the page
-      // is not read out by itself, so it takes the focus (read, then Tab goes on).
+      // is not read out by itself, so it takes the focus (read, then Tab goes on).  Not
+      // on a board, whose script reads it out and keeps the focus for the game.
       var said = main.querySelector(".messages");
-      if (said) {
+      if (said && !document.getElementById("board")) {
         said.setAttribute("tabindex", "-1");
         said.focus();
       }

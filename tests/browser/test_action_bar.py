@@ -298,3 +298,37 @@ def test_every_move_a_refresh_brings_is_read_out(live_server, new_page, log_in, 
     announcer = page.locator("#turn-announcer")
     expect(announcer).to_contain_text("Carol bids 4,000 (total 9,000).", timeout=8000)
     expect(announcer).to_contain_text("Bob bids 1,000 (total 1,000).")
+
+
+def test_a_refresh_that_brings_a_long_war_reads_the_latest_moves(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """After a sleep one refresh may bring dozens of moves: the latest twelve are read
+    out, after a word that the earlier ones are in the log."""
+    from playwright.sync_api import expect
+
+    page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
+    act(game, alice, type="pass")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Bob", timeout=8000)
+    held = []
+    page.route("**/board/*", lambda route: held.append(route))
+    for cards_bob, cards_carol in zip(
+        [1000, 2000, 3000, 4000, 6000, 8000, 10000],
+        [2000, 3000, 4000, 6000, 8000, 10000, 12000],
+        strict=True,
+    ):
+        act(game, bob, type="bid", cards=[cards_bob])
+        act(game, carol, type="bid", cards=[cards_carol])
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(100)
+    assert held, "the board asked for no refresh"
+    for route in list(held):
+        route.continue_()
+    page.unroute("**/board/*")
+    announcer = page.locator("#turn-announcer")
+    expect(announcer).to_contain_text("Carol bids 12,000 (total 45,000).", timeout=8000)
+    said = announcer.text_content()
+    assert said.startswith("Earlier moves are in the log. Bob bids 2,000 (total 3,000).")
+    assert "Bob bids 1,000" not in said and "Carol bids 2,000 (total 2,000)" not in said

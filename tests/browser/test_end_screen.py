@@ -27,6 +27,9 @@ def test_the_end_screen_and_a_rematch(live_server, new_page, log_in, screenshot,
     rematch = Game.objects.get(rematch_of=game)
     page.wait_for_url(f"{live_server.url}/games/{rematch.pk}/")
     expect(page.locator("main")).to_contain_text(f"Rematch: table {rematch.pk}")
+    # On a board its script reads the message out; the focus stays the board's.
+    expect(page.locator("#turn-announcer")).to_contain_text(f"Rematch: table {rematch.pk}")
+    assert not page.evaluate("document.activeElement.matches('.messages')")
 
 
 def test_an_open_end_screen_shows_the_rematch_another_player_opened(
