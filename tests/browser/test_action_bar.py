@@ -274,9 +274,9 @@ def test_the_hand_takes_the_focus_when_what_had_it_leaves_the_board(
     screenshot(page, "browser-focus-on-hand")
 
 
-def test_every_move_a_refresh_brings_is_read_out(live_server, new_page, log_in, alice, bob, carol):
-    """A refresh that brought more than five moves (a bidding war while the board was
-    busy) read out only the last five: who opened the bidding was never said."""
+def _war_in_one_refresh(live_server, new_page, log_in, alice, bob, carol, rounds: int):
+    """Alice's board once she passed and Bob and Carol bid ``rounds`` times each, all
+    brought by one refresh (the board's requests held back meanwhile): its announcer."""
     from playwright.sync_api import expect
 
     page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
@@ -284,9 +284,10 @@ def test_every_move_a_refresh_brings_is_read_out(live_server, new_page, log_in, 
     expect(page.locator(".banner")).to_contain_text("Waiting for Bob", timeout=8000)
     held = []  # the board's next refresh, held back while the others bid
     page.route("**/board/*", lambda route: held.append(route))
-    for cards_bob, cards_carol in [([1000], [2000]), ([2000], [3000]), ([3000], [4000])]:
-        act(game, bob, type="bid", cards=cards_bob)
-        act(game, carol, type="bid", cards=cards_carol)
+    raises = [1000, 2000, 3000, 4000, 6000, 8000, 10000, 12000]
+    for round_ in range(rounds):  # totals: Bob 1, 3, 6, …; Carol 2, 5, 9, …
+        act(game, bob, type="bid", cards=[raises[round_]])
+        act(game, carol, type="bid", cards=[raises[round_ + 1]])
     for _ in range(100):
         if held:
             break
@@ -295,7 +296,15 @@ def test_every_move_a_refresh_brings_is_read_out(live_server, new_page, log_in, 
     for route in list(held):
         route.continue_()
     page.unroute("**/board/*")
-    announcer = page.locator("#turn-announcer")
+    return page.locator("#turn-announcer")
+
+
+def test_every_move_a_refresh_brings_is_read_out(live_server, new_page, log_in, alice, bob, carol):
+    """A refresh that brought more than five moves (a bidding war while the board was
+    busy) read out only the last five: who opened the bidding was never said."""
+    from playwright.sync_api import expect
+
+    announcer = _war_in_one_refresh(live_server, new_page, log_in, alice, bob, carol, 3)
     expect(announcer).to_contain_text("Carol bids 4,000 (total 9,000).", timeout=8000)
     expect(announcer).to_contain_text("Bob bids 1,000 (total 1,000).")
 
@@ -307,27 +316,7 @@ def test_a_refresh_that_brings_a_long_war_reads_the_latest_moves(
     out, after a word that the earlier ones are in the log."""
     from playwright.sync_api import expect
 
-    page, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, LAPTOP)
-    act(game, alice, type="pass")
-    expect(page.locator(".banner")).to_contain_text("Waiting for Bob", timeout=8000)
-    held = []
-    page.route("**/board/*", lambda route: held.append(route))
-    for cards_bob, cards_carol in zip(
-        [1000, 2000, 3000, 4000, 6000, 8000, 10000],
-        [2000, 3000, 4000, 6000, 8000, 10000, 12000],
-        strict=True,
-    ):
-        act(game, bob, type="bid", cards=[cards_bob])
-        act(game, carol, type="bid", cards=[cards_carol])
-    for _ in range(100):
-        if held:
-            break
-        page.wait_for_timeout(100)
-    assert held, "the board asked for no refresh"
-    for route in list(held):
-        route.continue_()
-    page.unroute("**/board/*")
-    announcer = page.locator("#turn-announcer")
+    announcer = _war_in_one_refresh(live_server, new_page, log_in, alice, bob, carol, 7)
     expect(announcer).to_contain_text("Carol bids 12,000 (total 45,000).", timeout=8000)
     said = announcer.text_content()
     assert said.startswith("Earlier moves are in the log. Bob bids 2,000 (total 3,000).")
