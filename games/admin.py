@@ -140,7 +140,7 @@ class GameAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("scenario deck / first player"))
     def scenario_shown(self, game):
-        if game.scenario_deck is None and game.scenario_first_player is None:
+        if not game.is_scenario:
             return "-"
         if game.status != Game.Status.FINISHED:
             return HIDDEN_WHILE_RUNNING

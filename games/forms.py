@@ -244,6 +244,7 @@ class GameCreateForm(TableForm):
             return data
         seats: list[dict[str, Any]] = []
         invited: set[str] = set()
+        named: dict[int, str] = {}  # the invitations the form found nothing wrong with
         for n in range(1, players + 1):
             if n == mine:
                 seats.append({"user": self.creator.username if self.creator else ""})
@@ -264,18 +265,15 @@ class GameCreateForm(TableForm):
                         f"invite_{n}",
                         gettext("%(name)s is already invited to another seat.") % {"name": name},
                     )
+                else:
+                    named[n] = name
                 invited.add(name.lower())
             seats.append(seat_entry(kind, name))
         # Every unknown name at once, each beside its seat (the table's service, which
         # decides, stops at the first one: they came one per try).
-        named = {
-            n: (data.get(f"invite_{n}") or "").strip()
-            for n in range(1, players + 1)
-            if n != mine and data.get(f"seat_{n}") == "invite"
-        }
-        known = players_by_name([name for name in named.values() if name])
+        known = players_by_name(list(named.values()))
         for n, name in named.items():
-            if name and name.casefold() not in known and f"invite_{n}" not in self.errors:
+            if name.casefold() not in known:
                 self.add_error(
                     f"invite_{n}",
                     gettext("There is no player called %(name)s.") % {"name": quoted(name)},

@@ -120,6 +120,11 @@ class Game(models.Model):
         return State.from_json(self.state)
 
     @property
+    def is_scenario(self) -> bool:
+        """A staff scenario game (``SCENARIO``, row by row): its deck or first player fixed."""
+        return self.scenario_deck is not None or self.scenario_first_player is not None
+
+    @property
     def is_started(self) -> bool:
         return self.state is not None
 

@@ -50,7 +50,7 @@ from games.clock import turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
-from games.selectors import chat_lines, log_entries, orders_view, table_view
+from games.selectors import chat_lines, game_ending, log_entries, orders_view, table_view
 from ops.logcontext import game_logged
 from ops.numbers import digits
 from ops.outages import CACHE_ERRORS
@@ -882,18 +882,10 @@ def _message_declined(letter: Letter) -> EmailMultiAlternatives:
 
 
 def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
-    from accounts.models import GameRecord, PlayerResult
+    from accounts.models import PlayerResult
 
     mine = next((row for row in presenter.score_lines(letter.view) if row["is_you"]), None)
     result = PlayerResult.objects.filter(game=letter.game, user=letter.user).first()
-    # Why no rating changed, as the end screen says it (stored in English).
-    reason = (
-        ""
-        if result and result.rated
-        else GameRecord.objects.filter(game=letter.game, rated=False)
-        .values_list("unrated_reason", flat=True)
-        .first()
-    )
     return _message(
         user=letter.user,
         address=letter.address,
@@ -905,7 +897,8 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "of": len(letter.view.seats_info),
             "rating": result.rating_after if result and result.rated else None,
             "rating_change": result.rating_change_shown if result and result.rated else None,
-            "unrated_reason": _(reason) if reason else "",
+            # Why no rating changed, as the end screen says it.
+            "unrated_reason": game_ending(game=letter.game)["unrated_reason"],
             "resigned": bool(result and result.resigned),
             "handed_over": bool(result and result.handed_over),
             "cast_out": bool(mine and mine["cast_out"]),

@@ -75,7 +75,7 @@ def unrated_reason(game: Game, seats: Sequence[Seat]) -> str:
     """Why the game changes no rating, or "" when it is rated."""
     # Stored in English; the pages show them in the reader's language (gettext_noop
     # marks them for translation: games.selectors.game_ending).
-    if game.scenario_deck is not None or game.scenario_first_player is not None:
+    if game.is_scenario:
         return gettext_noop("A scenario game (the deck or first player was fixed by staff).")
     if any(seat.resigned and not seat.handed_over for seat in seats):
         return gettext_noop("A player resigned.")

@@ -901,7 +901,7 @@ def table_options(game: Game, *, live: bool = True, chat: bool = False) -> dict[
         "memory_aid": game.memory_aid,
         "move_deadline_hours": game.move_deadline_hours,
         "created_by_id": game.created_by_id,
-        "scenario": game.scenario_deck is not None or game.scenario_first_player is not None,
+        "scenario": game.is_scenario,
         # Closed by the stalled sweep after waiting this many days (else 0).
         "closed_waiting_days": settings.WAITING_TABLE_DAYS if game.closed_waiting else 0,
         "stamp": _stamp(_changed_at(game.updated_at, game.chat_at if chat else None))

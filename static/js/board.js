@@ -432,9 +432,9 @@
       var scrolled = window.scrollY;
       turnIntoView(bar);
       // A page opened on one's turn and scrolled down to the hand: the keyboard starts
-      // there too (the first Tab went back to the top), unless something already has
-      // the focus (a message of the last form's, forms.js).  Not scrolled, the page
-      // starts at the top, its skip links first.
+      // there too (the first Tab went back to the top), unless the player already put
+      // the focus somewhere.  Not scrolled, the page starts at the top, its skip links
+      // first.
       var here = document.activeElement;
       var tray = document.getElementById("tray");
       var moved = window.scrollY !== scrolled;
