@@ -690,8 +690,12 @@ def _absolute(path: str) -> str:
     return f"{settings.SITE_URL}{path}"
 
 
-def game_url(game_id: int) -> str:
-    return _absolute(reverse("games:detail", args=[game_id]))
+def game_url(game_id: int, reader: Any = None) -> str:
+    """The table's address; in an e-mail it names its ``reader`` (``?for=`` their id),
+    so that the board opened in a browser logged in as someone else says whose link
+    it is, and how to play that seat."""
+    url = _absolute(reverse("games:detail", args=[game_id]))
+    return f"{url}?for={reader.pk}" if reader is not None else url
 
 
 def _unsubscribe_url(user: Any, kind: str | None = None) -> str:
@@ -784,14 +788,14 @@ def _message_turn(letter: Letter) -> EmailMultiAlternatives:
         subject=presenter.email_subject("turn", game_id=letter.game.pk),
         template="turn",
         context={
-            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+            "game": game_summary(letter.game, letter.view, letter.now, letter.user),
             **_chat_since_last_move(letter.game, letter.user),
         },
     )
 
 
 def _message_reminder(letter: Letter) -> EmailMultiAlternatives:
-    summary = game_summary(letter.game, letter.view, letter.now, letter.user.time_zone)
+    summary = game_summary(letter.game, letter.view, letter.now, letter.user)
     return _message(
         user=letter.user,
         address=letter.address,
@@ -811,7 +815,7 @@ def _message_deadline(letter: Letter) -> EmailMultiAlternatives:
         subject=presenter.email_subject("deadline", game_id=letter.game.pk),
         template="deadline",
         context={
-            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+            "game": game_summary(letter.game, letter.view, letter.now, letter.user),
             "move_text": presenter.action_text(move.action, _bid_total(letter.view, move))
             if move
             else "",
@@ -853,7 +857,7 @@ def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
         template="invitation",
         context={
             "inviter": inviter,
-            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk)},
+            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk, letter.user)},
             "players": letter.game.players,
             "others": others,
             "options": presenter.table_option_words(letter.view.options),
@@ -875,7 +879,7 @@ def _message_declined(letter: Letter) -> EmailMultiAlternatives:
             "left": left,
             "who": letter.about.who,
             "number": letter.about.seat.position + 1 if letter.about.seat else None,
-            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk)},
+            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk, letter.user)},
             "seats": presenter.waiting_seat_lines(letter.view),
         },
     )
@@ -892,7 +896,7 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
         subject=presenter.email_subject("game_over", game_id=letter.game.pk),
         template="game_over",
         context={
-            "game": game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+            "game": game_summary(letter.game, letter.view, letter.now, letter.user),
             "place": mine["place"] if mine else None,
             "of": len(letter.view.seats_info),
             "rating": result.rating_after if result and result.rated else None,
@@ -924,7 +928,7 @@ def _message_handed_over(letter: Letter) -> EmailMultiAlternatives:
             # No deadline: the next move's is someone else's, and the reader no longer
             # moves here (it read as a time they had to keep).
             "game": {
-                **game_summary(letter.game, letter.view, letter.now, letter.user.time_zone),
+                **game_summary(letter.game, letter.view, letter.now, letter.user),
                 "deadline_at": None,
             },
         },
@@ -949,7 +953,7 @@ def _message_closed(letter: Letter) -> EmailMultiAlternatives:
             "next_step": next_step,
             "next_url": url,
             "next_button": button,
-            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk)},
+            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk, letter.user)},
         },
     )
 
@@ -1008,7 +1012,7 @@ def _final_scores(view: TableView) -> list[str]:
 def _message_digest(
     user: Any, address: str, games: list[Game], now: datetime
 ) -> EmailMultiAlternatives:
-    summaries = [game_summary(game, _view(game, user), now, user.time_zone) for game in games]
+    summaries = [game_summary(game, _view(game, user), now, user) for game in games]
     return _message(
         user=user,
         address=address,
@@ -1030,10 +1034,12 @@ _MESSAGES = {
 }
 
 
-def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = "") -> dict[str, Any]:
+def game_summary(game: Game, view: TableView, now: datetime, reader: Any) -> dict[str, Any]:
     """One game for an e-mail, from the player's own view only: the presenter's
     headline (the board's), facts and the last moves of the log, in the board's words
-    (who moved for whom: a standing order, a deadline's bot)."""
+    (who moved for whom: a standing order, a deadline's bot); times in the ``reader``'s
+    zone, and the link names them."""
+    time_zone = reader.time_zone
     deadline = view.deadline_at
     due_in = presenter.due_in(deadline, now) if deadline else ""
     entries = log_entries(game=game, view=view)
@@ -1044,7 +1050,7 @@ def game_summary(game: Game, view: TableView, now: datetime, time_zone: str = ""
     return {
         "orders": _orders_lines(game, view),
         "id": view.id,
-        "url": game_url(view.id),
+        "url": game_url(view.id, reader),
         "over": view.result is not None,
         "headline": (banner := presenter.headline(view)).text,
         "warning": banner.warning,  # their pending Theft and the luxury up

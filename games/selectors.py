@@ -864,6 +864,23 @@ def invitation_withdrawn(game: Game, user: User | None) -> bool:
     )
 
 
+def link_reader(game: Game, user: User | None, reader_id: str | None) -> User | None:
+    """Whom an e-mail's link to ``game`` was for (its ``?for=``, their id), when
+    ``user``, logged in, is someone else: its host, a person seated or once invited
+    there, or one e-mailed about it.  None for anyone else or any other value: the
+    page names only a person the table names too."""
+    if not _user_known(user) or not reader_id or not reader_id.isdigit() or len(reader_id) > 12:
+        return None
+    if int(reader_id) == user.pk:
+        return None
+    about = (
+        Q(pk=game.created_by_id)
+        | Exists(Seat.objects.filter(game=game, user=OuterRef("pk")))
+        | Exists(Notification.objects.filter(game=game, user=OuterRef("pk")))
+    )
+    return get_user_model().objects.filter(about, pk=int(reader_id)).first()
+
+
 def host_blocked(game: Game, user: User) -> bool:
     """``user`` takes no invitations from the host of ``game``."""
     return InvitationBlock.objects.filter(user=user, blocked_id=game.created_by_id).exists()

@@ -202,8 +202,11 @@ def game_quick(request: HttpRequest) -> HttpResponse:
 @never_cache
 @require_safe
 def game_detail(request: HttpRequest, game_id: int) -> HttpResponse:
-    """The board (or the seats of a table that has not started)."""
-    return _board_response(request, game_or_404(request, game_id))
+    """The board (or the seats of a table that has not started).  Opened from an
+    e-mail sent to someone else (``?for=``), it says whose link it is."""
+    game = game_or_404(request, game_id)
+    reader = selectors.link_reader(game, _user(request), request.GET.get("for"))
+    return _board_response(request, game, link_reader=reader)
 
 
 @never_cache
@@ -805,13 +808,15 @@ def _board_response(
     order_refusal: dict[str, Any] | None = None,
     order_done: dict[str, str] | None = None,
     chat_refusal: str | None = None,
+    link_reader: Any = None,
 ) -> HttpResponse:
     """The board page (htmx: the board alone).  ``seat_refusal``: a host's refused seat
     change (``_seat_refused``), shown in that seat's form when the board has it;
     ``order_refusal``: a refused standing order (``_orders_refused``), beside its form;
     ``order_done``: what a standing order's form did (its ``part``: order or
     defaults, and the ``message``), beside that form; ``chat_refusal``: why a chat line
-    was refused, beside the chat's box."""
+    was refused, beside the chat's box; ``link_reader``: whom the e-mail whose link
+    opened the page was for, someone other than the viewer (``selectors.link_reader``)."""
     user = _user(request)
     notifications.seat_seen(game_id=game.pk, user=user)  # the board is open: no turn e-mail
     view = selectors.table_view(game=game, user=user)
@@ -861,6 +866,7 @@ def _board_response(
         context["host_blocked"] = context["invitation_withdrawn"] and selectors.host_blocked(
             game, user
         )
+    context["link_reader"] = link_reader
     # A refused move is answered 400 for a plain form; htmx needs 200 to swap the message in.
     status = 400 if (error or seat_refusal or order_refusal) and not request.htmx else 200
     return render(request, f"{BOARD}#board" if request.htmx else BOARD, context, status=status)

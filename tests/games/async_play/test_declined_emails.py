@@ -65,7 +65,7 @@ def test_the_host_hears_who_declined_and_how_to_fill_the_seat(alice, bob, waitin
     assert seats in body
     assert "  Seat 4: Bot (hard)\n" in body
     assert 'choose "Change seat 2" on the table\'s page:' in body
-    url = f"{settings.SITE_URL}/games/{waiting.pk}/"
+    url = f"{settings.SITE_URL}/games/{waiting.pk}/?for={alice.pk}"  # names its reader
     assert url in body
     html = message.alternatives[0][0]
     assert f'href="{url}"' in html and "<strong>Bob</strong> declined" in html

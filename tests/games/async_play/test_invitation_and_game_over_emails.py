@@ -33,7 +33,7 @@ def test_an_invitation_says_who_invites_and_links_to_the_table(alice, bob, carol
         )
     (message,) = _to(bob)
     assert message.subject == f"[High Society] Alice invites you to table {game.pk}"
-    url = f"{settings.SITE_URL}/games/{game.pk}/"
+    url = f"{settings.SITE_URL}/games/{game.pk}/?for={bob.pk}"  # names its reader
     assert url in message.body and "3 players, 2 days per move" in message.body
     assert "Bot (hard)" in message.body
     html = message.alternatives[0][0]

@@ -40,7 +40,7 @@ def test_the_first_turn_is_emailed_with_text_html_link_and_unsubscribe(dora, run
     message = mail.outbox[0]
     assert message.to == ["dora@example.com"]
     assert message.subject == f"[High Society] Your turn at table {game.pk}"
-    url = f"{settings.SITE_URL}/games/{game.pk}/"
+    url = f"{settings.SITE_URL}/games/{game.pk}/?for={dora.pk}"  # names its reader
     assert "Your turn: bid for Luxury 5, or pass." in message.body
     assert f"Table {game.pk} is waiting for you." in message.body
     assert message.body.count("Your turn") == 1  # the headline says it; once is enough
@@ -428,7 +428,8 @@ def test_the_readers_own_vacation_is_in_the_second_person(dora, alice, bob):
     assert auckland == ["Dora is on vacation until 4 Dec 2026."]
     from games.notifications import game_summary
 
-    summary = game_summary(game, others, timezone.now(), "Pacific/Auckland")
+    bob.time_zone = "Pacific/Auckland"
+    summary = game_summary(game, others, timezone.now(), bob)
     assert summary["away"] == ["Dora is on vacation until 4 Dec 2026."]
 
 
