@@ -117,7 +117,7 @@ def test_french_never_puts_de_or_que_before_a_name():
     mistake.  The French sentences name people and bots without either before them
     ("envoyées par Alice", "En attente : Alice")."""
     po_file = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
-    names = r"%\((?:name|names|who|bots|author|host|player)\)s"
+    names = r"(?:<strong>)?%\((?:name|names|who|bots|author|host|player|me)\)s"
     wrong = [
         text
         for entry in entries(po_file)
