@@ -19,7 +19,7 @@ from accounts.forms import display_name_problem
 from accounts.models import PushSubscription, User
 from accounts.suspension import account_reinstate, account_suspend
 from accounts.tokens.services import tokens_revoke_all
-from games.services import player_commitments
+from games.selectors import player_tables
 
 # The fields that grant rights: a superuser's to change, nobody else's (a moderator who
 # may change accounts must not make themselves, or anyone, more powerful).
@@ -49,6 +49,10 @@ class UserAdminChangeForm(UserChangeForm):
             "is_active": _(
                 "Changed by the list’s actions only: suspend (which resigns the "
                 "account’s games, after a question) or reinstate."
+            ),
+            "email": _(
+                "Changed by its owner only, on their profile, where the new address is "
+                "confirmed before the site's e-mails go to it."
             ),
         }
 
@@ -102,12 +106,15 @@ class UserAdmin(BaseUserAdmin):
     )
     list_filter = (*BaseUserAdmin.list_filter, "deleted_at")
     search_fields = ("username", "display_name", "email")
+    secret_fields = frozenset({"password"})  # no list filter on the hash, a character at a time
     actions = ["suspend_accounts", "reinstate_accounts", "delete_accounts"]
 
     def get_readonly_fields(self, request, obj=None):
         """**Active** is changed by the actions only (suspending resigns games, and says
-        so first); the rights only by a superuser."""
-        fields = ["deleted_at", "is_active"] if obj is not None else ["deleted_at"]
+        so first); the rights only by a superuser; the e-mail address by its owner, on
+        their profile (confirmed there): the site's e-mails go to the confirmed address
+        the account keeps beside it, which a change here would not follow."""
+        fields = ["deleted_at", "is_active", "email"] if obj is not None else ["deleted_at"]
         if not request.user.is_superuser:
             fields += RIGHTS_FIELDS
         return fields
@@ -119,7 +126,11 @@ class UserAdmin(BaseUserAdmin):
         return form
 
     def has_change_permission(self, request, obj=None):
-        """A superuser's account is changed by superusers only."""
+        """A superuser's account is changed by superusers only; a deleted account by
+        nobody (a name or address given to it would put a person back on its seats and
+        records, which say "Deleted player")."""
+        if obj is not None and obj.deleted_at is not None:
+            return False
         if obj is not None and obj.is_superuser and not request.user.is_superuser:
             return False
         return super().has_change_permission(request, obj)
@@ -168,7 +179,12 @@ class UserAdmin(BaseUserAdmin):
         account with the tables it is in, and those it will pass over."""
         if request.POST.get("post") == "yes":
             return None
-        rows = [(user, player_commitments(user=user)) for user in users]
+        # By column: running games resigned, waiting tables left, own tables closed.
+        columns = ("resigned", "left", "closed")
+        rows = [
+            (user, [tables[column] for column in columns])
+            for user, tables in ((user, player_tables(user=user)) for user in users)
+        ]
         context = {
             **self.admin_site.each_context(request),
             "title": title,
@@ -345,6 +361,7 @@ class AuthenticatorAdmin(NoEditAdmin):
     list_select_related = ("user",)
     fields = ("user", "type", "created_at", "last_used_at")
     readonly_fields = fields
+    secret_fields = frozenset({"data"})
 
 
 @admin.register(PushSubscription)
@@ -357,3 +374,4 @@ class PushSubscriptionAdmin(NoEditAdmin):
     list_select_related = ("user",)
     fields = ("user", "created_at", "last_success_at", "failures", "last_error")
     readonly_fields = fields
+    secret_fields = frozenset({"endpoint", "p256dh", "auth"})

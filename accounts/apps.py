@@ -1,10 +1,13 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
-    verbose_name = "Accounts"
+    # Not "Accounts": allauth's e-mail addresses come under that heading in the admin,
+    # and two sections of one name read as one listed twice.
+    verbose_name = _("Players")
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_in

@@ -10,13 +10,23 @@ from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
-from accounts.validators import DISPLAY_NAME_MAX_LENGTH, validate_display_name
+from accounts.validators import DISPLAY_NAME_MAX_LENGTH, UsernameCharacters, validate_display_name
 
 
 class User(AbstractUser):
     """A person with an account.  ``username`` is the unique handle used in URLs and
     the API; ``display_name`` is what other players see (the username until it is set)."""
 
+    # AbstractUser's, with words for its characters that leave out the "@" it allows
+    # and the site refuses (``UsernameCharacters``).
+    username = models.CharField(
+        _("username"),
+        max_length=150,
+        unique=True,
+        help_text=_("Letters, digits and . + - _ only."),
+        validators=[UsernameCharacters()],
+        error_messages={"unique": _("A user with that username already exists.")},
+    )
     display_name = models.CharField(
         max_length=DISPLAY_NAME_MAX_LENGTH,
         blank=True,

@@ -2,10 +2,23 @@
 
 import unicodedata
 
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
-from django.utils.translation import gettext
+from django.utils.deconstruct import deconstructible
+from django.utils.translation import gettext, gettext_lazy
 
 DISPLAY_NAME_MAX_LENGTH = 40
+
+
+@deconstructible
+class UsernameCharacters(UnicodeUsernameValidator):
+    """Django's characters of a username, said without the "@" it lets through: the
+    site refuses that one apart (``accounts.adapter.HAS_AT``), and Django's words
+    ("letters, numbers, and @/./+/-/_") offered it beside that refusal."""
+
+    message = gettext_lazy(
+        "A username may use letters of any alphabet, digits and . + - _ only (no spaces)."
+    )
 
 
 def validate_display_name(value: str) -> None:

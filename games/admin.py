@@ -33,16 +33,11 @@ RELATED_GAME_JSON_FIELDS = tuple(f"game__{name}" for name in GAME_JSON_FIELDS)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    # Fields whose values are secret while a game runs (the deck order, hands, sealed
-    # choices).  The changelist's URL filters (``?state__setup_deck__16=lux10``) would
-    # answer "1 game" or "0 games" about them, one question at a time: any lookup on
-    # them is refused (Django answers 400), whatever the value and the game.
-    hidden_fields: frozenset[str] = frozenset()
-
-    def lookup_allowed(self, lookup, value, request=None):
-        if lookup.split("__", 1)[0] in self.hidden_fields:
-            return False
-        return super().lookup_allowed(lookup, value, request)
+    # ``secret_fields``: those whose values are secret while a game runs (the deck
+    # order, hands, sealed choices).  The changelist's URL filters
+    # (``?state__setup_deck__16=lux10``) would answer "1 game" or "0 games" about them,
+    # one question at a time: the site's admin refuses any lookup on them (Django
+    # answers 400), whatever the value and the game.
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -92,7 +87,7 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
-    hidden_fields = frozenset({"state", "scenario_deck", "scenario_first_player", "result"})
+    secret_fields = frozenset({"state", "scenario_deck", "scenario_first_player", "result"})
     list_display = ("id", "status", "players", "created_by", "version", "created_at", "finished_at")
     list_filter = ("status", "players", "memory_aid")
     search_fields = (
@@ -152,7 +147,7 @@ class GameAdmin(ReadOnlyAdmin):
 
 @admin.register(Move)
 class MoveAdmin(GameRowAdmin):
-    hidden_fields = frozenset({"action"})
+    secret_fields = frozenset({"action"})
     list_display = ("game_shown", "number", "seat", "actor", "action_shown", "user", "created_at")
     list_filter = ("actor",)
     search_fields = ("=game__id", "user__username")

@@ -1094,6 +1094,23 @@ def player_named(username: Any) -> User | None:
     return get_user_model().objects.filter(username=username).first()
 
 
+def player_tables(*, user: User) -> dict[str, list[int]]:
+    """The tables ``services.player_withdraw`` would change now, by what it would do
+    there: ``left`` (waiting tables of others, invitations among them), ``closed``
+    (waiting tables of the player's own), ``resigned`` (running games, handed to a
+    bot).  Numbers in order; two queries."""
+    seats = Seat.objects.filter(user=user).order_by("game_id")
+    waiting = list(
+        seats.filter(game__status=Game.Status.OPEN).values_list("game_id", "game__created_by")
+    )
+    running = seats.filter(game__status=Game.Status.ACTIVE, accepted=True, resigned=False)
+    return {
+        "left": [game for game, host in waiting if host != user.pk],
+        "closed": [game for game, host in waiting if host == user.pk],
+        "resigned": list(running.values_list("game_id", flat=True)),
+    }
+
+
 def players_by_name(names: list[str]) -> dict[str, Any]:
     """Active users by case-folded username (an exact match wins over a case-insensitive one)."""
     if not names:

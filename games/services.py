@@ -78,7 +78,14 @@ from games.models import (
 )
 from games.presenter import card_name, engine_text, quoted
 from games.read_model import orders_stamp
-from games.selectors import invited_to, not_seated, orders_refusal, player_named, players_by_name
+from games.selectors import (
+    invited_to,
+    not_seated,
+    orders_refusal,
+    player_named,
+    player_tables,
+    players_by_name,
+)
 from ops.logcontext import game_logged
 from ops.numbers import digits
 
@@ -901,15 +908,7 @@ class Withdrawal(NamedTuple):
 
 def player_commitments(*, user: Any) -> Withdrawal:
     """What ``player_withdraw`` would do now (the deletion page says it before)."""
-    seats = Seat.objects.filter(user=user)
-    waiting = seats.filter(game__status=Game.Status.OPEN)
-    return Withdrawal(
-        left=waiting.exclude(game__created_by=user).count(),
-        closed=waiting.filter(game__created_by=user).count(),
-        resigned=seats.filter(
-            game__status=Game.Status.ACTIVE, accepted=True, resigned=False
-        ).count(),
-    )
+    return Withdrawal(**{what: len(tables) for what, tables in player_tables(user=user).items()})
 
 
 def player_withdraw(*, user: Any) -> Withdrawal:

@@ -11,6 +11,11 @@ on the database itself, a 500 instead of a refusal:
 
 No list offers either.  Both are refused, the same on SQLite and PostgreSQL, as Django
 refuses a lookup its admin does not allow: 400 (``DisallowedModelAdminLookup``).
+
+So is any lookup on a field a model's admin names secret (``secret_fields``): a
+password's hash, an API token's digest, a device's push address and keys, a running
+game's deck.  ``?digest__startswith=0`` would answer "1 api token" or "0 api tokens",
+one character at a time, about a value the admin never shows.
 """
 
 from __future__ import annotations
@@ -40,9 +45,13 @@ def lookup_refused(model: type[models.Model], lookup: str) -> bool:
 
 
 class LookupGuard:
-    """Mixed into every ``ModelAdmin`` of the site (``admin_site.StaffAdminSite.register``)."""
+    """Mixed into every ``ModelAdmin`` of the site (``admin_site.StaffAdminSite.register``).
+    Its ``secret_fields``, when the admin declares them (the guard comes first in the
+    order of classes, so it declares none itself): the model's fields no list may filter
+    on, whatever the value."""
 
     def lookup_allowed(self, lookup, value, request=None):
-        if lookup_refused(self.model, lookup):
+        secret = getattr(self, "secret_fields", ())
+        if lookup_refused(self.model, lookup) or lookup.split("__", 1)[0] in secret:
             return False
         return super().lookup_allowed(lookup, value, request)

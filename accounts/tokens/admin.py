@@ -13,6 +13,7 @@ class ApiTokenAdmin(admin.ModelAdmin):
     list_select_related = ("user",)
     fields = ("user", "name", "prefix", "created_at", "expires_at", "last_used_at")
     readonly_fields = fields
+    secret_fields = frozenset({"digest"})  # no list filter answers questions about it
 
     def has_add_permission(self, request, obj=None):
         return False  # a token is made by its owner, who alone sees its secret once

@@ -49,6 +49,17 @@ from games.selectors import RECENT_GAMES
 LOCKOUT_RETRY_SECONDS = 300
 
 
+def _suspended() -> str:
+    """What a suspended account's right password is told, as the site's log-in says it."""
+    told = _(
+        "This account is suspended: it cannot log in, and bots play its running games to "
+        "the end. Only the site's staff can reinstate it."
+    )
+    if settings.CONTACT_EMAIL:
+        told += " " + _("To ask why, write to %(address)s.") % {"address": settings.CONTACT_EMAIL}
+    return told
+
+
 def _second_factor_check(user: Any, code: str) -> None:
     """An account with two-factor authentication gets a token only with a code of its
     authenticator app (or a recovery code, used up so), as on the site's log-in: the
@@ -107,7 +118,8 @@ class TokenView(ApiView):
             "lock log-ins from there for a minute, here and on the site's log-in page alike "
             "(429 with `Retry-After`). An account with two-factor authentication sends "
             "the code of its authenticator app (or a recovery code) as `code` too "
-            "(400 `code_required` without it, `invalid_code` for a wrong one)."
+            "(400 `code_required` without it, `invalid_code` for a wrong one). A suspended "
+            "account's right password is answered 403, saying so."
         ),
         tags=["auth"],
         auth=[],
@@ -134,7 +146,11 @@ class TokenView(ApiView):
                     "a few minutes before you try the password again."
                 ),
             ) from None
-        if user is None or not user.is_active:
+        if user is not None and not user.is_active:
+            # The right password of a suspended account (allauth's check answers it, so
+            # that its log-in page says so): told as that page tells it.
+            raise exceptions.PermissionDenied(_suspended())
+        if user is None:
             raise ApiError(
                 _("The username or password is not correct."),
                 status_code=status.HTTP_400_BAD_REQUEST,

@@ -174,6 +174,7 @@ def test_sign_up_is_rate_limited_per_ip(client):
         ("Bot_easy", "empty seat"),  # "_" between the words, as a username writes them
         ("Deleted_player", "empty seat"),  # an erased account's seat
         ("open_seat", "empty seat"),
+        ("~xyz", "digits and . + - _ only"),  # Django's words offered the "@" refused above
     ],
     ids=[
         "fullwidth",
@@ -189,6 +190,7 @@ def test_sign_up_is_rate_limited_per_ip(client):
         "bot-underscore",
         "deleted",
         "open-seat",
+        "tilde",
     ],
 )
 def test_sign_up_refuses_look_alike_usernames(client, alice, username, why):

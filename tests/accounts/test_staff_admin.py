@@ -73,7 +73,11 @@ def test_suspending_asks_first_then_revokes_tokens_and_leaves_a_trace(
     asked = _act(admin_client, "suspend_accounts", [carol, admin_user], confirm=False)
     html = asked.content.decode()
     assert "Suspend these accounts?" in html and "cannot be undone" in html
-    assert "<td>carol</td>" in html and "<td>1</td>" in html  # one running game
+    # Which tables: one running game (a link to it), no waiting tables.
+    game_page = reverse("admin:games_game_change", args=[running.pk])
+    assert "<td>carol</td>" in html
+    assert f'<td>1: <a href="{game_page}">Table {running.pk}</a></td>' in html
+    assert html.count("<td>0</td>") == 2
     assert "Passed over (your own account" in html and "<td>admin</td>" not in html
     carol.refresh_from_db()
     assert carol.is_active and token.get("/api/v1/games/").status_code == 200  # not yet
@@ -188,6 +192,8 @@ def test_the_admins_own_password_page_is_the_sites(admin_client):
         ("username", "ALICE", "Another account has this username"),
         ("username", "carol@example.com", "cannot contain"),
         ("username", "c" * 31, "at most 30 characters"),
+        # Django's own words offered the "@" refused just above.
+        ("username", "~xyz", "digits and . + - _ only"),
         ("display_name", "Bot (easy)", "reads like a bot"),
         ("display_name", "Open seat", "reads like a bot"),
         ("display_name", "alice", "Another player already goes by that name"),
@@ -272,3 +278,48 @@ def test_the_admins_own_texts_speak_the_staff_members_language(admin_client, adm
     done = _act(admin_client, "suspend_accounts", [carol, admin_user], confirm=True).content
     assert "Konto carol gesperrt" in done.decode() and "Übergangen" in done.decode()
     assert LogEntry.objects.get(object_id=str(carol.pk)).change_message.startswith("Suspended")
+
+
+def test_a_deleted_account_is_read_only_in_the_admin(admin_client, carol):
+    """Saving a deleted account asked for a valid username: renamed, with an address
+    and a name, it put a person back on the seats and public records that say
+    "Deleted player".  Its page is read-only now, and its password page refused."""
+    from accounts.deletion import account_delete
+
+    account_delete(user=carol)
+    carol.refresh_from_db()
+    page = reverse("admin:accounts_user_change", args=[carol.pk])
+    shown = admin_client.get(page)
+    assert shown.status_code == 200 and 'name="_save"' not in shown.content.decode()
+    data = {"username": "revived", "email": "revived@example.com", "display_name": "Revived"}
+    admin_client.raise_request_exception = False
+    assert admin_client.post(page, data).status_code == 403
+    password = reverse("admin:auth_user_password_change", args=[carol.pk])
+    assert (
+        admin_client.post(password, {"password1": "x" * 20, "password2": "x" * 20}).status_code
+        == 403
+    )
+    stored = User.objects.get(pk=carol.pk)
+    assert stored.username.startswith("~deleted-") and stored.display_name == ""
+    assert not stored.has_usable_password()
+
+
+def test_the_address_is_its_owners_to_change_not_the_admins(admin_client, carol):
+    """Changed here, the address changed in the list while the site's e-mails (and a
+    password reset) still went to the confirmed one: half a change.  It is shown, not
+    offered, with where it is changed."""
+    page = reverse("admin:accounts_user_change", args=[carol.pk])
+    html = admin_client.get(page).content.decode()
+    assert 'name="email"' not in html and "Changed by its owner only" in html
+    data = change_form_data(admin_client, carol) | {"email": "new@example.com"}
+    assert admin_client.post(page, data).status_code == 302
+    assert User.objects.get(pk=carol.pk).email == carol.email
+
+
+def test_the_admin_index_names_each_section_once(admin_client):
+    """allauth's e-mail addresses and the site's users were both under "Accounts"."""
+    from django.contrib import admin
+
+    index = admin_client.get(reverse("admin:index"))
+    names = [app["name"] for app in admin.site.get_app_list(index.wsgi_request)]
+    assert len(names) == len(set(names)) and "Players" in names

@@ -134,6 +134,41 @@ def test_a_list_filter_the_database_cannot_answer_is_refused_not_a_500(
 @pytest.mark.parametrize(
     "url",
     [
+        "/admin/tokens/apitoken/?digest__startswith={digest}",
+        "/admin/tokens/apitoken/?digest={digest}",
+        "/admin/accounts/pushsubscription/?endpoint__contains=SECRET-PATH",
+        "/admin/accounts/pushsubscription/?auth__startswith=AUTH",
+        "/admin/accounts/pushsubscription/?p256dh__startswith=BPUB",
+        "/admin/accounts/user/?password__startswith={password}",
+        "/admin/mfa/authenticator/?data__isnull=False",
+    ],
+)
+def test_the_admin_refuses_lookups_on_secrets_it_never_shows(admin_client, alice, url):
+    """A token's digest, a device's push address and keys, a password's hash: the
+    admin shows none of them, and no list filter answers "1" or "0" about them, a
+    character at a time (400 whatever the value)."""
+    from accounts.models import PushSubscription
+    from accounts.tokens.models import ApiToken
+    from accounts.tokens.services import token_create
+
+    token, _secret = token_create(user=alice, name="bot")
+    PushSubscription.objects.create(
+        user=alice,
+        endpoint="https://push.example/send/SECRET-PATH",
+        p256dh="BPUBkey",
+        auth="AUTHsecret",
+    )
+    digest = ApiToken.objects.get(pk=token.pk).digest
+    password = alice.password[:6]
+    answer = admin_client.get(url.format(digest=digest[:2], password=password))
+    assert answer.status_code == 400
+    assert b"1 api token" not in answer.content and b"1 push subscription" not in answer.content
+    assert b"1 user" not in answer.content
+
+
+@pytest.mark.parametrize(
+    "url",
+    [
         "/admin/games/game/?status=active",
         "/admin/games/game/?players=3&memory_aid__exact=0",
         "/admin/games/game/?q=alice",

@@ -88,9 +88,24 @@ def test_wrong_credentials_are_refused_alike(anon, alice, body):
     assert not ApiToken.objects.exists()
 
 
-def test_inactive_user_gets_no_token(anon, db):
+def test_a_suspended_account_is_told_so_for_its_right_password_only(anon, db, settings):
+    """It was told "The username or password is not correct": a program's owner, sure
+    of the password, tried again and again.  The site's log-in says it is suspended;
+    so does the API, once the password is right (a wrong one learns nothing)."""
+    settings.CONTACT_EMAIL = "staff@highsociety.example"
     UserFactory(username="gone", is_active=False)
-    _error(anon.post(TOKEN_URL, {"username": "gone", "password": PASSWORD}, format="json"), 400)
+    told = _error(
+        anon.post(TOKEN_URL, {"username": "gone", "password": PASSWORD}, format="json"),
+        403,
+        "permission_denied",
+    )
+    assert told["detail"].startswith("This account is suspended: it cannot log in")
+    assert "write to staff@highsociety.example" in told["detail"]
+    wrong = {"username": "gone", "password": "not the password"}
+    _error(anon.post(TOKEN_URL, wrong, format="json"), 400, "invalid_credentials")
+    # Nor does the next request, for another account, hear of this one.
+    _error(anon.post(TOKEN_URL, wrong | {"username": "nobody"}, format="json"), 400)
+    assert not ApiToken.objects.exists()
 
 
 def test_unverified_email_gets_no_token(anon, db):
