@@ -9,8 +9,7 @@ from django.contrib import messages
 from django.core import signing
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
-from django.utils import dateformat, timezone, translation
-from django.utils.formats import date_format
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
@@ -36,6 +35,7 @@ from accounts.preferences import (
     unsubscribe_user,
 )
 from games.errors import GameError
+from games.presenter import moment_text
 from games.services import vacation_end, vacation_start
 
 
@@ -96,8 +96,8 @@ def vacation_update(request: HttpRequest) -> HttpResponse:
                 days=request.POST.get("days", ""),
                 seen=request.POST.get("seen"),
             )
-            local = timezone.localtime(user.vacation_until)
-            until = f"{date_format(local, 'DATETIME_FORMAT')} {dateformat.format(local, 'T')}"
+            # "UTC+1", as the board and the e-mails mark times (not "CET").
+            until = moment_text(user.vacation_until, timezone.get_current_timezone())
             messages.success(
                 request,
                 _("Enjoy your vacation: your deadlines wait until %(until)s.") % {"until": until},

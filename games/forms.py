@@ -21,6 +21,7 @@ from games.engine import ADVANCED_CARDS, MONEY
 from games.models import Game
 from games.presenter import money_text, quoted
 from games.selectors import players_by_name
+from games.services import unknown_invitee_text
 from ops.numbers import digits
 
 BOT_LEVELS = ("random", "easy", "medium", "hard", "expert")
@@ -274,10 +275,7 @@ class GameCreateForm(TableForm):
         known = players_by_name(list(named.values()))
         for n, name in named.items():
             if name.casefold() not in known:
-                self.add_error(
-                    f"invite_{n}",
-                    gettext("There is no player called %(name)s.") % {"name": quoted(name)},
-                )
+                self.add_error(f"invite_{n}", unknown_invitee_text(name))
         data["seats"] = seats
         return data
 

@@ -15,6 +15,7 @@ more than the viewer may see.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
@@ -163,6 +164,12 @@ def join_names(names: list[str] | tuple[str, ...]) -> str:
     return _("%(names)s and %(last)s") % {"names": ", ".join(names[:-1]), "last": names[-1]}
 
 
+def clauses(parts: Iterable[str]) -> str:
+    """Clauses of one sentence, joined by a semicolon as each language writes it
+    (French puts a non-breaking space before it)."""
+    return pgettext("between the clauses of a sentence", "; ").join(parts)
+
+
 def cards_text(codes: list[str] | tuple[str, ...]) -> str:
     return ", ".join(card_name(code) for code in codes) or _("none yet")
 
@@ -213,7 +220,7 @@ def event_text(event: dict[str, Any], names: list[str] | tuple[str, ...] | None 
             }
         return _("%(who)s wins %(card)s for free.") % values
     if kind == "take":
-        paid = "; ".join(
+        paid = clauses(
             _("%(who)s pays %(cash)s") % {"who": who(p["seat"]), "cash": cash_text(p["cards"])}
             for p in event["payments"]
         )
@@ -385,7 +392,7 @@ def order_text(order: Order, card: str | None, auction: str | None) -> str:
             parts.append(
                 _("if you take Theft, discard %(card)s") % {"card": card_name(order.discard)}
             )
-    text = "; ".join(parts)
+    text = clauses(parts)
     return text[:1].upper() + text[1:] + "."
 
 

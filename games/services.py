@@ -1101,8 +1101,9 @@ def _invitations_check(user: User, invitees: list[Any], *, withdrawn: int = 0) -
         if sent.filter(user=invitee).count() >= per_person:
             raise NotAllowed(
                 _(
-                    "You have invited %(name)s %(count)s times in the last 24 hours: "
-                    "wait for an answer, or invite them again tomorrow."
+                    "You have invited %(name)s %(count)s times in the last 24 hours "
+                    "(withdrawn and answered invitations count too): leave the seat open and "
+                    "send them the table's link, or invite them again tomorrow."
                 )
                 % {"name": invitee.public_name, "count": per_person}
             )
@@ -1806,12 +1807,26 @@ def _seat_entry(entry: Any, number: int) -> tuple[str, Any]:
     return "open", None
 
 
+def unknown_invitee_text(name: str) -> str:
+    """Why nobody called ``name`` can be invited, and how to bring someone new: an
+    e-mail address is said to be one, whether an account has it or not."""
+    if "@" in name:
+        return _(
+            "An invitation names a player's username, not an e-mail address. Someone "
+            "without an account yet takes an open seat through the table's link."
+        )
+    return _(
+        "There is no player called %(name)s. Someone without an account yet takes an open "
+        "seat through the table's link."
+    ) % {"name": quoted(name)}
+
+
 def _invitee(creator: User, name: str, users: dict[str, Any]) -> Any:
     """The active player called ``name`` (``users``: by case-folded name, from
     ``players_by_name``), who takes invitations from ``creator``."""
     user = users.get(name.casefold())
     if user is None:
-        raise GameError(_("There is no player called %(name)s.") % {"name": quoted(name)})
+        raise GameError(unknown_invitee_text(name))
     if InvitationBlock.objects.filter(user=user, blocked=creator).exists():
         raise GameError(_("%(name)s does not take invitations from you.") % {"name": quoted(name)})
     return user

@@ -28,13 +28,14 @@ from accounts.deletion import DELETED_PREFIX
 from games.engine import LUXURY_VALUE
 from games.presenter import (
     card_name,
+    join_names,
     minus_sign,
     money_text,
     status_text,
     turn_due_text,
     utc_offset_text,
 )
-from games.selectors import seat_declined_by, seat_names
+from games.selectors import game_seat_is_to_act, seat_declined_by, seat_names
 
 register = template.Library()
 
@@ -382,6 +383,20 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         badge = format_html('<span class="badge badge--done">{}</span>', gettext("You resigned"))
     elif game.status == "active":
         badge = format_html('<span class="badge">{}</span>', gettext("In play"))
+        # Whom the table waits for (a host with several tables over days sees who holds
+        # one up), as the board says it.  Not until when: only the reader's own turns
+        # say that (the lobby's refresh follows their words as time passes).
+        seats = list(game.seats.all())
+        waiting = [
+            name
+            for seat, name in zip(seats, seat_names(seats), strict=True)
+            if game_seat_is_to_act(game, seat.position)
+        ]
+        if waiting:
+            badge += format_html(
+                ' <span class="game-row__waiting">{}</span>',
+                gettext("waiting for %(names)s") % {"names": join_names(waiting)},
+            )
     elif game.status == "finished":
         badge = format_html('<span class="badge badge--done">{}</span>', gettext("Finished"))
         if getattr(game, "your_result", None) is not None:  # the player's place, in a word

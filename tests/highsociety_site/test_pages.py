@@ -186,6 +186,23 @@ def test_a_form_address_opened_in_the_browser_gets_a_page_not_a_blank(client, al
         assert f'href="{path}"' in page
 
 
+def test_a_tables_form_address_opened_in_the_browser_leads_back_to_the_table(client, alice):
+    """A refused seat change leaves the browser at /games/7/seat/: opened again (or
+    bookmarked), its page offered only the lobby."""
+    from tests.games.factories import GameFactory
+
+    game = GameFactory(creator=alice, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    client.force_login(alice)
+    for form in ("seat", "join", "leave"):
+        response = client.get(f"/games/{game.pk}/{form}/")
+        assert response.status_code == 405, form
+        page = response.content.decode()
+        assert f'<a href="/games/{game.pk}/">Back to table {game.pk}</a>' in page
+    # An address of no table keeps the lobby alone.
+    page = client.get("/accounts/profile/sign-out-everywhere/").content.decode()
+    assert "Back to table" not in page
+
+
 def test_every_page_leads_to_the_api_docs(client):
     """A program's author finds the API from any page's footer, signed in or not."""
     for path in ("/", "/rules/", "/accounts/login/"):

@@ -29,6 +29,23 @@ def test_money_is_written_as_each_language_writes_it():
             assert presenter.money_text(1000) == text.replace("25", "1", 1)
 
 
+def test_a_sentence_of_several_payments_is_punctuated_as_each_language_does():
+    """Scandal taken while two others pay: the payments were joined by a bare "; ",
+    which French writes with a no-break space before it."""
+    event = {
+        "type": "take",
+        "seat": 0,
+        "card": "scandal",
+        "payments": [{"seat": 1, "cards": [8000]}, {"seat": 2, "cards": [3000, 6000]}],
+    }
+    names = ["Éloïse", "Bot (moyen)", "Bot (facile)"]
+    with translation.override("fr"):
+        text = presenter.event_text(event, names)
+    assert "paie 8\xa0000\xa0; Bot (facile) paie 3\xa0000 + 6\xa0000." in text
+    with translation.override("en"):
+        assert "pays 8,000; Bot (facile) pays" in presenter.event_text(event, names)
+
+
 def test_cards_carry_the_names_of_the_german_and_french_editions():
     names = {
         "de": ["Luxus 7", "Prestige", "Skandal (½)", "Schulden (−5)", "Diebstahl"],
@@ -546,7 +563,7 @@ def test_a_revealed_card_reads_with_its_article(language, sentence):
 
 
 def test_a_cards_tooltip_and_an_error_pages_title_follow_french_typography(client):
-    """"Luxe 2: Luxe valant…" and "Erreur: Inscription": French puts a no-break space
+    """ "Luxe 2: Luxe valant…" and "Erreur: Inscription": French puts a no-break space
     before the colon."""
     from games.templatetags.game_cards import status_card
 

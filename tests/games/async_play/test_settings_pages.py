@@ -424,3 +424,20 @@ def test_the_time_zone_list_has_current_names_only(client, dora):
     client.post("/accounts/profile/time-zone/", {"time_zone": "US/Eastern"})
     dora.refresh_from_db()
     assert dora.time_zone == "US/Eastern"
+
+
+def test_a_vacation_says_its_end_with_the_offset_the_board_uses(client, dora):
+    """The vacation's message and the profile wrote "CET" (English, and unlike the
+    board's and the e-mails' "UTC+1", in every language)."""
+    from django.urls import reverse
+
+    client.force_login(dora)
+    client.post(reverse("time_zone_update"), {"time_zone": "Europe/Paris"})
+    answer = client.post(
+        "/accounts/profile/vacation/", {"action": "start", "days": "3"}, follow=True
+    )
+    text = answer.content.decode()
+    assert "your deadlines wait until" in text
+    offset = "UTC+1" if timezone.now().month in (1, 2, 3, 11, 12) else "UTC+"
+    assert text.count(offset) >= 2  # the message and the profile's line
+    assert "CET" not in text and "CEST" not in text

@@ -287,6 +287,22 @@ def test_an_invitations_link_opened_logged_out_says_how_to_answer_it(client, hos
     assert 'name="accept" value="yes"' in html
 
 
+def test_an_invitations_link_at_a_table_with_an_open_seat_too_says_how_to_answer_it(
+    client, host, dave
+):
+    """With an open seat left, the link opened logged out offered only "Log in to join"
+    and "Sign up to join": the invited player read it as someone else's table."""
+    from games import services
+
+    game = services.game_create(creator=host, players=3, seats=[{"user": "dave"}, {"open": True}])
+    html = client.get(url(game)).content.decode()
+    assert "Invited here? Log in to accept or decline your invitation." in html
+    assert "Log in to join" in html
+    # Without an invitation at the table, nobody is told of one.
+    other = services.game_create(creator=host, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    assert "Invited here?" not in client.get(url(other)).content.decode()
+
+
 def test_an_open_table_shows_its_share_link(client, host, dave, bob):
     """Share-a-link invitations: the page of a table with an open seat shows the link
     that lets anyone take it; the link leads a visitor to log in and back, then join."""

@@ -325,3 +325,17 @@ def test_the_same_form_sent_twice_at_once_opens_one_table(alice):
     (game,) = Game.objects.filter(created_by=alice)
     assert [a.status_code for a in answers] == [302, 302], answers
     assert {a["Location"] for a in answers} == {f"/games/{game.pk}/"}
+
+
+@pytest.mark.parametrize("typed", ["frank@example.com", "bob@example.com"])
+def test_an_address_typed_for_an_invitation_says_how_to_bring_a_friend(client, alice, bob, typed):
+    """A host typed a friend's e-mail address: "There is no player called …", with no
+    word of how to get someone new to the table.  Said alike whether an account has
+    the address (the form tells nobody whose address is whose)."""
+    client.force_login(alice)
+    html = client.post("/games/new/", _form(seat_2="invite", invite_2=typed)).content.decode()
+    assert "An invitation names a player&#x27;s username, not an e-mail address." in html
+    assert "takes an open seat through the table&#x27;s link" in html
+    assert "bob" not in html.split('id="form-errors"', 1)[1].split("</div>", 1)[0].lower()
+    unknown = client.post("/games/new/", _form(seat_2="invite", invite_2="frank")).content.decode()
+    assert "There is no player called “frank”. Someone without an account yet" in unknown

@@ -97,6 +97,29 @@ def test_your_games_mark_who_resigned(client, dora, alice, bob):
     assert "You resigned" in html and "In play" not in html
 
 
+def test_a_running_game_says_whom_it_waits_for(client, dora, alice, bob):
+    """A host with several tables over days read only "In play" on each, not who held
+    one up (how long they have is theirs to read, on their own row)."""
+    from tests.games.factories import people_game
+
+    game = people_game(
+        dora,
+        alice,
+        bob,
+        deck=scenario_deck("lux5 lux6 lux7"),
+        first_player=2,
+        move_deadline_hours=48,
+    )  # bob to move
+    client.force_login(dora)
+    html = client.get("/").content.decode()
+    row = html.split(f'href="/games/{game.pk}/"', 1)[1].split("</li>", 1)[0]
+    assert "In play" in row and f"waiting for {bob.public_name}" in row
+    assert "Move due" not in row
+    client.force_login(bob)  # his own turn: the row says so, as before
+    row = client.get("/").content.decode().split(f'href="/games/{game.pk}/"', 1)[1]
+    assert "Your turn" in row.split("</li>", 1)[0] and "waiting for" not in row.split("</li>", 1)[0]
+
+
 def test_an_invitation_in_your_games_says_what_the_table_will_be(client, alice, bob):
     """Players, special cards and pace, as the open tables say them: one answers an
     invitation knowing what it asks for (the row named the seats alone)."""
