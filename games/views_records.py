@@ -92,15 +92,20 @@ class PageForm(forms.Form):
         return self.cleaned_data.get("page")
 
 
-def _bot_named(name: str) -> str | None:
+def _bot_named(name: str, *, bare: bool = False) -> str | None:
     """The bot level a table's name for a bot writes ("Bot (easy)", "Bot (leicht) #2",
-    in the page's language or in English), or None."""
+    in the page's language or in English), or None.  ``bare``: its level alone too
+    ("facile", "easy"), as a player types it."""
     wanted = re.sub(r"\s+#\d+$", "", name).casefold()
     for level in BOT_LEVELS:
         seat = Seat(ai_level=level)
         with translation.override("en"):
             english = seat.display_name
-        if wanted in (seat.display_name.casefold(), english.casefold()):
+        names = {seat.display_name.casefold(), english.casefold()}
+        if bare:  # the word in the brackets: "Bot (facile)" → "facile"
+            names |= {found.casefold() for found in re.findall(r"\((.+)\)", seat.display_name)}
+            names |= {found.casefold() for found in re.findall(r"\((.+)\)", english)}
+        if wanted in names:
             return level
     return None
 
@@ -135,6 +140,10 @@ class HistoryFilterForm(PageForm):
         if level is not None:  # "Bot (easy)", as the tables name a bot
             return level
         user = selectors.user_by_name(name)
+        if user is None:  # a level alone ("facile"), unless a player has that name
+            level = _bot_named(name, bare=True)
+            if level is not None:
+                return level
         if user is None:
             raise forms.ValidationError(
                 gettext("There is no player called “%(name)s”.") % {"name": name[:40]}

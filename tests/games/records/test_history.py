@@ -169,6 +169,24 @@ def test_the_opponent_filter_takes_a_bots_name_as_the_table_shows_it(alice_clien
     assert _listed(alice_client.get("/games/history/", {"opponent": "Bot (hard)"})) == set()
 
 
+@pytest.mark.parametrize(("name", "language"), [("easy", "en"), ("facile", "fr"), ("Leicht", "de")])
+def test_the_opponent_filter_takes_a_bots_level_alone(alice_client, tables, name, language):
+    """ "facile" was "no player called «\u00a0facile\u00a0»": only "Bot (facile)" worked."""
+    headers = {"HTTP_ACCEPT_LANGUAGE": language}
+    response = alice_client.get("/games/history/", {"opponent": name}, **headers)
+    assert response.status_code == 200
+    assert _listed(response) == {tables["lost_carol"].pk}
+
+
+def test_a_player_called_like_a_level_is_found_first(alice_client, tables, alice, bob, carol):
+    from tests.factories import UserFactory
+
+    easy = UserFactory(username="easy")
+    shared = scored_game([alice, easy, carol], [WIN, SECOND, LAST])
+    response = alice_client.get("/games/history/", {"opponent": "easy"})
+    assert _listed(response) == {shared.pk}
+
+
 def test_an_invitation_not_answered_says_it_waits_for_me(client, alice, bob):
     from games import services
 
