@@ -33,11 +33,6 @@ RELATED_GAME_JSON_FIELDS = tuple(f"game__{name}" for name in GAME_JSON_FIELDS)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-    # ``secret_fields``: those whose values are secret while a game runs (the deck
-    # order, hands, sealed choices).  The changelist's URL filters
-    # (``?state__setup_deck__16=lux10``) would answer "1 game" or "0 games" about them,
-    # one question at a time: the site's admin refuses any lookup on them (Django
-    # answers 400), whatever the value and the game.
 
     def has_add_permission(self, request, obj=None):
         return False
@@ -87,6 +82,10 @@ class SeatInline(admin.TabularInline):
 
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
+    # Secret while a game runs (the deck order, hands, sealed choices): the list's URL
+    # filters (``?state__setup_deck__16=lux10``) would answer "1 game" or "0 games"
+    # about them, one question at a time, so the site's ``admin_lookups.LookupGuard``
+    # refuses any lookup on them (400), whatever the value and the game.
     secret_fields = frozenset({"state", "scenario_deck", "scenario_first_player", "result"})
     list_display = ("id", "status", "players", "created_by", "version", "created_at", "finished_at")
     list_filter = ("status", "players", "memory_aid")
@@ -147,7 +146,7 @@ class GameAdmin(ReadOnlyAdmin):
 
 @admin.register(Move)
 class MoveAdmin(GameRowAdmin):
-    secret_fields = frozenset({"action"})
+    secret_fields = frozenset({"action"})  # a sealed choice: as GameAdmin's
     list_display = ("game_shown", "number", "seat", "actor", "action_shown", "user", "created_at")
     list_filter = ("actor",)
     search_fields = ("=game__id", "user__username")

@@ -32,6 +32,7 @@ from __future__ import annotations
 import logging
 from datetime import UTC, datetime, timedelta
 from typing import Any, NamedTuple
+from urllib.parse import urlencode
 
 from django.conf import settings
 from django.core.cache import cache
@@ -50,7 +51,14 @@ from games.clock import turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
-from games.selectors import chat_lines, game_ending, log_entries, orders_view, table_view
+from games.selectors import (
+    chat_lines,
+    game_ending,
+    log_entries,
+    orders_view,
+    reader_token,
+    table_view,
+)
 from ops.logcontext import game_logged
 from ops.numbers import digits
 from ops.outages import CACHE_ERRORS
@@ -691,11 +699,14 @@ def _absolute(path: str) -> str:
 
 
 def game_url(game_id: int, reader: Any = None) -> str:
-    """The table's address; in an e-mail it names its ``reader`` (``?for=`` their id),
-    so that the board opened in a browser logged in as someone else says whose link
-    it is, and how to play that seat."""
+    """The table's address; in an e-mail it names its ``reader`` (``?for=``, their id
+    signed for this table: ``selectors.reader_token``), so that the board opened in a
+    browser logged in as someone else says whose link it is, and how to play that
+    seat."""
     url = _absolute(reverse("games:detail", args=[game_id]))
-    return f"{url}?for={reader.pk}" if reader is not None else url
+    if reader is None:
+        return url
+    return f"{url}?{urlencode({'for': reader_token(game_id, reader.pk)})}"
 
 
 def _unsubscribe_url(user: Any, kind: str | None = None) -> str:

@@ -17,6 +17,7 @@ from datetime import datetime
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth import get_user_model
+from django.core import signing
 from django.core.paginator import Page, Paginator
 from django.db.models import (
     Case,
@@ -864,21 +865,32 @@ def invitation_withdrawn(game: Game, user: User | None) -> bool:
     )
 
 
-def link_reader(game: Game, user: User | None, reader_id: str | None) -> User | None:
-    """Whom an e-mail's link to ``game`` was for (its ``?for=``, their id), when
-    ``user``, logged in, is someone else: its host, a person seated or once invited
-    there, or one e-mailed about it.  None for anyone else or any other value: the
-    page names only a person the table names too."""
-    if not _user_known(user) or not reader_id or not reader_id.isdigit() or len(reader_id) > 12:
+def reader_token(game_id: int, user_id: int) -> str:
+    """The ``?for=`` of a table's link in an e-mail to ``user_id``: their account's
+    number, signed for this table, so that only a link the site sent names anyone
+    (``link_reader``), and nobody learns a name by trying numbers."""
+    return signing.Signer(salt=f"games.link-reader.{game_id}").sign(str(user_id))
+
+
+def link_reader(game: Game, user: User | None, token: str | None) -> User | None:
+    """Whom an e-mail's link to ``game`` was for (its ``?for=``, ``reader_token``),
+    when ``user``, logged in, is someone else; None for anything else: no token, one
+    not signed for this table, an account that cannot log in (deleted, suspended), or
+    a person who is not the table's host nor at one of its seats any more."""
+    if not _user_known(user) or not token or len(token) > 100:
         return None
-    if int(reader_id) == user.pk:
+    try:
+        reader_id = int(signing.Signer(salt=f"games.link-reader.{game.pk}").unsign(token))
+    except (signing.BadSignature, ValueError):
         return None
-    about = (
-        Q(pk=game.created_by_id)
-        | Exists(Seat.objects.filter(game=game, user=OuterRef("pk")))
-        | Exists(Notification.objects.filter(game=game, user=OuterRef("pk")))
+    if reader_id == user.pk:
+        return None
+    about = Q(pk=game.created_by_id) | Exists(Seat.objects.filter(game=game, user=OuterRef("pk")))
+    return (
+        get_user_model()
+        .objects.filter(about, pk=reader_id, is_active=True, deleted_at__isnull=True)
+        .first()
     )
-    return get_user_model().objects.filter(about, pk=int(reader_id)).first()
 
 
 def host_blocked(game: Game, user: User) -> bool:

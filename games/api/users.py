@@ -55,8 +55,9 @@ def _suspended() -> str:
         "This account is suspended: it cannot log in, and bots play its running games to "
         "the end. Only the site's staff can reinstate it."
     )
-    if settings.CONTACT_EMAIL:
-        told += " " + _("To ask why, write to %(address)s.") % {"address": settings.CONTACT_EMAIL}
+    if settings.CONTACT_EMAIL:  # as the log-in's page says it
+        told += " " + _("To ask why, or to ask for it back, write to the staff:")
+        told += " " + settings.CONTACT_EMAIL
     return told
 
 

@@ -100,7 +100,7 @@ def test_a_suspended_account_is_told_so_for_its_right_password_only(anon, db, se
         "permission_denied",
     )
     assert told["detail"].startswith("This account is suspended: it cannot log in")
-    assert "write to staff@highsociety.example" in told["detail"]
+    assert "write to the staff: staff@highsociety.example" in told["detail"]
     wrong = {"username": "gone", "password": "not the password"}
     _error(anon.post(TOKEN_URL, wrong, format="json"), 400, "invalid_credentials")
     # Nor does the next request, for another account, hear of this one.

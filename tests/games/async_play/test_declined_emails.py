@@ -5,6 +5,8 @@ the table or dealt with the seat already."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 import pytest
 from django.conf import settings
 from django.core import mail
@@ -13,6 +15,7 @@ from django.utils import translation
 from accounts.preferences import emails_off_set
 from games.models import Game, Notification
 from games.notifications import OUTBOX_GRACE, notification_send, seat_seen
+from games.selectors import reader_token
 from games.services import (
     game_create,
     game_invitation_respond,
@@ -65,7 +68,9 @@ def test_the_host_hears_who_declined_and_how_to_fill_the_seat(alice, bob, waitin
     assert seats in body
     assert "  Seat 4: Bot (hard)\n" in body
     assert 'choose "Change seat 2" on the table\'s page:' in body
-    url = f"{settings.SITE_URL}/games/{waiting.pk}/?for={alice.pk}"  # names its reader
+    url = f"{settings.SITE_URL}/games/{waiting.pk}/?" + urlencode(
+        {"for": reader_token(waiting.pk, alice.pk)}
+    )  # names its reader
     assert url in body
     html = message.alternatives[0][0]
     assert f'href="{url}"' in html and "<strong>Bob</strong> declined" in html

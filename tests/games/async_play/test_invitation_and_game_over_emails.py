@@ -5,6 +5,7 @@ who played there and did not watch the end at the board."""
 from __future__ import annotations
 
 import random
+from urllib.parse import urlencode
 
 import pytest
 from django.conf import settings
@@ -12,6 +13,7 @@ from django.core import mail
 
 from games.models import Game, Notification
 from games.notifications import notification_send, seat_seen
+from games.selectors import reader_token
 from games.services import game_create, game_invitation_respond, game_resign
 from tests.games.factories import people_game, people_play, play_out
 
@@ -33,7 +35,9 @@ def test_an_invitation_says_who_invites_and_links_to_the_table(alice, bob, carol
         )
     (message,) = _to(bob)
     assert message.subject == f"[High Society] Alice invites you to table {game.pk}"
-    url = f"{settings.SITE_URL}/games/{game.pk}/?for={bob.pk}"  # names its reader
+    url = f"{settings.SITE_URL}/games/{game.pk}/?" + urlencode(
+        {"for": reader_token(game.pk, bob.pk)}
+    )  # names its reader
     assert url in message.body and "3 players, 2 days per move" in message.body
     assert "Bot (hard)" in message.body
     html = message.alternatives[0][0]

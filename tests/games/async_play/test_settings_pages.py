@@ -13,6 +13,7 @@ from django.utils import timezone
 
 from accounts.models import User
 from accounts.preferences import unsubscribe_token
+from games import presenter
 from tests.factories import PASSWORD
 from tests.games.factories import GameFactory, scenario_deck
 
@@ -438,6 +439,8 @@ def test_a_vacation_says_its_end_with_the_offset_the_board_uses(client, dora):
     )
     text = answer.content.decode()
     assert "your deadlines wait until" in text
-    offset = "UTC+1" if timezone.now().month in (1, 2, 3, 11, 12) else "UTC+"
-    assert text.count(offset) >= 2  # the message and the profile's line
+    dora.refresh_from_db()
+    paris = dora.vacation_until.astimezone(ZoneInfo("Europe/Paris"))
+    offset = presenter.utc_offset_text(paris)  # UTC+1 in winter, UTC+2 in summer
+    assert text.count(f"{paris:%H:%M} {offset}") >= 2  # the message and the profile's line
     assert "CET" not in text and "CEST" not in text

@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from datetime import timedelta
 from smtplib import SMTPException
+from urllib.parse import urlencode
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -18,6 +19,7 @@ from games import notifications
 from games.deadlines import STALLED_AFTER, stalled_sweep
 from games.models import Game, Notification
 from games.notifications import notification_send, outbox_sweep, seat_seen, turn_key
+from games.selectors import reader_token
 from games.services import game_submit_action
 from tests.games.factories import GameFactory, people_game, scenario_deck
 
@@ -40,7 +42,9 @@ def test_the_first_turn_is_emailed_with_text_html_link_and_unsubscribe(dora, run
     message = mail.outbox[0]
     assert message.to == ["dora@example.com"]
     assert message.subject == f"[High Society] Your turn at table {game.pk}"
-    url = f"{settings.SITE_URL}/games/{game.pk}/?for={dora.pk}"  # names its reader
+    url = f"{settings.SITE_URL}/games/{game.pk}/?" + urlencode(
+        {"for": reader_token(game.pk, dora.pk)}
+    )  # names its reader
     assert "Your turn: bid for Luxury 5, or pass." in message.body
     assert f"Table {game.pk} is waiting for you." in message.body
     assert message.body.count("Your turn") == 1  # the headline says it; once is enough
@@ -213,6 +217,8 @@ def test_emails_show_nothing_hidden(dora, run_commits):
         text = message.body + message.alternatives[0][0]
         # The unsubscribe link is signed with the time: the second may tick between games.
         text = re.sub(r"/accounts/unsubscribe/[^/\s\"]+/", "/accounts/unsubscribe/T/", text)
+        # The table's link names its reader, signed for that table (another id).
+        text = text.replace(urlencode({"for": reader_token(game.pk, dora.pk)}), "for=R")
         bodies.append(
             text.replace(f"table {game.pk}", "table N")
             .replace(f"Table {game.pk}", "Table N")
