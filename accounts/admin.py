@@ -3,6 +3,7 @@ that say first what they will do; only superusers grant rights; a password set h
 the account's sessions and API tokens and tells its owner, as a reset would."""
 
 from allauth.account.adapter import get_adapter
+from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from django import forms
 from django.contrib import admin, messages
@@ -344,6 +345,27 @@ class NoEditAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+
+# allauth's admin of e-mail addresses lets staff change an account's address, add one
+# (verified, primary) to any account, a deleted one too, and mark one verified: whoever
+# holds that address could then reset the password and take the account.  An address
+# is its owner's, confirmed from it (their profile's e-mail page): here staff see
+# which addresses an account has, and whether each is confirmed, nothing more.
+admin.site.unregister(EmailAddress)
+
+
+@admin.register(EmailAddress)
+class EmailAddressAdmin(NoEditAdmin):
+    list_display = ("email", "user", "primary", "verified")
+    list_filter = ("primary", "verified")
+    search_fields = ("email", "user__username", "user__display_name")
+    list_select_related = ("user",)
+    fields = ("user", "email", "primary", "verified")
+    readonly_fields = fields
+
+    def has_delete_permission(self, request, obj=None):
+        return False  # its owner removes it, on their e-mail page
 
 
 # allauth's own admin of second factors shows and edits each one's secret (the

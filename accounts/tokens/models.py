@@ -34,6 +34,7 @@ class ApiToken(models.Model):
     form_once = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
+        verbose_name = "API token"  # the admin's list: not "Api tokens"
         ordering = ["-created_at", "-id"]
         indexes = [models.Index(fields=["user", "-created_at"], name="tokens_user_created")]
         constraints = [

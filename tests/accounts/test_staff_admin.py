@@ -323,3 +323,31 @@ def test_the_admin_index_names_each_section_once(admin_client):
     index = admin_client.get(reverse("admin:index"))
     names = [app["name"] for app in admin.site.get_app_list(index.wsgi_request)]
     assert len(names) == len(set(names)) and "Players" in names
+
+
+def test_e_mail_addresses_are_shown_not_changed_in_the_admin(admin_client, alice):
+    """allauth's admin let staff change a player's address (a password reset then went
+    to it: whoever held it took the account), add a verified one to any account, a
+    deleted one too, and mark one verified.  The list shows; nothing changes there."""
+    from allauth.account.models import EmailAddress
+
+    address, _ = EmailAddress.objects.update_or_create(
+        user=alice, email="alice@example.com", defaults={"verified": True, "primary": True}
+    )
+    admin_client.raise_request_exception = False
+    listed = admin_client.get(reverse("admin:account_emailaddress_changelist"))
+    assert listed.status_code == 200 and "alice@example.com" in listed.content.decode()
+    assert "make_verified" not in listed.content.decode()
+    page = reverse("admin:account_emailaddress_change", args=[address.pk])
+    changed = admin_client.post(page, {"user": alice.pk, "email": "thief@example.com"})
+    assert changed.status_code == 403
+    added = admin_client.post(
+        reverse("admin:account_emailaddress_add"),
+        {"user": alice.pk, "email": "thief@example.com", "verified": "on", "primary": "on"},
+    )
+    assert added.status_code == 403
+    gone = admin_client.post(reverse("admin:account_emailaddress_delete", args=[address.pk]))
+    assert gone.status_code == 403
+    assert list(EmailAddress.objects.filter(user=alice).values_list("email", "verified")) == [
+        ("alice@example.com", True)
+    ]

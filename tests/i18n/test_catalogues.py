@@ -127,6 +127,27 @@ def test_french_never_puts_de_or_que_before_a_name():
     assert wrong == []
 
 
+def test_french_speaks_to_the_reader_without_a_gender():
+    """ "Vous êtes désabonné", "Une fois inscrit", "Connecté sous le nom": the site does
+    not know the reader's gender, and a masculine agreement addressed to them read as
+    if it did.  Sentences say it otherwise ("Votre désabonnement est enregistré",
+    "Après l’inscription", "Compte connecté")."""
+    po_file = ROOT / "locale" / "fr" / "LC_MESSAGES" / "django.po"
+    participles = r"(?:connecté|déconnecté|inscrit|désabonné|abonné|absent|invité|assis|sûr|seul)"
+    addressed = re.compile(
+        rf"\b(?:vous (?:êtes|étiez|serez)(?: déjà| de nouveau)? {participles}\b(?!\(e\))"
+        rf"|^(?:une fois |)(?:connecté|inscrit)\b|vous seul\b)",
+        re.I,
+    )
+    wrong = [
+        text
+        for entry in entries(po_file)
+        for key, text in entry.items()
+        if key.startswith("msgstr") and addressed.search(text)
+    ]
+    assert wrong == []
+
+
 # --- templates: text outside translation tags ---------------------------------------
 
 TEMPLATES = ROOT / "templates"
