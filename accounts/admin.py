@@ -180,12 +180,10 @@ class UserAdmin(BaseUserAdmin):
         account with the tables it is in, and those it will pass over."""
         if request.POST.get("post") == "yes":
             return None
-        # By column: running games resigned, waiting tables left, own tables closed.
-        columns = ("resigned", "left", "closed")
-        rows = [
-            (user, [tables[column] for column in columns])
-            for user, tables in ((user, player_tables(user=user)) for user in users)
-        ]
+        rows = []
+        for user in users:  # by column: running games resigned, tables left, own closed
+            tables = player_tables(user=user)
+            rows.append((user, [tables["resigned"], tables["left"], tables["closed"]]))
         context = {
             **self.admin_site.each_context(request),
             "title": title,

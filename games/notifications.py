@@ -845,6 +845,11 @@ def _bid_total(view: TableView, move: Move) -> int | None:
     return None
 
 
+def _table_ref(letter: Letter) -> dict[str, Any]:
+    """The table an e-mail is about, when it needs no more than its number and link."""
+    return {"id": letter.game.pk, "url": game_url(letter.game.pk, letter.user)}
+
+
 def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
     inviter = letter.about.who
 
@@ -868,7 +873,7 @@ def _message_invitation(letter: Letter) -> EmailMultiAlternatives:
         template="invitation",
         context={
             "inviter": inviter,
-            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk, letter.user)},
+            "game": _table_ref(letter),
             "players": letter.game.players,
             "others": others,
             "options": presenter.table_option_words(letter.view.options),
@@ -890,7 +895,7 @@ def _message_declined(letter: Letter) -> EmailMultiAlternatives:
             "left": left,
             "who": letter.about.who,
             "number": letter.about.seat.position + 1 if letter.about.seat else None,
-            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk, letter.user)},
+            "game": _table_ref(letter),
             "seats": presenter.waiting_seat_lines(letter.view),
         },
     )
@@ -964,7 +969,7 @@ def _message_closed(letter: Letter) -> EmailMultiAlternatives:
             "next_step": next_step,
             "next_url": url,
             "next_button": button,
-            "game": {"id": letter.game.pk, "url": game_url(letter.game.pk, letter.user)},
+            "game": _table_ref(letter),
         },
     )
 

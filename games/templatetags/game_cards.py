@@ -349,6 +349,8 @@ def my_game_row(context: Any, game: Any) -> SafeString:
     built in one go: the lobby lists up to about 80 of them (50 running, 10 open of
     their own, the 10 newest invitations, the 10 last finished).  An invitation has
     its "Accept" beside it (declining, final, is on the table's page)."""
+    seats = list(game.seats.all())
+    names = seat_names(seats)  # as the board names them ("Alex (resigned)")
     if game.your_turn:
         badge = format_html('<span class="badge badge--turn">{}</span>', gettext("Your turn"))
         due = turn_due_text(game.deadline_at, timezone.now())
@@ -364,7 +366,7 @@ def my_game_row(context: Any, game: Any) -> SafeString:
             '<span class="badge badge--open">{}</span>', gettext("Waiting for players")
         )
         host = game.created_by_id == game.your_seat.user_id  # who declined: theirs to know
-        for seat in game.seats.all():
+        for seat in seats:
             declined = seat_declined_by(seat, host=host)
             if declined is not None:
                 if seat.declined_after_joining:
@@ -386,10 +388,9 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         # Whom the table waits for (a host with several tables over days sees who holds
         # one up), as the board says it.  Not until when: only the reader's own turns
         # say that (the lobby's refresh follows their words as time passes).
-        seats = list(game.seats.all())
         waiting = [
             name
-            for seat, name in zip(seats, seat_names(seats), strict=True)
+            for seat, name in zip(seats, names, strict=True)
             if game_seat_is_to_act(game, seat.position)
         ]
         if waiting:
@@ -437,18 +438,19 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         gettext("Table %(table)s") % {"table": game.pk},
         badge,
         meta,
-        ", ".join(_row_names(list(game.seats.all()))),
+        ", ".join(_row_names(seats, names)),
         action,
     )
 
 
-def _row_names(seats: list) -> list[str]:
-    """The seats of a lobby row as the board names them ("Alex (resigned)"), an
-    invitation not answered yet marked in brackets ("Bob (invited)": after a comma, in
-    a list of names joined by commas, "invited" read as one more player)."""
+def _row_names(seats: list, names: list[str]) -> list[str]:
+    """The seats of a lobby row by their board names (``seat_names``: "Alex
+    (resigned)"), an invitation not answered yet marked in brackets ("Bob (invited)":
+    after a comma, in a list of names joined by commas, "invited" read as one more
+    player)."""
     return [
         gettext("%(name)s (invited)") % {"name": name} if seat.invited else name
-        for seat, name in zip(seats, seat_names(seats), strict=True)
+        for seat, name in zip(seats, names, strict=True)
     ]
 
 
