@@ -49,7 +49,7 @@ class User(AbstractUser):
         "invitation": _("Invitations to a table"),
         "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
-        "handed_over": _("Your seat handed to a bot after missed deadlines"),
+        "handed_over": _("Your seat handed to a bot while you were away"),
         "closed": _("A table you were at closed before its game started"),
     }
     # The same kinds inside a sentence ("Stop these e-mails (your turn)").
@@ -66,7 +66,7 @@ class User(AbstractUser):
             "e-mail kind in a sentence", "the result of a game you were away for"
         ),
         "handed_over": pgettext_lazy(
-            "e-mail kind in a sentence", "your seat handed to a bot after missed deadlines"
+            "e-mail kind in a sentence", "your seat handed to a bot while you were away"
         ),
         "closed": pgettext_lazy(
             "e-mail kind in a sentence", "tables you were at closed before their game started"
@@ -82,7 +82,7 @@ class User(AbstractUser):
         "invitation": _("Invitations to a table"),
         "declined": _("An invitation to your table declined"),
         "game_over": _("The result of a game you were away for"),
-        "handed_over": _("Your seat handed to a bot after missed deadlines"),
+        "handed_over": _("Your seat handed to a bot while you were away"),
         "closed": _("A table you were at closed before its game started"),
     }
 
@@ -273,7 +273,7 @@ class PlayerResult(models.Model):
     won = models.BooleanField()
     cast_out = models.BooleanField()
     resigned = models.BooleanField(default=False)
-    # The table's creator handed the seat to a bot after missed deadlines (``resigned``
+    # The table's creator handed the seat to a bot while its player was away (``resigned``
     # is true too: the end is the bot's); the pages say so rather than "resigned".
     handed_over = models.BooleanField(default=False)
     status = models.IntegerField()

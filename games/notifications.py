@@ -941,6 +941,9 @@ def _message_handed_over(letter: Letter) -> EmailMultiAlternatives:
         context={
             "who": letter.about.who,
             "missed": seat.timeouts if seat else 0,
+            # A table without move deadlines: handed over after days without a move.
+            "deadlines": bool(letter.game.move_deadline_hours),
+            "idle_days": settings.SEAT_TO_BOT_AFTER_IDLE_DAYS,
             # No deadline: the next move's is someone else's, and the reader no longer
             # moves here (it read as a time they had to keep).
             "game": {

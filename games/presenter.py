@@ -820,7 +820,11 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
     elif kind in ("declined", "left"):
         body = _("The seat waits for you: give it to a bot, invite someone else, or open it.")
     elif kind == "handed_over":
-        body = _("You missed your deadlines: a bot plays your seat to the end of the game.")
+        body = (
+            _("You missed your deadlines: a bot plays your seat to the end of the game.")
+            if view.options.move_deadline_hours
+            else _("The table waited days for your move: a bot plays your seat to the end.")
+        )
     elif kind == "closed":
         body = _("This table was closed before its game started.")
     else:

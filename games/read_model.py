@@ -60,8 +60,12 @@ class TableSeat:
     declined_by_name: str | None = None
     # Held because its player accepted and then left it (public: all saw them seated).
     left: bool = False
-    # The host handed the seat to a bot after missed deadlines (``resigned`` is set too).
+    # The host handed the seat to a bot after missed deadlines, or after days without a
+    # move at a table without deadlines (``resigned`` is set too).
     handed_over: bool = False
+    # At a running table without move deadlines, for the players at the table: since
+    # when this person to act has kept it waiting (games.clock.idle_since), else None.
+    idle_since: datetime | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {

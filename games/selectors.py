@@ -39,6 +39,7 @@ from accounts.charts import rating_chart
 from accounts.models import GameRecord, PlayerResult
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from games.ai.orders import Defaults
+from games.clock import idle_since
 from games.engine import (
     AUCTION,
     OVER,
@@ -49,6 +50,7 @@ from games.engine import (
     new_game,
     player_view,
     score_details,
+    seats_to_act,
     seats_to_act_in,
     status_steps,
 )
@@ -418,6 +420,19 @@ def _vacation_until(seat: Seat) -> datetime | None:
     return until
 
 
+def _idle_seats(game: Game, seats: list[Seat], state: State | None) -> dict[int, datetime]:
+    """At a running table without move deadlines: since when each person to act has
+    kept it waiting (their vacation not counted), by seat."""
+    if game.status != Game.Status.ACTIVE or game.move_deadline_hours or state is None:
+        return {}
+    started = game.turn_started_at or game.updated_at
+    return {
+        p: idle_since(turn_started_at=started, vacation_until=seats[p].user.vacation_until)
+        for p in seats_to_act(state)
+        if not seats[p].is_bot and seats[p].user_id is not None
+    }
+
+
 def table_view(*, game: Game, user: User | None) -> TableView:
     """The table as ``user`` may see it: built from the engine's redacted view of their
     seat (a spectator's view for everybody else) and the public seat list, never from
@@ -444,6 +459,7 @@ def table_view(*, game: Game, user: User | None) -> TableView:
     # says why it waits), not for every visitor.
     vacations = game.status in (Game.Status.OPEN, Game.Status.ACTIVE) and me is not None
     host = hosts_waiting(game, user)
+    idle = _idle_seats(game, seats, state) if vacations else {}
     rematch = (  # a rematch closed before it started is none (older ones are still linked)
         Game.objects.filter(rematch_of=game)
         .exclude(status=Game.Status.ABANDONED)
@@ -458,7 +474,14 @@ def table_view(*, game: Game, user: User | None) -> TableView:
         status=game.status,
         options=_options(game),
         seats_info=tuple(
-            _table_seat(seat, name, is_you=seat is me, host=host, vacations=vacations)
+            _table_seat(
+                seat,
+                name,
+                is_you=seat is me,
+                host=host,
+                vacations=vacations,
+                idle=idle.get(seat.position),
+            )
             for seat, name in _named(seats)
         ),
         your_seat=position,
@@ -923,7 +946,13 @@ def seat_declined_by(seat: Seat, *, host: bool) -> Any:
 
 
 def _table_seat(
-    seat: Seat, name: str, *, is_you: bool, host: bool = False, vacations: bool = False
+    seat: Seat,
+    name: str,
+    *,
+    is_you: bool,
+    host: bool = False,
+    vacations: bool = False,
+    idle: datetime | None = None,
 ) -> TableSeat:
     declined = seat_declined_by(seat, host=host)
     return TableSeat(
@@ -945,6 +974,7 @@ def _table_seat(
         declined_by=declined.username if declined is not None else None,
         declined_by_name=declined.public_name if declined is not None else None,
         left=seat.held and seat.declined_after_joining,
+        idle_since=idle,
     )
 
 

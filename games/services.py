@@ -35,7 +35,7 @@ from django.utils.translation import ngettext
 from games import events
 from games.ai.orders import Defaults, Order, defaults_problem, order_action, order_problem
 from games.chat import chat_lines_delete
-from games.clock import deadline_compute, turn_key
+from games.clock import deadline_compute, idle_since, turn_key
 from games.engine import (
     ADVANCED_CARDS,
     IllegalAction,
@@ -76,7 +76,7 @@ from games.models import (
     Seat,
     StandingOrder,
 )
-from games.presenter import card_name, engine_text, quoted
+from games.presenter import card_name, engine_text, moment_text, quoted
 from games.read_model import orders_stamp
 from games.selectors import (
     invited_to,
@@ -622,10 +622,54 @@ def game_resign(*, game: Game, user: User) -> Game:
     return _game_sync(game, locked)
 
 
+def _idle_enough(game: Game, seat: Seat, now: datetime) -> None:
+    """At a table without a move deadline, a seat may be handed to a bot once its person
+    has kept the table waiting ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` days (a vacation not
+    counted); else NotAllowed saying from when."""
+    from django.conf import settings
+
+    days = settings.SEAT_TO_BOT_AFTER_IDLE_DAYS
+    if seat.position not in seats_to_act(game.engine_state()):
+        raise NotAllowed(
+            ngettext(
+                "The game is not waiting for this seat. At a table without move deadlines, a "
+                "seat can be handed to a bot once its player has kept the table waiting for "
+                "%(days)s day.",
+                "The game is not waiting for this seat. At a table without move deadlines, a "
+                "seat can be handed to a bot once its player has kept the table waiting for "
+                "%(days)s days.",
+                days,
+            )
+            % {"days": days}
+        )
+    since = idle_since(
+        turn_started_at=game.turn_started_at or now,
+        vacation_until=getattr(seat.user, "vacation_until", None),
+    )
+    if now < since + timedelta(days=days):
+        raise NotAllowed(
+            ngettext(
+                "At a table without move deadlines, a seat can be handed to a bot after "
+                "%(days)s day without its move: this one from %(moment)s.",
+                "At a table without move deadlines, a seat can be handed to a bot after "
+                "%(days)s days without its move: this one from %(moment)s.",
+                days,
+            )
+            % {
+                "days": days,
+                "moment": moment_text(
+                    since + timedelta(days=days), timezone.get_current_timezone()
+                ),
+            }
+        )
+
+
 @game_logged
 def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
     """The table's creator hands an absent player's seat to a bot (medium) for good,
-    once the seat has missed ``SEAT_TO_BOT_AFTER_TIMEOUTS`` deadlines (async play).
+    once the seat has missed ``SEAT_TO_BOT_AFTER_TIMEOUTS`` deadlines (async play), or,
+    at a table without a move deadline, once its player has kept the table waiting
+    ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` days.
     The seat is then played like a resigned one; its player is still listed there."""
     from django.conf import settings
 
@@ -646,16 +690,19 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
             raise NotAllowed(_("A bot already plays this seat."))
         if seat.user_id == user.pk:
             raise NotAllowed(_("This is your own seat: resign instead."))
-        needed = settings.SEAT_TO_BOT_AFTER_TIMEOUTS
-        if seat.timeouts < needed:
-            raise NotAllowed(
-                ngettext(
-                    "This seat has missed %(count)s deadline; it can be handed to a bot after %(needed)s.",
-                    "This seat has missed %(count)s deadlines; it can be handed to a bot after %(needed)s.",
-                    seat.timeouts,
+        if locked.move_deadline_hours:
+            needed = settings.SEAT_TO_BOT_AFTER_TIMEOUTS
+            if seat.timeouts < needed:
+                raise NotAllowed(
+                    ngettext(
+                        "This seat has missed %(count)s deadline; it can be handed to a bot after %(needed)s.",
+                        "This seat has missed %(count)s deadlines; it can be handed to a bot after %(needed)s.",
+                        seat.timeouts,
+                    )
+                    % {"count": seat.timeouts, "needed": needed}
                 )
-                % {"count": seat.timeouts, "needed": needed}
-            )
+        else:
+            _idle_enough(locked, seat, now)
         seat.ai_level, seat.resigned, seat.handed_over = RESIGNED_BOT_LEVEL, True, True
         seat.resigned_after = locked.version
         seat.save(update_fields=["ai_level", "resigned", "handed_over", "resigned_after"])
@@ -1649,9 +1696,7 @@ def _acting_seat(seats: list[Seat], user, action: dict, actor: str) -> Seat:
         if seat is None or not seat.accepted:
             raise _not_seated(seat)
         if seat.handed_over:
-            raise NotYourSeat(
-                _("The host handed your seat to a bot after missed deadlines: it plays it now.")
-            )
+            raise NotYourSeat(_("The host handed your seat to a bot: it plays it now."))
         if seat.resigned:
             raise NotYourSeat(_("You resigned from this game: a bot plays your seat now."))
         if given is not None and given != seat.position:

@@ -151,9 +151,10 @@ def _world_build() -> World:
         seats=[{"open": True}, {"user": other.username}, {"open": True}],
     )
     game_join(game=open_table, user=seated)
-    # Running: Cora, Sam and Otto; Sam is to act; Otto missed enough deadlines for the
-    # creator to hand his seat to a bot.
+    # Running, a day per move: Cora, Sam and Otto; Sam is to act; Otto missed enough
+    # deadlines for the creator to hand his seat to a bot.
     active = _turn_of(people_game(creator, seated, other), seated, rng)
+    Game.objects.filter(pk=active.pk).update(move_deadline_hours=24)
     Seat.objects.filter(game=active, user=other).update(
         timeouts=settings.SEAT_TO_BOT_AFTER_TIMEOUTS
     )

@@ -59,7 +59,7 @@ def test_the_player_hears_who_handed_the_seat_over_and_what_follows(
     assert "missed 2 deadlines, so Dora, the table" in html
     # The unsubscribe link of this e-mail switches off this kind only.
     assert message.extra_headers["List-Unsubscribe"].startswith("<http")
-    assert "your seat handed to a bot after missed deadlines" in message.body
+    assert "your seat handed to a bot while you were away" in message.body
     assert _to(dora) == []  # the host did it: nothing to tell her
     notice = Notification.objects.get(user=bob, kind=Notification.Kind.HANDED_OVER)
     assert notice.status == Notification.Status.SENT and notice.game_id == table
@@ -130,7 +130,7 @@ def test_at_the_end_the_result_says_the_seat_was_handed_over(
             game = people_play(game, rng)
         game.refresh_from_db()
     (over,) = [m for m in _to(bob) if "is over" in m.subject]
-    assert "The host had handed your seat to a bot after missed deadlines: it played" in over.body
+    assert "The host had handed your seat to a bot while you were away: it played" in over.body
     assert "You had resigned" not in over.body and "Bob (replaced by a bot)" in over.body
     result = PlayerResult.objects.get(user=bob, game=game)
     assert result.handed_over and result.resigned and not result.rated

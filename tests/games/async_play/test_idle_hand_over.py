@@ -1,0 +1,127 @@
+"""A table without move deadlines does not wait for ever: once a person to act has
+kept it waiting ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` days (a vacation not counted), its
+creator may hand the seat to a bot, as after missed deadlines elsewhere; the board, the
+e-mails and the replay say why in these words, not "missed deadlines"."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from games.errors import NotAllowed
+from games.models import Game, Move, Seat
+from games.services import game_invitation_respond, game_seat_to_bot, vacation_start
+from tests.games.factories import GameFactory, scenario_deck
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def open_ended(dora, bob, run_commits):
+    """Dora's table without a move deadline: Bob (seat 1) to act first, an easy bot."""
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
+            first_player=1,
+            move_deadline_hours=None,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    game.refresh_from_db()
+    assert game.deadline_at is None and game.move_deadline_hours is None
+    return game
+
+
+def _waiting_since(game, days):
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=days))
+    game.refresh_from_db()
+    return game
+
+
+def test_the_creator_may_hand_over_a_seat_that_kept_the_table_waiting_a_week(
+    dora, bob, open_ended, run_commits
+):
+    game = _waiting_since(open_ended, 6)
+    with pytest.raises(NotAllowed, match="after 7 days without its move: this one from "):
+        game_seat_to_bot(game=game, user=dora, position=1)
+    assert not Seat.objects.get(game=game, position=1).is_bot
+    game = _waiting_since(game, 8)
+    with pytest.raises(NotAllowed, match="Only the table's creator"):
+        game_seat_to_bot(game=game, user=bob, position=1)
+    version = game.version
+    with run_commits():  # his turn: the bot plays it at once
+        game_seat_to_bot(game=game, user=dora, position=1)
+    seat = Seat.objects.get(game=game, position=1)
+    assert seat.is_bot and seat.handed_over and seat.user == bob
+    assert Move.objects.get(game=game, number=version).actor == Move.Actor.BOT
+
+
+def test_only_a_seat_the_table_waits_for(dora, bob, carol, run_commits):
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"user": "carol"}],
+            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
+            first_player=1,
+        )
+        for user in (bob, carol):
+            game_invitation_respond(game=game, user=user, accept=True)
+    game = _waiting_since(game, 30)
+    with pytest.raises(NotAllowed, match="The game is not waiting for this seat"):
+        game_seat_to_bot(game=game, user=dora, position=2)  # Carol is not to act
+    assert not Seat.objects.get(game=game, position=2).is_bot
+
+
+def test_a_vacation_is_not_counted(dora, bob, open_ended):
+    game = _waiting_since(open_ended, 8)
+    vacation_start(user=bob, days=2)
+    with pytest.raises(NotAllowed, match="after 7 days without its move"):
+        game_seat_to_bot(game=game, user=dora, position=1)
+    assert not Seat.objects.get(game=game, position=1).is_bot
+
+
+def test_a_table_with_deadlines_still_counts_missed_deadlines(dora, bobs_table):
+    game = _waiting_since(bobs_table, 30)  # no sweep ran: no deadline counted as missed
+    with pytest.raises(NotAllowed, match="missed 0 deadlines"):
+        game_seat_to_bot(game=game, user=dora, position=1)
+
+
+def test_the_board_says_how_long_and_offers_the_hand_over(
+    client, dora, bob, outsider, open_ended, run_commits
+):
+    game = _waiting_since(open_ended, 3)
+    client.force_login(dora)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "No move for 3 days" in html and "Hand this seat to a bot" not in html
+    client.force_login(outsider)  # a visitor: whether a player is away is the table's
+    assert "No move for" not in client.get(f"/games/{game.pk}/").content.decode()
+    game = _waiting_since(game, 9)
+    client.force_login(dora)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "No move for 9 days" in html
+    assert html.count("<summary>Hand this seat to a bot for good…</summary>") == 1
+    with run_commits():
+        client.post(f"/games/{game.pk}/seat-to-bot/", {"position": "1"})
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Away for days — played by a bot" in board and "Missed deadlines" not in board
+    client.force_login(bob)
+    mine = client.get(f"/games/{game.pk}/").content.decode()
+    assert "The table waited days for your move, and the host handed your seat" in mine
+    assert "missed your deadlines" not in mine
+
+
+def test_the_player_is_told_why_without_deadlines(dora, bob, open_ended, run_commits):
+    game = _waiting_since(open_ended, 8)
+    mail.outbox.clear()
+    with run_commits():
+        game_seat_to_bot(game=game, user=dora, position=1)
+    (message,) = [m for m in mail.outbox if m.to == [bob.email]]
+    assert (
+        f"You kept table {game.pk} waiting at least 7 days without a move, so Dora, the "
+        "table's host, handed your seat to a bot" in message.body
+    )
+    assert "deadline" not in message.body.split("Hello")[1].split("This cannot")[0]
