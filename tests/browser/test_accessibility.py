@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from games.models import Seat
+from games.models import Game, Seat
 from games.services import game_create, game_invitation_respond
 from tests.games.factories import people_game, people_play
 from tests.games.pages.conftest import table_make
@@ -37,7 +37,9 @@ def test_no_serious_accessibility_problem(live_server, browser, log_in, alice, b
     alice.is_staff = True  # a staff table: the deck and the first player are set
     alice.save(update_fields=["is_staff"])
     running = table_make(alice, [bob, carol])
-    # Bob has missed his deadlines: the host's board offers to hand his seat to a bot.
+    # A day per move, and Bob has missed his deadlines: the host's board offers to hand
+    # his seat to a bot.
+    Game.objects.filter(pk=running.pk).update(move_deadline_hours=24)
     Seat.objects.filter(game=running, user=bob).update(timeouts=2)
     finished = people_play(people_game(alice, bob, carol), random.Random(4))
     waiting = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])

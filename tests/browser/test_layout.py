@@ -119,12 +119,13 @@ def test_the_header_links_stand_beside_the_brand_on_a_laptop(
 def test_the_hand_over_step_reads_on_the_board(live_server, new_page, log_in, alice, bob, carol):
     """The cream sheets' dark red, on the board's dark felt, read at about 2:1 (axe
     cannot judge text on the felt's gradient, so the colour is measured here)."""
-    from games.models import Seat
+    from games.models import Game, Seat
     from tests.games.pages.conftest import table_make
 
     alice.is_staff = True  # table_make fixes the deck and the first player
     alice.save(update_fields=["is_staff"])
     game = table_make(alice, [bob, carol])
+    Game.objects.filter(pk=game.pk).update(move_deadline_hours=24)  # and he missed two
     Seat.objects.filter(game=game, user=bob).update(timeouts=2)
     page = new_page()
     log_in(page, alice)
