@@ -820,6 +820,8 @@ def _message_reminder(letter: Letter) -> EmailMultiAlternatives:
 
 def _message_deadline(letter: Letter) -> EmailMultiAlternatives:
     move = Move.objects.filter(game=letter.game, number=letter.notice.move_number).first()
+    seat = letter.view.you
+    missed = seat.timeouts if seat is not None else 0
     return _message(
         user=letter.user,
         address=letter.address,
@@ -830,6 +832,9 @@ def _message_deadline(letter: Letter) -> EmailMultiAlternatives:
             "move_text": presenter.action_text(move.action, _bid_total(letter.view, move))
             if move
             else "",
+            # Missed enough deadlines that the host may hand the seat to a bot: said so.
+            "missed": missed,
+            "hand_over_risk": missed >= settings.SEAT_TO_BOT_AFTER_TIMEOUTS,
         },
     )
 

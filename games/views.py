@@ -9,7 +9,7 @@ plain requests get the whole page, so every control also works as an ordinary fo
 from __future__ import annotations
 
 import hashlib
-from datetime import datetime
+from datetime import datetime, timedelta
 from functools import partial, wraps
 from typing import Any
 
@@ -910,6 +910,13 @@ def table_options(game: Game, *, live: bool = True, chat: bool = False) -> dict[
         "scenario": game.is_scenario,
         # Closed by the stalled sweep after waiting this many days (else 0).
         "closed_waiting_days": settings.WAITING_TABLE_DAYS if game.closed_waiting else 0,
+        # Waiting for players: since when, and when it closes if nothing changes
+        # (games.deadlines.stalled_sweep closes it then).
+        "opened_at": game.created_at,
+        "waiting_days": settings.WAITING_TABLE_DAYS,
+        "closes_at": game.updated_at + timedelta(days=settings.WAITING_TABLE_DAYS)
+        if game.status == Game.Status.OPEN and game.updated_at is not None
+        else None,
         "stamp": _stamp(_changed_at(game.updated_at, game.chat_at if chat else None))
         if live
         else "",

@@ -356,6 +356,8 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         due = turn_due_text(game.deadline_at, timezone.now())
         if due:
             badge += format_html(' <span class="badge badge--due">{}</span>', due)
+        elif game.turn_started_at is not None:  # no deadline: how long it has waited
+            badge += _row_date(gettext("since %(date)s"), game.turn_started_at)
     elif game.status == "open" and game.your_seat.invited:
         badge = format_html(
             '<span class="badge badge--turn badge--names">{}</span>',
@@ -407,6 +409,12 @@ def my_game_row(context: Any, game: Any) -> SafeString:
             )
     else:
         badge = format_html('<span class="badge badge--done">{}</span>', game.get_status_display())
+    # When, for a player back after days away: since when a table waits for players (or
+    # their answer), when a game ended.
+    if game.status == "open":
+        badge += _row_date(gettext("waiting since %(date)s"), game.created_at)
+    elif game.status == "finished" and game.finished_at is not None:
+        badge += _row_date(gettext("ended %(date)s"), game.finished_at)
     # A table not started yet says what it will be, as the open tables do (one answers
     # an invitation knowing the pace it asks for).
     meta = table_meta(game) if game.status == "open" else ""
@@ -441,6 +449,12 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         ", ".join(_row_names(seats, names)),
         action,
     )
+
+
+def _row_date(words: str, moment: Any) -> SafeString:
+    """A lobby row's date ("waiting since 9 Nov 2026"), in the reader's time zone."""
+    date = date_format(timezone.localtime(moment), "DATE_FORMAT")
+    return format_html(' <span class="game-row__age">{}</span>', words % {"date": date})
 
 
 def _row_names(seats: list, names: list[str]) -> list[str]:

@@ -368,6 +368,32 @@ def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(
         game_seat_to_bot(game=game, user=dora, position=1)
 
 
+def test_the_player_hears_when_the_host_may_hand_the_seat_over(
+    client, dora, bob, bobs_table, misses_deadline
+):
+    """The second missed deadline's e-mail and Bob's board say the host may now hand his
+    seat to a bot for good (it said "still yours" as after the first, while the host's
+    board offered the hand-over)."""
+    game = misses_deadline(bobs_table, dora, 1)
+    client.force_login(bob)
+    (first,) = [m for m in mail.outbox if m.to == [bob.email] and "made your move" in m.subject]
+    assert "Your seat is still yours: come back and play on." in first.body
+    assert "hand-over-risk" not in client.get(f"/games/{game.pk}/").content.decode()
+    mail.outbox.clear()
+    game = misses_deadline(game, dora, 1)
+    (second,) = [m for m in mail.outbox if m.to == [bob.email] and "made your move" in m.subject]
+    assert (
+        "Your seat is still yours, but it has missed 2 deadlines: the table's host may now "
+        "hand it to a bot for good. Come back and play on." in second.body
+    )
+    assert "it has missed 2 deadlines" in second.alternatives[0][0]
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert (
+        "You have missed 2 deadlines at this table: its host may now hand your seat to a bot "
+        "for good." in board
+    )
+
+
 # --------------------------------------------------------------------------- stalled games
 
 

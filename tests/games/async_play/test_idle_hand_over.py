@@ -99,8 +99,19 @@ def test_the_board_says_how_long_and_offers_the_hand_over(
     assert "No move for 3 days" in html and "Hand this seat to a bot" not in html
     client.force_login(outsider)  # a visitor: whether a player is away is the table's
     assert "No move for" not in client.get(f"/games/{game.pk}/").content.decode()
+    client.force_login(bob)  # not yet a week: no warning for him
+    assert (
+        "its host may now hand your seat" not in client.get(f"/games/{game.pk}/").content.decode()
+    )
     game = _waiting_since(game, 9)
+    assert (
+        "The table has waited 9 days for your move: its host may now hand your seat to a bot "
+        "for good." in client.get(f"/games/{game.pk}/").content.decode()
+    )
     client.force_login(dora)
+    assert (
+        "its host may now hand your seat" not in client.get(f"/games/{game.pk}/").content.decode()
+    )
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "No move for 9 days" in html
     assert html.count("<summary>Hand this seat to a bot for good…</summary>") == 1

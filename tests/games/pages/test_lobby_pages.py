@@ -206,3 +206,57 @@ def test_a_finished_game_in_your_games_says_how_you_did(client, dora, alice, bob
         )
         assert '<span class="game-row__result">' in row and word in row, (user, row)
         assert "&lt;" not in row, row  # the word's own markup, not shown as text
+
+
+def test_your_games_say_when(client, dora, alice, bob):
+    """A player back after weeks away reads since when each table waits and when each
+    game ended: the rows said "Your turn", "Waiting for players" or "Finished" alone."""
+    import random
+    from datetime import datetime, timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from tests.games.factories import people_game, people_play
+
+    def row(html: str, game) -> str:
+        return html.split(f'href="/games/{game.pk}/"', 1)[1].split("</li>", 1)[0]
+
+    invitation = game_create(creator=dora, players=3, seats=[{"user": "bob"}, {"open": True}])
+    own = game_create(creator=bob, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    day = timezone.make_aware(datetime(2026, 11, 9, 12))
+    Game.objects.filter(pk__in=[invitation.pk, own.pk]).update(created_at=day)
+    untimed = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=2)
+    Game.objects.filter(pk=untimed.pk).update(turn_started_at=day + timedelta(days=1))
+    timed = people_game(
+        dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=2, move_deadline_hours=24
+    )
+    over = people_play(people_game(dora, alice, bob), random.Random(2))
+    Game.objects.filter(pk=over.pk).update(finished_at=day + timedelta(days=2))
+    client.force_login(bob)
+    html = client.get("/").content.decode()
+    assert "waiting since 9 Nov 2026" in row(html, invitation)
+    assert "waiting since 9 Nov 2026" in row(html, own)
+    assert "Your turn" in row(html, untimed) and "since 10 Nov 2026" in row(html, untimed)
+    assert "Move due" in row(html, timed) and "since" not in row(html, timed)
+    assert "Finished" in row(html, over) and "ended 11 Nov 2026" in row(html, over)
+
+
+def test_a_waiting_table_says_when_it_closes_by_itself(client, settings, dora, bob):
+    from datetime import datetime
+
+    from django.utils import timezone
+
+    from games.models import Game
+
+    settings.WAITING_TABLE_DAYS = 30
+    game = game_create(creator=dora, players=3, seats=[{"user": "bob"}, {"open": True}])
+    day = timezone.make_aware(datetime(2026, 11, 9, 12))
+    Game.objects.filter(pk=game.pk).update(created_at=day, updated_at=day)
+    for who in (dora, bob):
+        client.force_login(who)
+        html = client.get(f"/games/{game.pk}/").content.decode()
+        assert (
+            "Open since 9 Nov 2026. A table closes by itself after 30 days with no seat "
+            "taken, left or changed: this one on 9 Dec 2026 if nothing changes before."
+        ) in html
