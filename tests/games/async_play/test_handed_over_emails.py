@@ -155,3 +155,17 @@ def test_at_the_end_the_result_says_the_seat_was_handed_over(
         (True, True),
         (False, False),
     ]
+
+
+@pytest.mark.parametrize("template", ["emails/game_over.txt", "emails/game_over.html"])
+@pytest.mark.parametrize("why", ["handed_over", "resigned"])
+def test_a_bot_cast_out_in_the_seat_is_given_no_place(template, why):
+    """Everyone cast out (the same money): the seats share place 1, and the e-mail said
+    the bot "played your seat to the end (place 1 of 3)" beside "nobody wins"."""
+    from django.template.loader import render_to_string
+
+    context = {"name": "Bob", "place": 1, "of": 3, "resigned": True, "scores": []}
+    context[why] = True
+    text = render_to_string(template, {**context, "cast_out": True})
+    assert "played your seat to the end." in text and "place 1 of 3" not in text
+    assert "place 1 of 3" in render_to_string(template, {**context, "cast_out": False})
