@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
-from django.utils.formats import number_format
+from django.template.defaultfilters import floatformat
 from django.utils.translation import gettext, ngettext
 
 from accounts.models import rating_change_whole
@@ -68,8 +68,10 @@ def _nice_step(span: float, count: int = 4) -> float:
 
 
 def _whole(value: float) -> str:
-    """A rating as the active language writes a whole number: 1,000 / 1.000 / 1 000."""
-    return number_format(round(value), force_grouping=True)
+    """A rating as the active language writes a whole number: 1,000 / 1.000 / 1 000,
+    rounded as the pages' ``floatformat:"0g"`` rounds it (half up: 1084.5 is 1,085, which
+    Python's round, half to even, made 1,084 beside the badge's 1,085)."""
+    return floatformat(value, "0g")
 
 
 def rating_chart(name: str, history: Sequence[dict], *, start: float = 1000.0) -> Chart | None:

@@ -755,6 +755,9 @@ def waiting_seat_lines(view: TableView) -> list[str]:
             who = _("You")
         elif seat.is_open:
             who = pgettext("seat", "open")
+        elif seat.held and seat.declined_by_name:  # the host's view: who, as the page says
+            said = _("%(name)s left") if seat.left else _("%(name)s declined")
+            who = said % {"name": seat.declined_by_name}
         elif seat.held and seat.left:
             who = pgettext("seat", "left by its player")
         elif seat.held:

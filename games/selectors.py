@@ -362,7 +362,7 @@ def seats_prefetch() -> Prefetch:
 
 def seat_names(seats: list[Seat], *, moves: int | None = None, plain: bool = False) -> list[str]:
     """Display names, with the seat number added where two seats would read the same
-    (two medium bots, two players called Alex).  A player who resigned reads
+    (two medium bots, two players called Alex; not two open seats).  A player who resigned reads
     "Alex (resigned)": the bot that took the seat plays under that name, never as them.
     ``moves``: the names as they read once that many moves had been made (a move's
     number), so a player's own moves before they resigned carry their plain name;
@@ -380,8 +380,12 @@ def seat_names(seats: list[Seat], *, moves: int | None = None, plain: bool = Fal
         for seat in seats
     ]
     counts = Counter(names)
+    # A seat nobody plays yet ("Open seat", "Kept for the host") is told apart by its
+    # number beside it: "Kept for the host #3" read like a player's name.
     return [
-        f"{name} #{seat.position + 1}" if counts[name] > 1 else name
+        f"{name} #{seat.position + 1}"
+        if counts[name] > 1 and (seat.user_id is not None or seat.is_bot)
+        else name
         for name, seat in zip(names, seats, strict=True)
     ]
 

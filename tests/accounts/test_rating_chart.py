@@ -67,3 +67,13 @@ def test_a_results_change_is_shown_as_the_ratings_are():
     assert rating_whole(921.5) == 922 and rating_whole(-0.5) == -1 and rating_whole(922.4) == 922
     assert result.rating_change_shown == -78
     assert result.rating_delta == -78.5  # the API's figure stays exact
+
+
+def test_the_words_round_a_half_up_as_the_badge_does():
+    """A rating of 1084.5 read 1,085 on the profile's badge (``floatformat``) and 1,084
+    in the chart's words (Python's round: half to even)."""
+    from django.template.defaultfilters import floatformat
+
+    chart = rating_chart("Bob", _history(1000, 1084.5))
+    assert floatformat(1084.5, "0g") == "1,085"
+    assert "from 1,000 to 1,085 (highest 1,085, lowest 1,000)" in chart.description

@@ -63,7 +63,7 @@ def test_the_host_hears_who_declined_and_how_to_fill_the_seat(alice, bob, waitin
         in body
     )
     seats = (
-        "The seats now:\n  Seat 1: You\n  Seat 2: invitation declined\n  Seat 3: Carol, invited\n"
+        "The seats now:\n  Seat 1: You\n  Seat 2: Bob declined\n  Seat 3: Carol, invited\n"
     )
     assert seats in body
     assert "  Seat 4: Bot (hard)\n" in body
@@ -100,7 +100,7 @@ def test_leaving_an_unanswered_invitation_is_a_decline_too(alice, bob, carol, wa
         " waits for your choice: meanwhile nobody else can take it, and Carol may take it"
         " back." in message.body
     )
-    assert "Seat 3: left by its player" in message.body
+    assert "Seat 2: Bob declined\n  Seat 3: Carol left\n" in message.body
     assert _declined_rows(alice).filter(key=f"{waiting.pk}:{carol.pk}").exists()
 
 

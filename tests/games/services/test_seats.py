@@ -107,6 +107,25 @@ def test_accepting_an_invitation(alice, bob):
     assert game.status == Game.Status.OPEN
 
 
+def test_seats_nobody_plays_yet_are_not_numbered_like_players(client, alice, bob, carol):
+    """Two declined seats read "Kept for the host", each beside its seat number, not
+    "Kept for the host #1" like a player's name (two bots still read apart)."""
+    from games.selectors import seat_names
+
+    game = _open_table(alice, {"user": "bob"}, {"user": "carol"}, {"open": True}, {"open": True})
+    for user in (bob, carol):
+        game_invitation_respond(game=game, user=user, accept=False)
+    seats = list(game.seats.order_by("position"))
+    assert seat_names(seats) == ["Alice", *["Kept for the host"] * 2, *["Open seat"] * 2]
+    client.force_login(alice)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "Kept for the host #" not in html and "Open seat #" not in html
+    for position in (3, 4):
+        game_seat_set(game=game, user=alice, position=position, seat={"ai": "easy"})
+    names = seat_names(list(game.seats.order_by("position")))
+    assert names[3:] == ["Bot (easy) #4", "Bot (easy) #5"]
+
+
 def test_a_declined_seat_waits_for_the_host(alice, bob, carol):
     """Declined, an invited seat is not open to strangers (a table of friends, a
     rematch): it waits until the host gives it to a bot, invites someone or opens it."""
