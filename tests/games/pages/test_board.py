@@ -198,6 +198,23 @@ def test_finished_board_shows_scores_and_polls_gently(client, host, bob, carol):
     assert "Luxuries" in html
 
 
+@pytest.mark.parametrize("memory_aid", [False, True])
+def test_a_finished_board_shows_your_own_money_in_your_panel(client, host, bob, carol, memory_aid):
+    """While the game runs your money is in your hand; once it is over the hand is
+    gone, and your panel alone said "11 cards in hand" without the money the others'
+    panels show (and, with the memory aid, the cards left)."""
+    import re
+
+    game = table_make(host, [bob, carol], memory_aid=memory_aid)
+    game = play_passing(game, {0: host, 1: bob, 2: carol})
+    client.force_login(bob)
+    html = client.get(url(game)).content.decode()
+    panels = re.findall(r'<li class="player[ "].*?</li>\s*(?=<li class="player|</ol>)', html, re.S)
+    mine = next(panel for panel in panels if "tag--you" in panel)
+    assert "11 cards in hand · 106,000" in mine
+    assert ("Money cards left:" in mine) is memory_aid
+
+
 def test_a_finished_board_says_no_status_cards_not_yet(client, host, bob, carol):
     """Prestige three times, then Scandal (the fourth end card) ends the game: Alice
     bids 1,000 more on each Prestige and the others pass, so Bob and Carol end with no
