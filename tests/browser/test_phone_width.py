@@ -192,3 +192,19 @@ def test_a_long_one_word_name_wraps_on_the_board(
             "rows => rows.map(r => r.getBoundingClientRect().width)"
         )
         assert min(rows) > 150, rows  # three cards at least: it was one
+
+
+def test_the_final_scores_on_a_phone_show_no_bare_dash(live_server, new_page, log_in, bob):
+    """Stacked on a phone, each value of a row carries its label; a player neither
+    winner nor cast out showed a bare "—" on a line of its own (at 1280 px the column
+    says "Result" above it)."""
+    finished = played_game([bob, "easy", "medium", "hard"], seed=304)  # two in the middle
+    page = log_in(new_page(viewport=SMALL_PHONE, locale="en"), bob)
+    page.goto(f"{live_server.url}/games/{finished.pk}/")
+    cells = page.locator(".scores__table td").evaluate_all(
+        "cells => cells.filter(c => c.offsetParent !== null).map(c => c.innerText.trim())"
+    )
+    assert "—" not in cells, cells
+    assert page.locator(".scores__table td.scores__no-result").count() >= 1
+    page.set_viewport_size({"width": 1280, "height": 900})
+    assert page.locator(".scores__table td.scores__no-result").first.is_visible()
