@@ -170,3 +170,25 @@ def test_a_board_left_open_shows_a_turn_at_another_table(
     expect(page.get_by_role("link", name=name)).to_be_visible()
     # The title follows the count in a step of its own: wait for it as for the count.
     expect(page).to_have_title(f"(1) Table {watched.pk} · High Society")
+
+
+def test_an_error_under_a_username_leaves_the_seat_choice_in_line(
+    live_server, new_page, log_in, alice
+):
+    """The create form's error for an invitee went above the username, and pushed the
+    seat's choice down beside it, the seat's name far below its box's top."""
+    from playwright.sync_api import expect
+
+    new_page.expect("status of 400")  # the refused form answers 400
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/new/")
+    page.check("input[name=players][value='3']")
+    page.select_option("select[name=seat_2]", "invite")
+    page.fill("input[name=invite_2]", "someone@example.com")
+    page.get_by_role("button", name="Create the table").click()
+    row = page.locator(".seat-row--2")
+    expect(row.locator(".errorlist")).to_contain_text("not an e-mail address")
+    select, box = row.locator("select").bounding_box(), row.locator("input").bounding_box()
+    error = row.locator(".errorlist").bounding_box()
+    assert abs(select["y"] - box["y"]) < 2, (select, box)
+    assert error["y"] >= box["y"] + box["height"]  # under the box it is about
