@@ -156,7 +156,8 @@ class Seat(models.Model):
     # How many moves the game had when its player resigned (or the seat was handed to a
     # bot): the moves before are the player's own, and the log names them so.
     resigned_after = models.PositiveIntegerField(null=True, blank=True)
-    # The table's host handed the seat to a bot after missed deadlines (``resigned`` is
+    # The table's host handed the seat to a bot while its player was away: missed
+    # deadlines, or days without a move at a table without them (``resigned`` is
     # set too: the bot plays on as for a resignation); the player did not resign, and
     # the pages say so.
     handed_over = models.BooleanField(default=False)

@@ -832,9 +832,12 @@ def _message_deadline(letter: Letter) -> EmailMultiAlternatives:
             "move_text": presenter.action_text(move.action, _bid_total(letter.view, move))
             if move
             else "",
-            # Missed enough deadlines that the host may hand the seat to a bot: said so.
+            # Missed enough deadlines that the host may hand the seat to a bot: said so
+            # (not to the host, whose own seat it never is; not once it was handed over).
             "missed": missed,
-            "hand_over_risk": missed >= settings.SEAT_TO_BOT_AFTER_TIMEOUTS,
+            "hand_over_risk": missed >= settings.SEAT_TO_BOT_AFTER_TIMEOUTS
+            and letter.game.created_by_id != letter.user.pk
+            and not (seat is not None and seat.handed_over),
         },
     )
 

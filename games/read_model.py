@@ -38,8 +38,9 @@ class TableOptions:
 
 @dataclass(frozen=True, slots=True)
 class TableSeat:
-    """A place at the table, public: who sits there (named so that no two seats read
-    the same), whether they are a bot, invited, resigned, away."""
+    """A place at the table, public: who sits there (named so that no two people or
+    bots read the same; empty seats read alike, told apart by their numbers), whether
+    they are a bot, invited, resigned, away."""
 
     position: int
     display_name: str

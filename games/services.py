@@ -643,7 +643,7 @@ def _idle_enough(game: Game, seat: Seat, now: datetime) -> None:
             % {"days": days}
         )
     since = idle_since(
-        turn_started_at=game.turn_started_at or now,
+        turn_started_at=game.turn_started_at or game.updated_at,
         vacation_until=getattr(seat.user, "vacation_until", None),
     )
     if now < since + timedelta(days=days):
@@ -931,11 +931,13 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> Any:
         unused = (locked.vacation_until - now) // timedelta(days=1)
         if locked.vacation_year == now.year:
             locked.vacation_days_used = max(0, locked.vacation_days_used - unused)
-        locked.vacation_until = None
+        # Ended now, not erased: a table without deadlines counts the wait for their move
+        # from a vacation's end (games.clock.idle_since), as a deadline restarts then.
+        locked.vacation_until = now
         locked.save(update_fields=["vacation_until", "vacation_days_used"])
     for game_id in _active_game_ids(locked):
         game_deadline_refresh(game_id=game_id, since=now, user_id=locked.pk)
-    user.vacation_until, user.vacation_days_used = None, locked.vacation_days_used
+    user.vacation_until, user.vacation_days_used = now, locked.vacation_days_used
     return user
 
 

@@ -451,8 +451,9 @@ class TableSeatSerializer(serializers.Serializer):
     resigned = _out(serializers.BooleanField, "The player resigned; a bot plays on.")
     handed_over = _out(
         serializers.BooleanField,
-        "The table's creator handed this seat to a bot after its player missed deadlines "
-        "(`resigned` is true too: a bot plays on; the player did not resign).",
+        "The table's creator handed this seat to a bot while its player was away (missed "
+        "deadlines, or a week without their move at a table without deadlines; "
+        "`resigned` is true too: a bot plays on; the player did not resign).",
     )
     is_you = _out(serializers.BooleanField, "This is your seat.")
     declined_by = _out(
@@ -853,7 +854,7 @@ class RecentGameSerializer(serializers.Serializer):
     resigned = _out(serializers.BooleanField, "Resigned; a bot finished the seat.")
     handed_over = _out(
         serializers.BooleanField,
-        "The table's creator handed the seat to a bot after missed deadlines (`resigned` "
+        "The table's creator handed the seat to a bot while its player was away (`resigned` "
         "is true too: the bot finished the seat; the player did not resign).",
     )
     status = _out(serializers.IntegerField, "Final status.")

@@ -304,7 +304,8 @@ def test_coming_back_early_gives_days_back_and_a_full_move_time(table, dora):
     later = now + timedelta(days=1, hours=2)
     vacation_end(user=dora, now=later)
     dora.refresh_from_db()
-    assert dora.vacation_until is None and dora.vacation_days_used == 2  # 3 days unused
+    assert dora.vacation_until == later and not dora.on_vacation(later)  # ended then
+    assert dora.vacation_days_used == 2  # 3 days unused
     game.refresh_from_db()
     assert game.deadline_at == later + timedelta(hours=24)
     with pytest.raises(NotAllowed):
@@ -392,6 +393,25 @@ def test_the_player_hears_when_the_host_may_hand_the_seat_over(
         "You have missed 2 deadlines at this table: its host may now hand your seat to a bot "
         "for good." in board
     )
+
+
+def test_the_host_is_never_told_that_the_host_may_take_their_seat(
+    table, dora, age, run_commits
+):
+    """Dora's own table, two deadlines missed: her e-mail says her seat is hers, with
+    no word of a host handing it over (nobody can: it is the host's own seat)."""
+    game = table()
+    for _ in range(2):
+        game = age(game, 25)
+        with run_commits():
+            deadlines_sweep(now=timezone.now())
+        game.refresh_from_db()
+        assert seats_to_act(game.engine_state()) == [0]  # the bots replied: hers again
+    assert Seat.objects.get(game=game, position=0).timeouts == 2
+    told = [m for m in mail.outbox if "A bot made your move" in m.subject]
+    assert len(told) == 2
+    assert "may now hand it to a bot" not in told[1].body
+    assert "Your seat is still yours: come back and play on." in told[1].body
 
 
 # --------------------------------------------------------------------------- stalled games

@@ -62,9 +62,7 @@ def test_the_host_hears_who_declined_and_how_to_fill_the_seat(alice, bob, waitin
         "Seat 2 waits for your choice: meanwhile nobody else can take it, and Bob may take it back."
         in body
     )
-    seats = (
-        "The seats now:\n  Seat 1: You\n  Seat 2: Bob declined\n  Seat 3: Carol, invited\n"
-    )
+    seats = "The seats now:\n  Seat 1: You\n  Seat 2: Bob declined\n  Seat 3: Carol, invited\n"
     assert seats in body
     assert "  Seat 4: Bot (hard)\n" in body
     assert 'choose "Change seat 2" on the table\'s page:' in body

@@ -84,6 +84,37 @@ def test_a_vacation_is_not_counted(dora, bob, open_ended):
     assert not Seat.objects.get(game=game, position=1).is_bot
 
 
+def test_the_wait_counts_from_a_vacation_ended_early(dora, bob, open_ended):
+    """Back early, the days away did not become days without a move: the wait counts
+    from the return (it counted from the turn's start, so the host could hand the seat
+    over the moment Bob came back)."""
+    from games.services import vacation_end
+
+    game = _waiting_since(open_ended, 8)
+    vacation_start(user=bob, days=5)
+    vacation_end(user=bob)
+    with pytest.raises(NotAllowed, match="after 7 days without its move"):
+        game_seat_to_bot(game=game, user=dora, position=1)
+    assert not Seat.objects.get(game=game, position=1).is_bot
+
+
+def test_the_host_is_not_warned_about_their_own_seat(client, dora, bob, run_commits):
+    """Dora keeps her own table waiting: nobody can hand her seat over (the service
+    refuses one's own seat), so her board says nothing of it."""
+    with run_commits():
+        game = GameFactory(
+            creator=dora,
+            seats=[{"user": "bob"}, {"ai": "easy"}],
+            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
+            first_player=0,
+        )
+        game_invitation_respond(game=game, user=bob, accept=True)
+    game = _waiting_since(game, 9)
+    client.force_login(dora)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert "hand-over-risk" not in html and "No move for 9 days" in html
+
+
 def test_a_table_with_deadlines_still_counts_missed_deadlines(dora, bobs_table):
     game = _waiting_since(bobs_table, 30)  # no sweep ran: no deadline counted as missed
     with pytest.raises(NotAllowed, match="missed 0 deadlines"):
