@@ -603,6 +603,23 @@
       box.removeAttribute("aria-describedby");
     }
   }
+  // The order's amount box is kept across refreshes too: it is marked while a bid's
+  // order refused for its amount is drawn, and is then where the focus goes back.
+  function orderMarked() {
+    var box = document.getElementById("order-max");
+    if (!box) {
+      return null;
+    }
+    var refused = document.getElementById("order-error");
+    if (refused && refused.getAttribute("data-field") === "order-max") {
+      box.setAttribute("aria-invalid", "true");
+      box.setAttribute("aria-describedby", "order-error");
+      return box;
+    }
+    box.removeAttribute("aria-invalid");
+    box.removeAttribute("aria-describedby");
+    return null;
+  }
   // While the line is on its way, Send stays pressed on a board drawn meanwhile (the
   // poll, the stream's news): htmx holds only the button the line left from, and a
   // second Enter would send the line typed since, whose text the first answer then
@@ -1032,12 +1049,15 @@
       ownMove = false;
     }
     settled(afterOwnMove, redrawn);
+    var amount = null;
     if (redrawn) {
       chatMarked();
+      amount = orderMarked();
     }
     // A refused standing order (or defaults, or cancel): the reason beside its form
-    // takes the focus, in sight; the board's own alert at the top may be a screen away.
-    var refused = document.getElementById("order-error");
+    // takes the focus, in sight (or the amount it is about, which it describes); the
+    // board's own alert at the top may be a screen away.
+    var refused = amount || document.getElementById("order-error");
     var fromOrders = Boolean(
       (source && source.closest && source.closest(".orders")) || (config && config.orderSent)
     );

@@ -317,3 +317,29 @@ def _phone_board(live_server, new_page, log_in, game, user):
     page = log_in(new_page(viewport=PHONE), user)
     page.goto(f"{live_server.url}/games/{game.pk}/")
     return page
+
+
+def test_a_refused_amount_takes_the_focus_back_to_its_box(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """A bid's order refused for its amount: the focus went to the reason, so what one
+    typed next went nowhere; now the amount box has it, marked invalid and described by
+    the reason, and loses the mark once an order is set."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = _phone_board(live_server, new_page, log_in, game, bob)
+    page.check("#order-kind-bid")
+    page.fill("#order-max", "abc")
+    page.click("#order-button")
+    expect(page.locator("#order-error")).to_be_visible()
+    box = page.locator("#order-max")
+    expect(box).to_be_focused()
+    expect(box).to_have_attribute("aria-invalid", "true")
+    expect(box).to_have_attribute("aria-describedby", "order-error")
+    page.keyboard.press("Control+A")
+    page.keyboard.type("3000")
+    page.keyboard.press("Enter")
+    expect(page.locator("#order-error")).to_have_count(0)
+    expect(box).not_to_have_attribute("aria-invalid", "true")
+    assert StandingOrder.objects.filter(game=game).exists()
