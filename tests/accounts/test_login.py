@@ -209,7 +209,7 @@ def test_the_log_in_page_speaks_as_the_header_does(client):
     assert 'New here? <a href="/accounts/signup/">Sign up</a> first' in html
     client.cookies["hs_language"] = "fr"
     html = client.get("/accounts/login/").content.decode()
-    assert "au préalable" not in html and "Nouveau ici" in html
+    assert "au préalable" not in html and "Première visite" in html
 
 
 def test_the_login_box_placeholder_says_what_its_label_says(client):

@@ -573,3 +573,21 @@ def test_a_cards_tooltip_and_an_error_pages_title_follow_french_typography(clien
         assert 'title="Luxury 2: ' in status_card("lux2")
     page = client.get("/accounts/signup/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
     assert 'data-error-word="Erreur\xa0:"' in page
+
+
+def test_french_pages_put_a_space_before_a_colon_and_name_nobody_masculine(client, alice):
+    """The create form's summary pasted "label: error" (no space before the colon in
+    French); allauth's note read "Remarque: Vous êtes déjà connecté en tant que X.";
+    the entrance asked "Nouveau ici ?" of everyone."""
+    client.force_login(alice)
+    french = {"HTTP_ACCEPT_LANGUAGE": "fr"}
+    form = {"players": "3", "your_seat": "1", "seat_2": "invite", "invite_2": "x@y.fr"}
+    form["seat_3"] = "bot:easy"
+    html = client.post("/games/new/", form, **french).content.decode()
+    assert "</a>\xa0: Une invitation indique" in html
+    html = client.get("/accounts/password/reset/", **french).content.decode()
+    assert "Compte connecté\xa0: <strong>Alice</strong>" in html
+    assert "Remarque" not in html and "déjà connecté" not in html
+    client.logout()
+    html = client.get("/accounts/login/", **french).content.decode()
+    assert "Première visite\xa0?" in html and "Nouveau ici" not in html
