@@ -64,14 +64,14 @@ def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, ca
     expect(position).to_have_text(f"Move 12 of {total}")
     assert re.search(r"\?move=12$", page.url)
 
-    page.get_by_role("link", name="Last »").click()
+    page.get_by_role("link", name="Last", exact=True).click()
     expect(position).to_have_text(f"Move {total} of {total}")
     expect(page.locator(".scores")).to_contain_text("Final scores")
     press(page, "ArrowRight")  # nothing after the last move
     expect(position).to_have_text(f"Move {total} of {total}")
     screenshot(page, "profiles-replay-end")
 
-    page.get_by_role("link", name="« First").click()
+    page.get_by_role("link", name="First", exact=True).click()
     expect(position).to_have_text(f"Set-up, before move 1 of {total}")
 
 

@@ -83,6 +83,11 @@ def test_no_games_at_all_says_so(client, dave):
 def test_rows_show_my_result_and_link_the_replay(alice_client, tables):
     html = alice_client.get("/games/history/", {"show": "finished"}).content.decode()
     assert html.count("/replay/") == 3
+    # Each link says which table it replays (a screen reader's list of links read
+    # "Replay" three times).
+    for game in ("won", "lost_bob", "lost_carol"):
+        table = tables[game].pk
+        assert f'Replay<span class="visually-hidden"> table {table}</span></a>' in html
     # Places read as on the profile ("2nd"), one partial for both.
     assert "Won" in html and "Cast out" in html and "2nd" in html
     assert 'href="/players/bob/"' in html and "Bot (easy)" in html
