@@ -46,19 +46,30 @@ def age():
 
 
 @pytest.fixture
-def bobs_table(dora, bob, run_commits):
+def bobs_table_with(dora, bob, run_commits):
+    """``bobs_table_with(deadline=24, first=1)``: ``bobs_table`` with another move
+    deadline (hours, or None for none) or another seat to act first."""
+
+    def make(*, deadline=24, first=1):
+        with run_commits():
+            game = GameFactory(
+                creator=dora,
+                seats=[{"user": "bob"}, {"ai": "easy"}],
+                deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
+                first_player=first,
+                move_deadline_hours=deadline,
+            )
+            game_invitation_respond(game=game, user=bob, accept=True)
+        return game
+
+    return make
+
+
+@pytest.fixture
+def bobs_table(bobs_table_with):
     """Dora's table with Bob (seat 1, to act first, his invitation accepted) and an
     easy bot, a day per move."""
-    with run_commits():
-        game = GameFactory(
-            creator=dora,
-            seats=[{"user": "bob"}, {"ai": "easy"}],
-            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
-            first_player=1,
-            move_deadline_hours=24,
-        )
-        game_invitation_respond(game=game, user=bob, accept=True)
-    return game
+    return bobs_table_with()
 
 
 @pytest.fixture

@@ -20,17 +20,9 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def open_ended(dora, bob, run_commits):
+def open_ended(bobs_table_with):
     """Dora's table without a move deadline: Bob (seat 1) to act first, an easy bot."""
-    with run_commits():
-        game = GameFactory(
-            creator=dora,
-            seats=[{"user": "bob"}, {"ai": "easy"}],
-            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
-            first_player=1,
-            move_deadline_hours=None,
-        )
-        game_invitation_respond(game=game, user=bob, accept=True)
+    game = bobs_table_with(deadline=None)
     game.refresh_from_db()
     assert game.deadline_at is None and game.move_deadline_hours is None
     return game
@@ -98,18 +90,10 @@ def test_the_wait_counts_from_a_vacation_ended_early(dora, bob, open_ended):
     assert not Seat.objects.get(game=game, position=1).is_bot
 
 
-def test_the_host_is_not_warned_about_their_own_seat(client, dora, bob, run_commits):
+def test_the_host_is_not_warned_about_their_own_seat(client, dora, bobs_table_with):
     """Dora keeps her own table waiting: nobody can hand her seat over (the service
     refuses one's own seat), so her board says nothing of it."""
-    with run_commits():
-        game = GameFactory(
-            creator=dora,
-            seats=[{"user": "bob"}, {"ai": "easy"}],
-            deck=scenario_deck("lux5 lux4 lux3 lux2 lux1"),
-            first_player=0,
-        )
-        game_invitation_respond(game=game, user=bob, accept=True)
-    game = _waiting_since(game, 9)
+    game = _waiting_since(bobs_table_with(deadline=None, first=0), 9)
     client.force_login(dora)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert "hand-over-risk" not in html and "No move for 9 days" in html
