@@ -41,9 +41,9 @@ def test_step_through_a_replay(live_server, new_page, screenshot, alice, bob, ca
     press(page, "ArrowLeft")
     expect(position).to_have_text(f"Move 1 of {total}")
 
-    page.get_by_role("link", name="Next ›").click()
+    page.get_by_role("link", name="Next", exact=True).click()
     expect(position).to_have_text(f"Move 2 of {total}")
-    page.get_by_role("link", name="‹ Previous").click()
+    page.get_by_role("link", name="Previous", exact=True).click()
     expect(position).to_have_text(f"Move 1 of {total}")
 
     # Keys typed into the move box are the box's own.
@@ -158,7 +158,7 @@ def test_replay_steps_without_javascript(live_server, new_page, alice, bob, caro
     game = played_game([alice, bob, carol], seed=32)
     page = new_page(javascript=False)
     page.goto(f"{live_server.url}/games/{game.pk}/replay/?move=3")
-    page.get_by_role("link", name="Next ›").click()
+    page.get_by_role("link", name="Next", exact=True).click()
     expect(page.locator("#replay-position")).to_have_text(f"Move 4 of {game.version}")
 
 

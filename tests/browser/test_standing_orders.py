@@ -329,11 +329,15 @@ def test_a_refused_amount_takes_the_focus_back_to_its_box(
 
     game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
     page = _phone_board(live_server, new_page, log_in, game, bob)
+    page.fill("#order-max", "abc")  # no choice ticked: an amount alone is a bid
+    page.click("#order-button")
+    expect(page.locator("#order-error")).to_contain_text("as a number")
+    box = page.locator("#order-max")
+    expect(box).to_be_focused()
     page.check("#order-kind-bid")
     page.fill("#order-max", "abc")
     page.click("#order-button")
     expect(page.locator("#order-error")).to_be_visible()
-    box = page.locator("#order-max")
     expect(box).to_be_focused()
     expect(box).to_have_attribute("aria-invalid", "true")
     expect(box).to_have_attribute("aria-describedby", "order-error")

@@ -408,6 +408,8 @@ def test_a_refused_order_is_told_beside_its_form_with_what_was_typed(client, gam
     assert "as a number, like 12,000" in _error_beside_the_form(html)
     assert 'id="order-kind-bid" checked' in html and 'value="abc"' in html
     assert not StandingOrder.objects.exists()
+    # The amount is at fault: its box is marked (and takes the focus: board.js).
+    assert 'data-field="order-max"' in html and 'aria-invalid="true" aria-describedby' in html
 
 
 def test_more_than_all_ones_money_is_refused_not_read_as_no_limit(client, game, alice):
@@ -415,6 +417,8 @@ def test_more_than_all_ones_money_is_refused_not_read_as_no_limit(client, game, 
     data = {"what": "order", "card": "lux5", "auction": "1", "kind": "bid", "maximum": "200000"}
     html = orders_post(client, game, data, **HX).content.decode()
     assert "You have 106,000 in all, your bid included" in _error_beside_the_form(html)
+    # Refused by the rules, not the form: the reason itself takes the focus.
+    assert 'data-field="order-max"' not in html
     assert not StandingOrder.objects.exists()
     preview = client.get(f"/games/{game.pk}/order-preview/", {"maximum": "200000"}, **HX)
     assert "You have 106,000 in all" in preview.content.decode()
