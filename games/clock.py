@@ -35,7 +35,8 @@ def deadline_compute(*, game: Game, user_ids: list[int], since: datetime | None 
 
 def idle_since(*, turn_started_at: datetime, vacation_until: datetime | None) -> datetime:
     """Since when a person to act at a table without a move deadline has kept it waiting:
-    the turn's start, or the end of their vacation if later (a vacation is not counted).
+    the turn's start, or the end of their vacation if later (the count starts again
+    then, as a deadline does).
     After ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` days of it, the table's creator may hand the
     seat to a bot (``games.services.game_seat_to_bot``)."""
     if vacation_until is not None and vacation_until > turn_started_at:

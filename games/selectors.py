@@ -426,7 +426,7 @@ def _vacation_until(seat: Seat) -> datetime | None:
 
 def _idle_seats(game: Game, seats: list[Seat], state: State | None) -> dict[int, datetime]:
     """At a running table without move deadlines: since when each person to act has
-    kept it waiting (their vacation not counted), by seat."""
+    kept it waiting (from a vacation's end, if later), by seat."""
     if game.status != Game.Status.ACTIVE or game.move_deadline_hours or state is None:
         return {}
     started = game.turn_started_at or game.updated_at

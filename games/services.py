@@ -624,8 +624,9 @@ def game_resign(*, game: Game, user: User) -> Game:
 
 def _idle_enough(game: Game, seat: Seat, now: datetime) -> None:
     """At a table without a move deadline, a seat may be handed to a bot once its person
-    has kept the table waiting ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` days (a vacation not
-    counted); else NotAllowed saying from when."""
+    has kept the table waiting ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` days (counted from a
+    vacation's end, if later: ``games.clock.idle_since``); else NotAllowed saying from
+    when."""
     from django.conf import settings
 
     days = settings.SEAT_TO_BOT_AFTER_IDLE_DAYS

@@ -310,8 +310,9 @@ DIGEST_HOUR = env_int(
 )
 # Missed deadlines after which a table's creator may hand the seat to a bot for good.
 SEAT_TO_BOT_AFTER_TIMEOUTS = env_int("SEAT_TO_BOT_AFTER_TIMEOUTS", 2, minimum=1, maximum=50)
-# At a table without a move deadline: days a person to act may go without moving (a
-# vacation not counted) before the table's creator may hand the seat to a bot for good.
+# At a table without a move deadline: days a person to act may go without moving (the
+# count starting again when a vacation ends) before the table's creator may hand the
+# seat to a bot for good.
 SEAT_TO_BOT_AFTER_IDLE_DAYS = env_int("SEAT_TO_BOT_AFTER_IDLE_DAYS", 7, minimum=1, maximum=60)
 # What one account may hold at once (games.services): open tables it created, games it
 # plays, running games of only itself and bots, invitations it sent that wait for an
