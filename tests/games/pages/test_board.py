@@ -199,7 +199,7 @@ def test_finished_board_shows_scores_and_polls_gently(client, host, bob, carol):
 
 
 @pytest.mark.parametrize("memory_aid", [False, True])
-def test_a_finished_board_shows_your_own_money_in_your_panel(client, host, bob, carol, memory_aid):
+def test_a_finished_board_shows_your_own_money_as_the_others(client, host, bob, carol, memory_aid):
     """While the game runs your money is in your hand; once it is over the hand is
     gone, and your panel alone said "11 cards in hand" without the money the others'
     panels show (and, with the memory aid, the cards left)."""
@@ -211,8 +211,12 @@ def test_a_finished_board_shows_your_own_money_in_your_panel(client, host, bob, 
     html = client.get(url(game)).content.decode()
     panels = re.findall(r'<li class="player[ "].*?</li>\s*(?=<li class="player|</ol>)', html, re.S)
     mine = next(panel for panel in panels if "tag--you" in panel)
-    assert "11 cards in hand · 106,000" in mine
+    # As the others' panels: their money and cards left with the memory aid only (the
+    # final scores give everyone's money).
+    assert ("11 cards in hand · 106,000" in mine) is memory_aid
     assert ("Money cards left:" in mine) is memory_aid
+    other = next(panel for panel in panels if "tag--you" not in panel)
+    assert ("cards in hand · 106,000" in other) is memory_aid
 
 
 def test_a_finished_board_says_no_status_cards_not_yet(client, host, bob, carol):
