@@ -9,7 +9,9 @@ act on deadlines are in ``games.deadlines``.
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
+from django.conf import settings
 from django.db.models import Max
 
 from games.models import Game
@@ -33,15 +35,30 @@ def deadline_compute(*, game: Game, user_ids: list[int], since: datetime | None 
     return start + timedelta(hours=game.move_deadline_hours)
 
 
-def idle_since(*, turn_started_at: datetime, vacation_until: datetime | None) -> datetime:
-    """Since when a person to act at a table without a move deadline has kept it waiting:
-    the turn's start, or the end of their vacation if later (the count starts again
-    then, as a deadline does).
-    After ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` days of it, the table's creator may hand the
-    seat to a bot (``games.services.game_seat_to_bot``)."""
-    if vacation_until is not None and vacation_until > turn_started_at:
-        return vacation_until
-    return turn_started_at
+def idle_since(game: Game, user: Any) -> datetime:
+    """Since when ``user``, to act at ``game`` (a table without a move deadline), has
+    kept it waiting: the turn's start, or the end of their vacation if later (the count
+    starts again then, as a deadline does)."""
+    since = game.turn_started_at or game.updated_at
+    until = getattr(user, "vacation_until", None)
+    return until if until is not None and until > since else since
+
+
+def hand_over_from(since: datetime) -> datetime:
+    """When a seat whose person has kept a table without deadlines waiting ``since``
+    may be handed to a bot by the table's creator."""
+    return since + timedelta(days=settings.SEAT_TO_BOT_AFTER_IDLE_DAYS)
+
+
+def may_hand_over(*, deadlines: bool, timeouts: int, idle: datetime | None, now: datetime) -> bool:
+    """The one rule for handing a person's seat to a bot (``game_seat_to_bot`` checks
+    it, the board offers its form and the e-mails warn by it): at a table with move
+    deadlines after ``SEAT_TO_BOT_AFTER_TIMEOUTS`` missed ones; without, once the seat
+    has kept it waiting ``SEAT_TO_BOT_AFTER_IDLE_DAYS`` (``idle``: since when, None
+    when it does not wait for them)."""
+    if deadlines:
+        return timeouts >= settings.SEAT_TO_BOT_AFTER_TIMEOUTS
+    return idle is not None and now >= hand_over_from(idle)
 
 
 _EPOCH = datetime(1970, 1, 1, tzinfo=UTC)

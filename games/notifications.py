@@ -47,7 +47,7 @@ from django.utils.translation import ngettext, pgettext
 
 from accounts.preferences import zone_named
 from games import events, presenter, push
-from games.clock import turn_key
+from games.clock import may_hand_over, turn_key
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
@@ -835,7 +835,9 @@ def _message_deadline(letter: Letter) -> EmailMultiAlternatives:
             # Missed enough deadlines that the host may hand the seat to a bot: said so
             # (not to the host, whose own seat it never is; not once it was handed over).
             "missed": missed,
-            "hand_over_risk": missed >= settings.SEAT_TO_BOT_AFTER_TIMEOUTS
+            "hand_over_risk": may_hand_over(
+                deadlines=True, timeouts=missed, idle=None, now=letter.now
+            )
             and letter.game.created_by_id != letter.user.pk
             and not (seat is not None and seat.handed_over),
         },

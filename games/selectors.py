@@ -429,9 +429,8 @@ def _idle_seats(game: Game, seats: list[Seat], state: State | None) -> dict[int,
     kept it waiting (from a vacation's end, if later), by seat."""
     if game.status != Game.Status.ACTIVE or game.move_deadline_hours or state is None:
         return {}
-    started = game.turn_started_at or game.updated_at
     return {
-        p: idle_since(turn_started_at=started, vacation_until=seats[p].user.vacation_until)
+        p: idle_since(game, seats[p].user)
         for p in seats_to_act(state)
         if not seats[p].is_bot and seats[p].user_id is not None
     }

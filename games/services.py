@@ -35,7 +35,7 @@ from django.utils.translation import ngettext
 from games import events
 from games.ai.orders import Defaults, Order, defaults_problem, order_action, order_problem
 from games.chat import chat_lines_delete
-from games.clock import deadline_compute, idle_since, turn_key
+from games.clock import deadline_compute, hand_over_from, idle_since, may_hand_over, turn_key
 from games.engine import (
     ADVANCED_CARDS,
     IllegalAction,
@@ -643,11 +643,8 @@ def _idle_enough(game: Game, seat: Seat, now: datetime) -> None:
             )
             % {"days": days}
         )
-    since = idle_since(
-        turn_started_at=game.turn_started_at or game.updated_at,
-        vacation_until=getattr(seat.user, "vacation_until", None),
-    )
-    if now < since + timedelta(days=days):
+    since = idle_since(game, seat.user)
+    if not may_hand_over(deadlines=False, timeouts=seat.timeouts, idle=since, now=now):
         raise NotAllowed(
             ngettext(
                 "At a table without move deadlines, a seat can be handed to a bot after "
@@ -658,9 +655,7 @@ def _idle_enough(game: Game, seat: Seat, now: datetime) -> None:
             )
             % {
                 "days": days,
-                "moment": moment_text(
-                    since + timedelta(days=days), timezone.get_current_timezone()
-                ),
+                "moment": moment_text(hand_over_from(since), timezone.get_current_timezone()),
             }
         )
 
@@ -693,7 +688,7 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
             raise NotAllowed(_("This is your own seat: resign instead."))
         if locked.move_deadline_hours:
             needed = settings.SEAT_TO_BOT_AFTER_TIMEOUTS
-            if seat.timeouts < needed:
+            if not may_hand_over(deadlines=True, timeouts=seat.timeouts, idle=None, now=now):
                 raise NotAllowed(
                     ngettext(
                         "This seat has missed %(count)s deadline; it can be handed to a bot after %(needed)s.",

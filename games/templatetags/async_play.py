@@ -5,9 +5,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from django import template
-from django.conf import settings
 from django.utils import timezone
 
+from games.clock import may_hand_over
 from games.read_model import TableSeat, TableView
 
 register = template.Library()
@@ -15,14 +15,16 @@ register = template.Library()
 
 @register.filter
 def may_hand_to_bot(info: TableSeat, view: TableView) -> bool:
-    """May the table's creator hand this person's seat to a bot now?  After missed
-    deadlines, or at a table without move deadlines after days without its move
-    (the rules ``games.services.game_seat_to_bot`` checks)."""
+    """May the table's creator hand this person's seat to a bot now?  The rule
+    ``games.services.game_seat_to_bot`` checks (``games.clock.may_hand_over``)."""
     if info.is_bot or info.user_id is None:
         return False
-    if view.options.move_deadline_hours:
-        return info.timeouts >= settings.SEAT_TO_BOT_AFTER_TIMEOUTS
-    return idle_days(info) >= settings.SEAT_TO_BOT_AFTER_IDLE_DAYS
+    return may_hand_over(
+        deadlines=bool(view.options.move_deadline_hours),
+        timeouts=info.timeouts,
+        idle=info.idle_since,
+        now=timezone.now(),
+    )
 
 
 @register.filter
