@@ -88,8 +88,9 @@ class TableSeat:
             "resigned": self.resigned,
             "handed_over": self.handed_over,
             "is_you": self.is_you,
-            "vacation_until": self.vacation_until.isoformat() if self.vacation_until else None,
+            "vacation_until": self.vacation_until,
             "timeouts": self.timeouts,
+            "idle_since": self.idle_since,
             "declined_by": self.declined_by,
         }
 
@@ -158,7 +159,7 @@ class TableView:
         return self.status == FINISHED
 
     def to_json(self) -> dict[str, Any]:
-        """The JSON-ready form (the API's game view; ``deadline_at`` stays a datetime)."""
+        """The JSON-ready form (the API's game view; its times stay datetimes)."""
         table = {
             "id": self.id,
             "version": self.version,

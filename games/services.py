@@ -677,11 +677,17 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
         locked, seats = _game_lock_with_seats(game)
         if locked.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can hand a seat to a bot."))
+        if not 0 <= position < len(seats):
+            raise NoSuchSeat(
+                _("There is no seat %(number)s at this table.") % {"number": position + 1},
+                position=position,
+                seats=len(seats),
+            )
+        seat = seats[position]
+        if seat.handed_over:  # sent again (a retry, a double click): what was asked holds
+            return _game_sync(game, locked)
         if locked.status != Game.Status.ACTIVE:
             raise NotAllowed(_("Only a running game's seats can be handed to a bot."))
-        if not 0 <= position < len(seats):
-            raise GameError(_("There is no seat %(number)s at this table.") % {"number": position})
-        seat = seats[position]
         if seat.is_bot:
             raise NotAllowed(_("A bot already plays this seat."))
         if seat.user_id == user.pk:

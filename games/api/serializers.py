@@ -464,6 +464,28 @@ class TableSeatSerializer(serializers.Serializer):
     )
 
 
+class GameSeatSerializer(TableSeatSerializer):
+    """A seat in the game's view: also what tells a slow player from an absent one."""
+
+    vacation_until = _out(
+        serializers.DateTimeField,
+        "For the players at the table: this seat's player is on vacation until then (their "
+        "deadlines wait); else null.",
+        allow_null=True,
+    )
+    timeouts = _out(
+        serializers.IntegerField,
+        "Deadlines this seat has missed in this game (a bot moved for it each time).",
+    )
+    idle_since = _out(
+        serializers.DateTimeField,
+        "At a running table without move deadlines, for the players at the table: since "
+        "when this seat's player, to act, has kept the table waiting (from the end of a "
+        "vacation, if later); else null.",
+        allow_null=True,
+    )
+
+
 class GameSummarySerializer(serializers.Serializer):
     """A game in a list (no game state: GET the game for that)."""
 
@@ -683,7 +705,7 @@ class GameViewSerializer(serializers.Serializer):
         serializers.ChoiceField, "open, active, finished or abandoned.", choices=Game.Status.choices
     )
     options = OptionsSerializer(help_text="The table's options.")
-    seats_info = TableSeatSerializer(many=True, help_text="Who sits where.")
+    seats_info = GameSeatSerializer(many=True, help_text="Who sits where.")
     your_seat = _out(
         serializers.IntegerField,
         "Your seat, or null (a spectator). Also set for an invitation not yet answered "

@@ -22,6 +22,11 @@ urlpatterns = [
         views.GameSeatView.as_view(),
         name="game-seat",
     ),
+    path(
+        "games/<int:game_id>/seats/<int:position>/hand-over/",
+        views.GameSeatHandOverView.as_view(),
+        name="game-seat-hand-over",
+    ),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/chat/", views.GameChatView.as_view(), name="game-chat"),
     path("games/<int:game_id>/orders/", views.GameOrdersView.as_view(), name="game-orders"),

@@ -461,17 +461,50 @@ class GameSeatView(ApiView):
             services.game_seat_set(
                 game=game, user=request.user, position=position, seat=dict(body.validated_data)
             )
-        except NoSuchSeat as error:  # the path counts from 0, the pages' words from 1
-            said = _(
-                "There is no seat %(position)s at this table: seats are numbered from 0 "
-                "to %(last)s."
-            ) % {"position": error.position, "last": error.seats - 1}
-            raise ApiError(
-                said,
-                status_code=status.HTTP_400_BAD_REQUEST,
-                code="invalid",
-                errors={"position": [said]},
-            ) from None
+        except NoSuchSeat as error:
+            raise _no_such_seat(error) from None
+        return _view_response(game, request.user)
+
+
+def _no_such_seat(error: NoSuchSeat) -> ApiError:
+    """A seat number the table does not have: the path counts from 0, the pages' words
+    from 1, so the API says its own range."""
+    said = _(
+        "There is no seat %(position)s at this table: seats are numbered from 0 to %(last)s."
+    ) % {"position": error.position, "last": error.seats - 1}
+    return ApiError(
+        said, status_code=status.HTTP_400_BAD_REQUEST, code="invalid", errors={"position": [said]}
+    )
+
+
+class GameSeatHandOverView(ApiView):
+    @extend_schema(
+        operation_id="games_seat_hand_over",
+        summary="Hand an away player's seat to a bot",
+        description=(
+            "For the table's creator, while the game runs: a bot (medium) plays the seat of "
+            "a player who is away to the end of the game, for good; the player is still "
+            "listed there (`seats_info[].handed_over`) and does not get the seat back. "
+            "Allowed once the seat has missed `SEAT_TO_BOT_AFTER_TIMEOUTS` deadlines (2 "
+            "unless the site says otherwise; `seats_info[].timeouts`), or, at a table "
+            "without move deadlines, once its player, to act, has kept the table waiting "
+            "`SEAT_TO_BOT_AFTER_IDLE_DAYS` days (7; from `seats_info[].idle_since`). "
+            "Earlier, for anyone but the creator, for the creator's own seat (resign "
+            "instead) or a bot's, and once the game is over: 409 `not_allowed`, saying "
+            "why. A seat handed over already (the same request sent again) answers 200 "
+            "and changes nothing."
+        ),
+        tags=["games"],
+        parameters=[GAME_ID, SEAT_POSITION],
+        request=None,
+        responses={200: GameViewSerializer, **error_responses(400, 401, 404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: int, position: int) -> Response:
+        game = _game_get(game_id, request.user)
+        try:
+            services.game_seat_to_bot(game=game, user=request.user, position=position)
+        except NoSuchSeat as error:
+            raise _no_such_seat(error) from None
         return _view_response(game, request.user)
 
 

@@ -1411,10 +1411,28 @@ for t in TABLES:
         effects=seat_effects,
         api=True,
     )
+    # The host hands an away player's seat to a bot (Otto's has missed its deadlines).
+    add(
+        "api:game-seat-hand-over",
+        f"api-game-seat-hand-over:{t}",
+        f"{g}/seats/{{otto_seat}}/hand-over/" if t == "active" else f"{g}/seats/1/hand-over/",
+        "POST",
+        by(409, anonymous=401, creator=200) if t == "active" else refused(t, 409, 401, closed=404),
+        effects={"creator": seat_handed_to_bot()} if t == "active" else None,
+        api=True,
+    )
 add(
     "api:game-seat",
     "api-game-seat:open",
     f"{A}/games/{{open}}/seats/3/",
+    "GET",
+    by(405, anonymous=401),
+    api=True,
+)
+add(
+    "api:game-seat-hand-over",
+    "api-game-seat-hand-over:active",
+    f"{A}/games/{{active}}/seats/1/hand-over/",
     "GET",
     by(405, anonymous=401),
     api=True,

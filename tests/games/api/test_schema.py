@@ -27,6 +27,7 @@ OPERATIONS = {
     ("/api/v1/games/{game_id}/resign/", "post"),
     ("/api/v1/games/{game_id}/rematch/", "post"),
     ("/api/v1/games/{game_id}/seats/{position}/", "put"),
+    ("/api/v1/games/{game_id}/seats/{position}/hand-over/", "post"),
     ("/api/v1/games/{game_id}/moves/", "get"),
     ("/api/v1/games/{game_id}/moves/", "post"),
     ("/api/v1/games/{game_id}/chat/", "get"),

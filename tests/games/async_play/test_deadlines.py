@@ -272,7 +272,7 @@ def test_a_vacation_pauses_the_deadline_and_is_shown(table, dora, bob):
     assert game.deadline_at == dora.vacation_until + timedelta(hours=24)
     assert game.deadline_at > before + timedelta(days=3)
     info = table_view(game=game, user=dora).to_json()["seats_info"][0]
-    assert info["vacation_until"] == dora.vacation_until.isoformat()
+    assert info["vacation_until"] == dora.vacation_until
     # Shown to the players at the table only: bob sits elsewhere.
     assert table_view(game=game, user=bob).to_json()["seats_info"][0]["vacation_until"] is None
     assert dora.vacation_days_left(timezone.now()) == 11
@@ -356,7 +356,7 @@ def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(
         game_seat_to_bot(game=game, user=dora, position=0)
     with pytest.raises(NotAllowed, match="A bot already plays"):
         game_seat_to_bot(game=game, user=dora, position=2)
-    with pytest.raises(GameError, match="no seat 7"):
+    with pytest.raises(GameError, match="no seat 8"):  # the pages count from 1
         game_seat_to_bot(game=game, user=dora, position=7)
     game = passes_until(game, dora, 1)
     version = game.version
@@ -365,8 +365,9 @@ def test_the_creator_hands_a_seat_that_keeps_timing_out_to_a_bot(
     seat = Seat.objects.get(game=game, position=1)
     assert seat.is_bot and seat.resigned and seat.ai_level == "medium" and seat.user == bob
     assert Move.objects.get(game=game, number=version).actor == Move.Actor.BOT
-    with pytest.raises(NotAllowed, match="A bot already plays"):
-        game_seat_to_bot(game=game, user=dora, position=1)
+    moves = Move.objects.filter(game=game).count()
+    game_seat_to_bot(game=game, user=dora, position=1)  # sent again: nothing changes
+    assert Move.objects.filter(game=game).count() == moves
 
 
 def test_the_player_hears_when_the_host_may_hand_the_seat_over(
@@ -395,9 +396,7 @@ def test_the_player_hears_when_the_host_may_hand_the_seat_over(
     )
 
 
-def test_the_host_is_never_told_that_the_host_may_take_their_seat(
-    table, dora, age, run_commits
-):
+def test_the_host_is_never_told_that_the_host_may_take_their_seat(table, dora, age, run_commits):
     """Dora's own table, two deadlines missed: her e-mail says her seat is hers, with
     no word of a host handing it over (nobody can: it is the host's own seat)."""
     game = table()
