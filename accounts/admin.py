@@ -289,9 +289,15 @@ class UserAdmin(BaseUserAdmin):
         "protected"), and the games need it; the action below empties it instead."""
         return False
 
+    def has_erase_permission(self, request) -> bool:
+        """Deleting an account (the action below) is for staff allowed to delete
+        accounts, not for every moderator who may suspend one."""
+        opts = self.opts
+        return request.user.has_perm(f"{opts.app_label}.delete_{opts.model_name}")
+
     @admin.action(
         description=_("Delete the selected accounts as their owners would"),
-        permissions=["change"],
+        permissions=["erase"],
     )
     def delete_accounts(self, request, queryset):
         """What a player's own **Delete your account** does (accounts.deletion), for a

@@ -253,6 +253,21 @@ def test_deleting_asks_first_then_sends_the_last_email(admin_client, alice, caro
     assert LogEntry.objects.filter(object_id=str(carol.pk), change_message__contains="was carol")
 
 
+def test_only_staff_allowed_to_delete_accounts_may_delete_one(moderator, carol):
+    """A moderator who may suspend (change) accounts is not offered the deletion, and
+    cannot post it either: erasing an account is the delete permission's."""
+    mod, client = moderator
+    listing = client.get(USERS).content.decode()
+    assert "suspend_accounts" in listing and "delete_accounts" not in listing
+    refused = _act(client, "delete_accounts", [carol], confirm=True)
+    assert "account deleted" not in refused.content.decode()
+    assert User.objects.get(pk=carol.pk).deleted_at is None
+    mod.user_permissions.add(Permission.objects.get(codename="delete_user"))
+    assert "delete_accounts" in client.get(USERS).content.decode()
+    done = _act(client, "delete_accounts", [carol], confirm=True)
+    assert "1 account deleted: carol." in done.content.decode()
+
+
 def test_the_account_page_explains_active_and_the_username_rules(moderator, admin_user):
     """Django's help said "Unselect this instead of deleting accounts" beside a field
     that cannot be unselected here, and "150 characters … @" on a moderator's view of
