@@ -117,8 +117,9 @@ def move_lines(replay: Replay) -> list[dict[str, Any]]:
         events = [event_json(e) for e in state.events[previous:]]
         previous = len(state.events)
         move = replay.moves[n - 1] if n else None
-        # The names as they read then: a player's own moves before resigning are theirs.
-        names = tuple(seat_names(replay.seats, moves=max(n - 1, 0)))
+        # The names as they read then: a player's own moves before resigning are theirs,
+        # and the set-up (n = 0, before any move) is everybody's own.
+        names = tuple(seat_names(replay.seats, moves=n - 1))
         lines.append(
             {
                 "number": n,

@@ -662,7 +662,8 @@ def log_entries(*, game: Game, view: TableView) -> tuple[LogEntry, ...] | None:
     stored_seats = _seats_if_resigned(game, view)
     names_at = _names_at(view, stored_seats)
     seats = view.seats_info
-    setup = " ".join(event_text(event, names_at(0)) for event in events[:setup_end])
+    # The set-up came before any move, so before anyone resigned (-1: no move made yet).
+    setup = " ".join(event_text(event, names_at(-1)) for event in events[:setup_end])
     entries = [LogEntry(0, game.started_at, None, setup)]
     start = setup_end
     for move in moves:

@@ -51,6 +51,8 @@ def test_a_bot_in_a_resigned_seat_is_named_as_the_bot(host, bob, carol, run_comm
         game_resign(game=game, user=host)  # seat 0 was to act: its bot plays at once
     game = Game.objects.get(pk=game.pk)
     entries = log_entries(game=game, view=table_view(game=game, user=bob))
+    # The set-up came before she resigned: it names her as she was then.
+    assert "Alice" in entries[0].text and "(resigned)" not in entries[0].text
     # After the set-up, the line saying the bot took over; then the bot's first move.
     assert (entries[1].actor, entries[1].text) == (
         "takeover",

@@ -305,6 +305,20 @@ def _resigned_half_way(played, alice, bob, carol):
     return game, actions, bots
 
 
+def test_the_set_up_names_a_player_who_resigned_before_any_move_as_they_were(alice, bob, carol):
+    """The set-up (the first card revealed by the first player) came before anyone could
+    resign: it reads "Alice reveals …" even when she resigned before the first move."""
+    state, actions = play_random(3, 7)
+    first = state.first_player
+    others = iter([bob, carol])
+    seats = [("resigned", alice, 0) if p == first else next(others) for p in range(3)]
+    bots = {n: "bot" for n, act in enumerate(actions) if act["seat"] == first}
+    game = store_game(seats, state, actions=actions, actors=bots)
+    lines = move_lines(replay_load(game))
+    assert lines[0]["text"].startswith("Alice reveals "), lines[0]["text"]
+    assert "Bot (medium) for Alice (resigned)" in lines[1 + min(bots)]["text"]
+
+
 def test_the_replay_names_who_made_each_move_as_the_board_does(client, alice, bob, carol):
     """A move a bot made for a resigned player reads "Bot (medium) for Alice (resigned)
     passes", not as Alice's own; a forced pass and a standing order's move are named as
