@@ -11,14 +11,16 @@ is shown only once the game is over.
 
 import json
 
-from django.contrib import admin
+from django.contrib import admin, messages
 from django.db import models
+from django.db.models import Count, F
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
 
-from games.chat import chat_lines_delete
-from games.models import ChatMessage, Game, Move, Notification, Seat
+from games.chat import chat_lines_delete, chat_reports_resolve
+from games.models import ChatMessage, ChatReport, Game, Move, Notification, Seat
 
 HIDDEN_WHILE_RUNNING = _("(hidden until the game is over: it holds the deck order)")
 SEALED_WHILE_RUNNING = _("(hidden until the game is over: it holds a sealed choice)")
@@ -172,13 +174,14 @@ class ChatMessageAdmin(GameRowAdmin):
     """The table chat, to moderate: find a player's messages, delete an abusive one
     (staff with the delete permission; the players' pages no longer show it)."""
 
-    list_display = ("created_at", "game_shown", "author", "text")
+    list_display = ("created_at", "game_shown", "author", "text", "hidden_at")
+    list_filter = (("hidden_at", admin.EmptyFieldListFilter),)
     search_fields = ("=game__id", "user__username", "user__display_name", "text")
     # Newest table first, its lines in order: the index (game, -id) read backwards,
     # not the model's ``game, id``, which sorts by the game's own order (a join).
     ordering = ("-game_id", "id")
     date_hierarchy = "created_at"
-    fields = ("game", "user", "text", "created_at")
+    fields = ("game", "user", "text", "created_at", "hidden_at")
     readonly_fields = fields
 
     @admin.display(description=_("author"), ordering="user__username")
@@ -198,6 +201,126 @@ class ChatMessageAdmin(GameRowAdmin):
 
     def delete_queryset(self, request, queryset):
         chat_lines_delete(lines=queryset)
+
+
+class ReportStateFilter(admin.SimpleListFilter):
+    """Open reports (the staff's queue) or those answered already."""
+
+    title = _("state")
+    parameter_name = "state"
+
+    def lookups(self, request, model_admin):
+        return (("open", _("Open")), ("resolved", _("Answered")))
+
+    def queryset(self, request, queryset):
+        if self.value() == "open":
+            return queryset.filter(resolved_at__isnull=True)
+        if self.value() == "resolved":
+            return queryset.filter(resolved_at__isnull=False)
+        return queryset
+
+
+@admin.register(ChatReport)
+class ChatReportAdmin(ReadOnlyAdmin):
+    """Chat messages players reported: the staff's queue (open reports first).  Staff
+    with the permission to change reports hide a message (shown to nobody any more,
+    kept here with its reports) or dismiss its reports; either answers every open report
+    of that message."""
+
+    list_display = (
+        "created_at",
+        "message_text",
+        "author",
+        "table",
+        "reporter",
+        "reports",
+        "state",
+    )
+    list_filter = (ReportStateFilter, "outcome")
+    search_fields = ("=message__game__id", "message__user__username", "message__text")
+    ordering = (F("resolved_at").desc(nulls_first=True), "-created_at")
+    list_select_related = ("message__user", "reporter")
+    fields = ("message_text", "author", "table", "reporter", "created_at", "resolved_at", "outcome")
+    readonly_fields = fields
+    actions = ("hide_messages", "dismiss_reports")
+
+    def get_queryset(self, request):
+        return (
+            super()
+            .get_queryset(request)
+            .select_related("message__user", "reporter")
+            .annotate(report_count=Count("message__reports"))
+        )
+
+    @admin.display(description=_("message"))
+    def message_text(self, report):
+        return report.message.text
+
+    @admin.display(description=_("author"), ordering="message__user__username")
+    def author(self, report):
+        """The author's public name and username, linked to their account and their
+        other messages."""
+        user = report.message.user
+        return format_html(
+            '<a href="{}">{}</a> ({}, <a href="{}">{}</a>)',
+            reverse("admin:accounts_user_change", args=[user.pk]),
+            user.public_name,
+            user.username,
+            reverse("admin:games_chatmessage_changelist") + f"?user__id__exact={user.pk}",
+            _("all their messages"),
+        )
+
+    @admin.display(description=_("table"), ordering="message__game_id")
+    def table(self, report):
+        """The table, and its chat around the message, in context."""
+        game_id = report.message.game_id
+        return format_html(
+            '<a href="{}">{}</a>',
+            reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={game_id}",
+            _("Table %(number)s: its chat") % {"number": game_id},
+        )
+
+    @admin.display(description=_("reports"), ordering="report_count")
+    def reports(self, report):
+        return report.report_count
+
+    @admin.display(description=_("state"), ordering="resolved_at")
+    def state(self, report):
+        if report.resolved_at is None:
+            return _("Open")
+        return report.get_outcome_display()
+
+    def has_change_permission(self, request, obj=None):
+        return request.user.has_perm("games.change_chatreport")
+
+    def has_delete_permission(self, request, obj=None):
+        return False
+
+    @admin.action(
+        description=_("Hide the reported messages (shown to nobody, kept here)"),
+        permissions=["change"],
+    )
+    def hide_messages(self, request, queryset):
+        hidden = chat_reports_resolve(reports=queryset, hide=True)
+        self.message_user(
+            request,
+            ngettext("%(count)d message hidden.", "%(count)d messages hidden.", hidden)
+            % {"count": hidden},
+            messages.SUCCESS,
+        )
+
+    @admin.action(
+        description=_("Dismiss the selected reports (the messages stay)"),
+        permissions=["change"],
+    )
+    def dismiss_reports(self, request, queryset):
+        dismissed = chat_reports_resolve(reports=queryset, hide=False)
+        self.message_user(
+            request,
+            ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", dismissed)
+            % {"count": dismissed},
+            messages.SUCCESS,
+        )
 
 
 @admin.register(Notification)

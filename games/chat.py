@@ -13,7 +13,9 @@ sees the message at once through its stream, or with its next poll.
 ``chat_lines_delete`` takes lines away (staff moderating, an account being deleted),
 and every open board of their tables sees it at once too.  ``chat_mute`` hides one
 player's messages from another, at every table, on the pages, in the API and in the
-e-mails.  Reading the chat is ``selectors.chat_lines``.
+e-mails.  ``chat_report`` lets a player at the table report another's message to the
+staff, who hide it (kept for them, shown to nobody) or dismiss the report with
+``chat_reports_resolve``.  Reading the chat is ``selectors.chat_lines``.
 """
 
 from __future__ import annotations
@@ -29,9 +31,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games import events
-from games.errors import NotAllowed, NotYourSeat, TooSoon
-from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, Game, Seat
-from games.selectors import player_named
+from games.errors import GameError, NotAllowed, NotYourSeat, TooSoon
+from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, ChatReport, Game, Seat
+from games.selectors import chat_open_to, player_named
 
 CHAT_BURST = 5  # messages …
 CHAT_WINDOW = timedelta(seconds=30)  # … per this long, per player and table
@@ -139,3 +141,49 @@ def chat_mute(*, user: Any, username: Any, mute: bool = True) -> Any:
     else:
         ChatMute.objects.filter(user=user, muted=other).delete()
     return other
+
+
+def chat_report(*, game: Game, user: Any, message: Any) -> ChatReport:
+    """``user``, a player at ``game``'s table, reports the message with id ``message``
+    (another player's, at this table, still shown) to the staff.  Reported twice (a
+    double click, a retry), it is one report.  Returns the report."""
+    if user is None or not getattr(user, "is_authenticated", False):
+        raise NotYourSeat(_("Log in and take a seat to report a message."))
+    if isinstance(message, bool) or not isinstance(message, int):
+        raise GameError(_("Choose the message by its number."))
+    if not chat_open_to(game, user):
+        raise NotYourSeat(_("Only the players at this table can report its messages."))
+    line = ChatMessage.objects.filter(pk=message, game=game, hidden_at__isnull=True).first()
+    if line is None:
+        raise NotAllowed(_("There is no such message at this table (any more)."))
+    if line.user_id == user.pk:
+        raise NotAllowed(_("This is your own message."))
+    report, _created = ChatReport.objects.get_or_create(message=line, reporter=user)
+    return report
+
+
+def chat_reports_resolve(*, reports: QuerySet[ChatReport], hide: bool) -> int:
+    """Staff's answer to ``reports``: hide their messages (``hide``: no page, API answer
+    or e-mail shows them any more; every open board of their tables drops them at once,
+    as for a deleted line) and close every open report of those messages, or dismiss
+    the reports (the messages stay).  Returns how many messages were hidden (``hide``)
+    or how many reports were dismissed."""
+    now = timezone.now()
+    outcome = ChatReport.Outcome.HIDDEN if hide else ChatReport.Outcome.DISMISSED
+    with transaction.atomic():
+        if not hide:
+            return reports.filter(resolved_at__isnull=True).update(resolved_at=now, outcome=outcome)
+        message_ids = set(reports.values_list("message_id", flat=True))
+        lines = ChatMessage.objects.filter(pk__in=message_ids)
+        hidden = 0
+        for game_id in sorted(set(lines.values_list("game_id", flat=True))):
+            locked = Game.objects.select_for_update().filter(pk=game_id).first()
+            if locked is None:
+                continue
+            hidden += lines.filter(game_id=game_id, hidden_at__isnull=True).update(hidden_at=now)
+            Game.objects.filter(pk=game_id).update(chat_at=now)
+            events.announce(events.board_changed, game_id=game_id, version=locked.version)
+        ChatReport.objects.filter(message_id__in=message_ids, resolved_at__isnull=True).update(
+            resolved_at=now, outcome=outcome
+        )
+    return hidden

@@ -6,7 +6,7 @@ from typing import Any
 
 from django.utils.functional import SimpleLazyObject
 
-from games.selectors import turns_waiting_count
+from games.selectors import chat_reports_open_count, turns_waiting_count
 from ops.outages import DATABASE_ERRORS
 
 
@@ -23,3 +23,17 @@ def turns_waiting(request) -> dict[str, Any]:
             return 0
 
     return {"turns_waiting": SimpleLazyObject(count), "turns_poll": True}
+
+
+def chat_reports_open(request) -> dict[str, Any]:
+    """``chat_reports_open``: for staff who answer chat reports, how many wait (the
+    header links to the queue), counted only if the page shows it (one query); 0 for
+    everybody else, or when the database cannot say."""
+
+    def count() -> int:
+        try:
+            return chat_reports_open_count(getattr(request, "user", None))
+        except DATABASE_ERRORS:
+            return 0
+
+    return {"chat_reports_open": SimpleLazyObject(count)}

@@ -453,6 +453,9 @@ class ChatMessage(models.Model):
     )
     text = models.CharField(max_length=CHAT_MAX_LENGTH)
     created_at = models.DateTimeField(auto_now_add=True)
+    # Staff hid the line after a report: no page, API answer or e-mail shows it any
+    # more, and it stays here, with its reports, for staff to judge by.
+    hidden_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["game", "id"]
@@ -460,6 +463,32 @@ class ChatMessage(models.Model):
 
     def __str__(self) -> str:
         return f"Message {self.pk} at table {self.game_id}"
+
+
+class ChatReport(models.Model):
+    """A player at the table reported ``message`` to the staff (once per player and
+    message).  Open until staff hid the message or dismissed the report."""
+
+    class Outcome(models.TextChoices):
+        HIDDEN = "hidden", "Message hidden"
+        DISMISSED = "dismissed", "Dismissed"
+
+    message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_reports"
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    outcome = models.CharField(max_length=16, choices=Outcome.choices, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["message", "reporter"], name="games_chat_report_once"),
+        ]
+        indexes = [models.Index(fields=["resolved_at"], name="games_chat_report_open")]
+
+    def __str__(self) -> str:
+        return f"Report of message {self.message_id} by {self.reporter_id}"
 
 
 class ChatMute(models.Model):

@@ -201,6 +201,7 @@ class ChatLine:
     text: str
     at: datetime
     is_you: bool
+    reported: bool = False  # the viewer reported it to the staff (it waits for them)
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -209,6 +210,7 @@ class ChatLine:
             "username": self.username,
             "text": self.text,
             "at": self.at,
+            "reported": self.reported,
         }
 
 

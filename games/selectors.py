@@ -62,6 +62,7 @@ from games.models import (
     SCENARIO,
     ChatMessage,
     ChatMute,
+    ChatReport,
     Game,
     InvitationBlock,
     Move,
@@ -732,6 +733,13 @@ def chat_open_to(game: Game, user: User | None) -> bool:
     return chat_readers(game).filter(user=user).exists()
 
 
+def chat_reports_open_count(user: User | None) -> int:
+    """How many chat reports wait for the staff, for staff who may answer them; else 0."""
+    if not _user_known(user) or not user.is_staff or not user.has_perm("games.change_chatreport"):
+        return 0
+    return ChatReport.objects.filter(resolved_at__isnull=True).count()
+
+
 def chat_lines(
     *,
     game: Game,
@@ -744,11 +752,13 @@ def chat_lines(
     without those of players ``user`` has muted; with ``after`` (a message's id), the
     first ``limit`` messages after that one, so that a client reading on from the last
     line it has misses none, however many came meanwhile.  One query.  For a player at
-    the table only: the caller checks ``chat_open_to``."""
+    the table only: the caller checks ``chat_open_to``.  A line staff hid is shown to
+    nobody; each line says whether ``user`` reported it."""
     muted = ChatMute.objects.filter(user=user, muted=OuterRef("user"))
     messages = (
-        ChatMessage.objects.filter(game=game)
+        ChatMessage.objects.filter(game=game, hidden_at__isnull=True)
         .exclude(Exists(muted))
+        .annotate(reported=Exists(ChatReport.objects.filter(message=OuterRef("pk"), reporter=user)))
         .select_related("user")
         .order_by("-id")
     )
@@ -765,6 +775,7 @@ def chat_lines(
             text=message.text,
             at=message.created_at,
             is_you=message.user_id == user.pk,
+            reported=message.reported,
         )
         for message in rows
     )

@@ -34,6 +34,7 @@ urlpatterns = [
     path("<int:game_id>/chat/", views.game_chat, name="chat"),
     path("<int:game_id>/rematch/", views.game_rematch, name="rematch"),
     path("<int:game_id>/chat/mute/", views.game_chat_mute, name="chat_mute"),
+    path("<int:game_id>/chat/report/", views.game_chat_report, name="chat_report"),
     path("history/", views_records.game_history, name="history"),
     path("<int:game_id>/replay/", views_records.game_replay, name="replay"),
     path("<int:game_id>/record.json", views_records.game_record_json, name="record"),

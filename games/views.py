@@ -753,6 +753,27 @@ def game_chat_mute(request: HttpRequest, game_id: int) -> HttpResponse:
     return _after_post(request, game_id)
 
 
+@never_cache
+@require_POST
+@login_required
+def game_chat_report(request: HttpRequest, game_id: int) -> HttpResponse:
+    """Report another player's chat message at this table to the staff."""
+    game = game_or_404(request, game_id)
+    message = request.POST.get("message", "")
+    try:
+        chat.chat_report(
+            game=game, user=request.user, message=int(message) if digits(message) else message
+        )
+    except GameError as error:
+        return _board_response(request, game, error=str(error))
+    if not request.htmx:  # htmx: the line itself now says it was reported
+        messages.success(
+            request,
+            _("Reported to the staff: they will read it. Mute its author to stop seeing them."),
+        )
+    return _after_post(request, game_id)
+
+
 def _user(request: HttpRequest) -> Any:
     return request.user if request.user.is_authenticated else None
 

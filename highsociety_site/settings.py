@@ -125,6 +125,7 @@ TEMPLATES = [
                 "accounts.context_processors.entrance",
                 "accounts.context_processors.account_facts",
                 "games.context_processors.turns_waiting",
+                "games.context_processors.chat_reports_open",
             ],
         },
     },

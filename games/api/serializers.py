@@ -990,6 +990,10 @@ class ChatLineSerializer(serializers.Serializer):
     username = _out(serializers.CharField, "The author's username.")
     text = _out(serializers.CharField, "The message.")
     at = _out(serializers.DateTimeField, "When it was sent.")
+    reported = _out(
+        serializers.BooleanField,
+        "You reported this message to the staff (`POST …/chat/{message_id}/report/`).",
+    )
 
 
 class ChatSerializer(serializers.Serializer):

@@ -29,6 +29,11 @@ urlpatterns = [
     ),
     path("games/<int:game_id>/moves/", views.GameMovesView.as_view(), name="game-moves"),
     path("games/<int:game_id>/chat/", views.GameChatView.as_view(), name="game-chat"),
+    path(
+        "games/<int:game_id>/chat/<int:message_id>/report/",
+        views.GameChatReportView.as_view(),
+        name="game-chat-report",
+    ),
     path("games/<int:game_id>/orders/", views.GameOrdersView.as_view(), name="game-orders"),
     path("users/<str:username>/", UserDetailView.as_view(), name="user-detail"),
     path("leaderboard/", LeaderboardView.as_view(), name="leaderboard"),

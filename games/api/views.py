@@ -637,31 +637,35 @@ def _not_your_seat_explain(game: Game, user, action: dict[str, Any], error: NotY
     raise error
 
 
+def _chat_payload(game: Game, user, after: int | None = None) -> dict[str, Any]:
+    """The chat's answer: its latest lines, or with ``after`` the page after that line."""
+    if after is None:
+        lines, next_after = chat_lines(game=game, user=user), None
+    else:  # one more than a page: is there more to read after this page?
+        lines = chat_lines(game=game, user=user, after=after, limit=CHAT_LINES + 1)
+        next_after = lines[CHAT_LINES - 1].id if len(lines) > CHAT_LINES else None
+        lines = lines[:CHAT_LINES]
+    return {
+        "game": game.pk,
+        "messages": [line.to_json() for line in lines],
+        "next_after": next_after,
+    }
+
+
+def _chat_game(request: Request, game_id: int) -> Game:
+    """The game whose chat the caller reads, writes or reports in: theirs, not closed."""
+    game = _game_get(game_id, request.user)
+    if game.status == Game.Status.ABANDONED:  # nobody's chat any more: 409, as documented
+        raise NotAllowed(_("This table was closed."))
+    if not chat_open_to(game, request.user):
+        if Seat.objects.filter(game=game, user=request.user, accepted=False).exists():
+            raise not_seated(invited=True)  # what to do, not only what is refused
+        raise NotYourSeat(_("Only the players at this table can read and write its chat."))
+    return game
+
+
 class GameChatView(ApiView):
     """The table's chat: for the players seated at it (accepted), not for spectators."""
-
-    def _chat(self, game: Game, user, after: int | None = None) -> dict[str, Any]:
-        if after is None:
-            lines, next_after = chat_lines(game=game, user=user), None
-        else:  # one more than a page: is there more to read after this page?
-            lines = chat_lines(game=game, user=user, after=after, limit=CHAT_LINES + 1)
-            next_after = lines[CHAT_LINES - 1].id if len(lines) > CHAT_LINES else None
-            lines = lines[:CHAT_LINES]
-        return {
-            "game": game.pk,
-            "messages": [line.to_json() for line in lines],
-            "next_after": next_after,
-        }
-
-    def _game(self, request: Request, game_id: int) -> Game:
-        game = _game_get(game_id, request.user)
-        if game.status == Game.Status.ABANDONED:  # nobody's chat any more: 409, as documented
-            raise NotAllowed(_("This table was closed."))
-        if not chat_open_to(game, request.user):
-            if Seat.objects.filter(game=game, user=request.user, accepted=False).exists():
-                raise not_seated(invited=True)  # what to do, not only what is refused
-            raise NotYourSeat(_("Only the players at this table can read and write its chat."))
-        return game
 
     @extend_schema(
         operation_id="games_chat_list",
@@ -679,10 +683,10 @@ class GameChatView(ApiView):
     def get(self, request: Request, game_id: int) -> Response:
         query = ChatQuerySerializer(data=request.query_params)
         query.is_valid(raise_exception=True)
-        game = self._game(request, game_id)
+        game = _chat_game(request, game_id)
         notifications.seat_seen(game_id=game.pk, user=request.user)  # at the table
         after = query.validated_data.get("after")
-        return Response(ChatSerializer(self._chat(game, request.user, after)).data)
+        return Response(ChatSerializer(_chat_payload(game, request.user, after)).data)
 
     @extend_schema(
         operation_id="games_chat_create",
@@ -702,11 +706,43 @@ class GameChatView(ApiView):
     def post(self, request: Request, game_id: int) -> Response:
         body = ChatInputSerializer(data=request.data)
         body.is_valid(raise_exception=True)
-        game = self._game(request, game_id)
+        game = _chat_game(request, game_id)
         chat.chat_post(game=game, user=request.user, text=body.validated_data["text"])
         return Response(
-            ChatSerializer(self._chat(game, request.user)).data, status=status.HTTP_201_CREATED
+            ChatSerializer(_chat_payload(game, request.user)).data, status=status.HTTP_201_CREATED
         )
+
+
+class GameChatReportView(ApiView):
+    @extend_schema(
+        operation_id="games_chat_report",
+        summary="Report a chat message to the staff",
+        description=(
+            "Report another player's message at this table as abusive or unwelcome: the "
+            "staff read reported messages and may hide them (then nobody sees them any "
+            "more, in the chat or in e-mails). Answers 200 with the chat, where that "
+            "line now reads `reported: true`; reported again, it is one report. 403 "
+            "unless you have a seat here; 409 `not_allowed` for your own message, or a "
+            "message this table does not have (or no longer shows), or when the table was "
+            "abandoned. Muting its author (on the board) hides their messages from you."
+        ),
+        tags=["games"],
+        parameters=[
+            GAME_ID,
+            OpenApiParameter(
+                "message_id",
+                int,
+                OpenApiParameter.PATH,
+                description="The message's `id`, as the chat lists it.",
+            ),
+        ],
+        request=None,
+        responses={200: ChatSerializer, **error_responses(401, 403, 404, 409, 429)},
+    )
+    def post(self, request: Request, game_id: int, message_id: int) -> Response:
+        game = _chat_game(request, game_id)
+        chat.chat_report(game=game, user=request.user, message=message_id)
+        return Response(ChatSerializer(_chat_payload(game, request.user)).data)
 
 
 class GameOrdersView(ApiView):

@@ -18,7 +18,8 @@
 // - an answer for a board that another answer has already replaced is not swapped in;
 // - a host's open "Change seat" form stays open, with what was chosen or typed in it,
 //   when the waiting board refreshes; so does a standing order being written (emptied
-//   once it is set);
+//   once it is set), and a chat line's opened "Report" (scrolled into the chat's view
+//   when it opens: the chat scrolls on its own);
 // - the page's messages (a confirmation at the top, from the last form sent) go once
 //   they are out of date: the board refreshed into another stage of the game, or the
 //   player made a move on it;
@@ -827,6 +828,48 @@
     openSeatForms = [];
   });
 
+  // A chat line's "Report", opened: in sight inside the chat's own scrolling list (the
+  // last line's would open below its edge), and open again after a refresh.
+  var openReports = [];
+  document.addEventListener(
+    "toggle",
+    function (event) {
+      var details = event.target;
+      if (!details.classList || !details.classList.contains("chat__report")) {
+        return;
+      }
+      if (details.open && !details.hasAttribute("data-reopened")) {
+        details.scrollIntoView({ block: "nearest" });
+      }
+      details.removeAttribute("data-reopened");
+    },
+    true
+  );
+  document.addEventListener("htmx:beforeSwap", function (event) {
+    if (!boardSwapped(event)) {
+      return;
+    }
+    openReports = [];
+    document.querySelectorAll("#board details.chat__report[open]").forEach(function (details) {
+      var line = details.closest("[data-id]");
+      if (line) {
+        openReports.push(line.getAttribute("data-id"));
+      }
+    });
+  });
+  document.addEventListener("htmx:afterSwap", function () {
+    openReports.forEach(function (id) {
+      var details = document.querySelector(
+        '#board .chat__line[data-id="' + id + '"] details.chat__report'
+      );
+      if (details) {
+        details.setAttribute("data-reopened", "");  // as it was: no scrolling
+        details.open = true;
+      }
+    });
+    openReports = [];
+  });
+
   // A standing order being written keeps its pass-or-bid choice, Theft's discard and
   // "only with the cards you ticked" through a refresh, as its amount does (hx-preserve).
   // Once "Set this order" has gone through, the fields start empty again (the order is
@@ -971,6 +1014,21 @@
     }
   }
 
+  // A report sent redraws the board in place: the focus goes to the line's new
+  // "Reported to the staff" (or to the lines, where it is refused), not into the hand.
+  function chatReportAnswered(form) {
+    var message = form.querySelector("input[name=message]");
+    var target = message
+      ? document.querySelector(
+          '#board .chat__line[data-id="' + message.value + '"] .chat__reported'
+        )
+      : null;
+    target = target || document.getElementById("chat-lines");
+    if (target) {
+      target.focus({ preventScroll: true });
+    }
+  }
+
   // The chat's lines: the newest in sight, unless the player is reading older ones.
   function chatLines() {
     return document.getElementById("chat-lines");
@@ -1038,6 +1096,9 @@
     }
     if (source && source.matches && source.matches("form.chat__mute")) {
       chatMuteAnswered(source);
+    }
+    if (source && source.closest && source.closest("details.chat__report")) {
+      chatReportAnswered(source);
     }
     // Only a board settles an own move (a preview of the ticked cards leaves the focus
     // on the card just ticked).

@@ -175,3 +175,39 @@ def test_a_refused_line_is_explained_beside_the_chat_box(
     expect(page.locator(".chat__lines")).to_contain_text("Now with words")
     expect(page.locator("#chat-error")).to_have_count(0)
     expect(page.locator("#chat-text")).not_to_have_attribute("aria-invalid", "true")
+
+
+def test_reporting_a_line_on_a_phone_opens_in_sight_and_stays_in_place(
+    live_server, new_page, log_in, screenshot, alice, bob, carol
+):
+    """The last line's "Report" opens below the edge of the chat's own scrolling list:
+    opened, it scrolls into sight; sent, the line says it was reported, the page stays
+    where it was and the focus is on that line's note, not in the hand far above."""
+    from playwright.sync_api import expect
+
+    from games.models import ChatReport
+    from tests.browser.conftest import PHONE
+
+    alice.is_staff = True
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    for n in range(8):
+        chat_post(game=game, user=(bob, carol)[n % 2], text=f"line {n}")
+    last = chat_post(game=game, user=bob, text="you play like an idiot")
+    page = log_in(new_page(viewport=PHONE, touch=True), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    line = page.locator(f'.chat__line[data-id="{last.pk}"]')
+    line.locator(".chat__report summary").scroll_into_view_if_needed()
+    line.locator(".chat__report summary").click()
+    send = line.get_by_role("button", name="Report to the staff")
+    expect(send).to_be_visible()
+    box, chat = send.bounding_box(), page.locator("#chat-lines").bounding_box()
+    assert box["y"] + box["height"] <= chat["y"] + chat["height"] + 1, (box, chat)
+    screenshot(page, "browser-chat-report")
+    scrolled = page.evaluate("window.scrollY")
+    send.click()
+    note = line.locator(".chat__reported")
+    expect(note).to_have_text("Reported to the staff")
+    expect(note).to_be_focused()
+    assert abs(page.evaluate("window.scrollY") - scrolled) < 200
+    assert ChatReport.objects.filter(message=last, reporter=alice).exists()

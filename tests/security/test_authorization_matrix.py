@@ -60,6 +60,7 @@ from accounts.models import User
 from accounts.preferences import unsubscribe_token
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import token_create
+from games.chat import chat_post
 from games.engine import AUCTION, seats_to_act
 from games.engine.cards import LUXURY_VALUE, PRESTIGE
 from games.models import Game, Move, Notification, Seat
@@ -158,6 +159,8 @@ def _world_build() -> World:
     Seat.objects.filter(game=active, user=other).update(
         timeouts=settings.SEAT_TO_BOT_AFTER_TIMEOUTS
     )
+    # Otto's line in the running table's chat, for the others to report.
+    otto_line = chat_post(game=active, user=other, text="Hello, table")
     finished = people_play(people_game(creator, seated, other), rng)
     assert finished.status == Game.Status.FINISHED
     # Abandoned: Cora opened it, Sam joined, Otto was invited, then Cora left.
@@ -183,6 +186,7 @@ def _world_build() -> World:
     ids.update({f"token_{persona}": token.pk for persona, (token, _) in made.items()})
     ids.update(
         otto_seat=positions["otto"],
+        otto_line=otto_line.pk,
         sam_seat=positions["sam"],
         sam_token=spare.pk,
         unsub=good,
@@ -361,6 +365,16 @@ def orders_left(persona: str) -> Effect:
         assert row.seat.user == world.user(persona) and row.luxury_below == 3
 
     return Effect(frozenset({"games.standingorder"}), check, "orders-left")
+
+
+def chat_reported(persona: str) -> Effect:
+    def check(world, changes):
+        from games.models import ChatReport
+
+        report = ChatReport.objects.get(pk__in=changes["games.chatreport"])
+        assert report.reporter == world.user(persona) and report.message.user == world.user("other")
+
+    return Effect(frozenset({"games.chatreport"}), check, "chat-reported")
 
 
 def chat_muted(persona: str) -> Effect:
@@ -701,6 +715,17 @@ add(
     effects={p: chat_muted(p) for p in ("outsider", "other", "staff", "creator")},
 )
 
+# Reporting Otto's chat line: the other players at the table, not Otto, nobody else.
+add(
+    "games:chat_report",
+    "game-chat-report:active",
+    "/games/{active}/chat/report/",
+    "POST",
+    by(400, anonymous=LOGIN, seated=302, creator=302),
+    data={"message": "{otto_line}"},
+    effects={p: chat_reported(p) for p in ("seated", "creator")},
+)
+
 # Reading pages answer only GET/HEAD; the forms' targets only POST.
 for route, label, path in (
     ("games:detail", "game-detail:active", "/games/{active}/"),
@@ -726,6 +751,7 @@ for route, label, path in (
     ("games:chat", "game-chat:active", "/games/{active}/chat/"),
     ("games:rematch", "game-rematch:finished", "/games/{finished}/rematch/"),
     ("games:chat_mute", "game-chat-mute:active", "/games/{active}/chat/mute/"),
+    ("games:chat_report", "game-chat-report:active", "/games/{active}/chat/report/"),
     ("games:orders", "game-orders:active", "/games/{active}/orders/"),
     ("games:seat", "game-seat:open", "/games/{open}/seat/"),
 ):
@@ -1503,6 +1529,25 @@ for t in TABLES:
         effects={p: chat_posted(p) for p in players},
         api=True,
     )
+
+# Reporting Otto's line through the API: Sam and Cora may; Otto (his own) 409; others 403.
+add(
+    "api:game-chat-report",
+    "api-game-chat-report:active",
+    f"{A}/games/{{active}}/chat/{{otto_line}}/report/",
+    "POST",
+    by(403, anonymous=401, seated=200, creator=200, other=409),
+    effects={p: chat_reported(p) for p in ("seated", "creator")},
+    api=True,
+)
+add(
+    "api:game-chat-report",
+    "api-game-chat-report:active",
+    f"{A}/games/{{active}}/chat/{{otto_line}}/report/",
+    "GET",
+    by(405, anonymous=401),
+    api=True,
+)
 
 # Standing orders in the API: each player of a running game reads and leaves their own;
 # before the start and after the end there are none: reading and leaving one are a 409.

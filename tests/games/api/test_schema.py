@@ -32,6 +32,7 @@ OPERATIONS = {
     ("/api/v1/games/{game_id}/moves/", "post"),
     ("/api/v1/games/{game_id}/chat/", "get"),
     ("/api/v1/games/{game_id}/chat/", "post"),
+    ("/api/v1/games/{game_id}/chat/{message_id}/report/", "post"),
     ("/api/v1/games/{game_id}/orders/", "get"),
     ("/api/v1/games/{game_id}/orders/", "put"),
     ("/api/v1/games/{game_id}/orders/", "delete"),

@@ -284,7 +284,14 @@ def test_the_chat_in_the_api(game, alice, bob, dave):
     created = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "gl hf"}, format="json")
     assert created.status_code == 201
     assert [m["text"] for m in created.json()["messages"]] == ["gl hf"]
-    assert set(created.json()["messages"][0]) == {"id", "author", "username", "text", "at"}
+    assert set(created.json()["messages"][0]) == {
+        "id",
+        "author",
+        "username",
+        "text",
+        "at",
+        "reported",
+    }
     bad = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "  "}, format="json")
     assert bad.status_code == 400 and "Write a message first." in str(bad.json())
     unknown = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "x", "to": 1}, format="json")

@@ -1,0 +1,202 @@
+"""Chat reports: a player at the table reports another's message to the staff (once),
+the staff find the open reports (a count in the site's header, a queue in the admin)
+and hide the message, for everyone and everywhere (kept for them), or dismiss the
+reports."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+from rest_framework.test import APIClient
+
+from games.chat import chat_post, chat_report, chat_reports_resolve
+from games.errors import GameError, NotAllowed, NotYourSeat
+from games.models import ChatMessage, ChatReport, Seat
+from games.selectors import chat_lines
+from games.services import game_submit_action
+from tests.games.factories import StaffUserFactory, people_game, scenario_deck
+from tests.second_factor import staff_admin_session
+
+pytestmark = pytest.mark.django_db
+
+QUEUE = reverse("admin:games_chatreport_changelist")
+
+
+@pytest.fixture
+def game(dora, alice, bob):
+    """Dora (staff: the deck is fixed), Alice and Bob at a running table."""
+    return people_game(dora, alice, bob, deck=scenario_deck("lux5 lux3"), first_player=0)
+
+
+@pytest.fixture
+def abuse(game, bob):
+    return chat_post(game=game, user=bob, text="you all play like idiots")
+
+
+def _texts(game, user):
+    return [line.text for line in chat_lines(game=game, user=user)]
+
+
+def test_a_report_is_one_per_player_and_said_to_the_reporter_only(game, abuse, alice, dora, bob):
+    first = chat_report(game=game, user=alice, message=abuse.pk)
+    again = chat_report(game=game, user=alice, message=abuse.pk)  # a double click
+    assert first.pk == again.pk and ChatReport.objects.count() == 1
+    chat_report(game=game, user=dora, message=abuse.pk)
+    assert ChatReport.objects.filter(message=abuse, resolved_at__isnull=True).count() == 2
+    assert [line.reported for line in chat_lines(game=game, user=alice)] == [True]
+    assert [line.reported for line in chat_lines(game=game, user=bob)] == [False]
+    # Reported, the line is still there for everyone until the staff answer.
+    assert _texts(game, alice) == _texts(game, bob) == ["you all play like idiots"]
+
+
+@pytest.mark.parametrize(
+    ("who", "which", "error", "said"),
+    [
+        ("bob", "abuse", NotAllowed, "This is your own message."),
+        ("dave", "abuse", NotYourSeat, "Only the players at this table can report"),
+        ("alice", "elsewhere", NotAllowed, "There is no such message at this table"),
+        ("alice", "hidden", NotAllowed, "There is no such message at this table"),
+        ("alice", "12abc", GameError, "Choose the message by its number."),
+        (None, "abuse", NotYourSeat, "Log in"),
+    ],
+)
+def test_refused_reports_say_why_and_store_nothing(
+    game, abuse, alice, bob, carol, dave, who, which, error, said
+):
+    other = people_game(alice, bob, carol)
+    messages = {
+        "abuse": abuse.pk,
+        "elsewhere": chat_post(game=other, user=carol, text="hello").pk,
+        "hidden": chat_post(game=game, user=bob, text="gone").pk,
+        "12abc": "12abc",
+    }
+    ChatMessage.objects.filter(pk=messages["hidden"]).update(hidden_at=abuse.created_at)
+    user = {"alice": alice, "bob": bob, "dave": dave, None: None}[who]
+    with pytest.raises(error, match=said):
+        chat_report(game=game, user=user, message=messages[which])
+    assert not ChatReport.objects.exists()
+
+
+def test_hiding_takes_the_line_from_everyone_everywhere_and_keeps_it(
+    game, abuse, alice, bob, dora, run_commits
+):
+    chat_post(game=game, user=dora, text="please stop")
+    chat_report(game=game, user=alice, message=abuse.pk)
+    chat_report(game=game, user=dora, message=abuse.pk)
+    reports = ChatReport.objects.filter(reporter=alice)  # one report answers them all
+    assert chat_reports_resolve(reports=reports, hide=True) == 1
+    for user in (alice, bob, dora):
+        assert _texts(game, user) == ["please stop"]
+    api = APIClient()
+    api.force_authenticate(bob)
+    listed = api.get(f"/api/v1/games/{game.pk}/chat/").json()["messages"]
+    assert [m["text"] for m in listed] == ["please stop"]
+    kept = ChatMessage.objects.get(pk=abuse.pk)
+    assert kept.hidden_at is not None and kept.text == "you all play like idiots"
+    assert set(ChatReport.objects.values_list("outcome", flat=True)) == {"hidden"}
+    assert not ChatReport.objects.filter(resolved_at__isnull=True).exists()
+    # Nor does an e-mail quote it: Alice's turn e-mail lists the chat.
+    mail.outbox.clear()
+    with run_commits():
+        game_submit_action(game=game, user=dora, action={"type": "pass"}, expected_version=0)
+    (to_alice,) = [m for m in mail.outbox if m.to == [alice.email]]
+    assert "please stop" in to_alice.body and "idiots" not in to_alice.body
+
+
+def test_dismissing_leaves_the_message(game, abuse, alice):
+    chat_report(game=game, user=alice, message=abuse.pk)
+    assert chat_reports_resolve(reports=ChatReport.objects.all(), hide=False) == 1
+    assert _texts(game, alice) == ["you all play like idiots"]
+    assert ChatReport.objects.get().outcome == "dismissed"
+    # Reported again after a dismissal, it is still her one report (already answered).
+    chat_report(game=game, user=alice, message=abuse.pk)
+    assert ChatReport.objects.count() == 1
+
+
+def test_the_board_offers_report_on_others_lines_and_says_it_was_reported(
+    client, game, abuse, alice, bob
+):
+    mine = chat_post(game=game, user=alice, text="gl")
+    client.force_login(alice)
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert board.count('name="message"') == 1 and f'value="{abuse.pk}"' in board
+    assert "Report to the staff" in board and "this message of Bob" in board
+    done = client.post(f"/games/{game.pk}/chat/report/", {"message": abuse.pk}, follow=True)
+    page = done.content.decode()
+    assert "Reported to the staff: they will read it." in page
+    assert "Reported to the staff</span>" in page and 'name="message"' not in page
+    # Refused: said at the top of the board (htmx swaps it in; a plain form gets 400).
+    htmx = client.post(
+        f"/games/{game.pk}/chat/report/", {"message": str(mine.pk)}, HTTP_HX_REQUEST="true"
+    )
+    assert "This is your own message." in htmx.content.decode()
+    plain = client.post(f"/games/{game.pk}/chat/report/", {"message": "x"})
+    assert plain.status_code == 400
+    assert "Choose the message by its number." in plain.content.decode()
+    assert ChatReport.objects.count() == 1
+
+
+def test_the_api_reports_a_message(game, abuse, alice, bob, dave):
+    api = APIClient()
+    api.force_authenticate(alice)
+    path = f"/api/v1/games/{game.pk}/chat/{abuse.pk}/report/"
+    done = api.post(path)
+    assert done.status_code == 200, done.json()
+    assert [(m["text"], m["reported"]) for m in done.json()["messages"]] == [
+        ("you all play like idiots", True)
+    ]
+    assert api.post(path).status_code == 200 and ChatReport.objects.count() == 1
+    missing = api.post(f"/api/v1/games/{game.pk}/chat/999999/report/")
+    assert (missing.status_code, missing.json()["code"]) == (409, "not_allowed")
+    api.force_authenticate(bob)
+    own = api.post(path)
+    assert (own.status_code, own.json()["detail"]) == (409, "This is your own message.")
+    api.force_authenticate(dave)
+    assert api.post(path).status_code == 403
+    assert ChatReport.objects.count() == 1
+
+
+def test_staff_see_the_count_and_answer_from_the_queue(
+    client, admin_client, admin_user, game, abuse, alice, bob
+):
+    chat_report(game=game, user=alice, message=abuse.pk)
+    header = admin_client.get("/").content.decode()
+    assert "1 chat report to read" in header and f"{QUEUE}?state=open" in header
+    client.force_login(alice)
+    assert "chat report" not in client.get("/").content.decode()
+    queue = admin_client.get(f"{QUEUE}?state=open").content.decode()
+    assert "you all play like idiots" in queue and f"Table {game.pk}: its chat" in queue
+    done = admin_client.post(
+        QUEUE,
+        {"action": "hide_messages", "_selected_action": [ChatReport.objects.get().pk]},
+        follow=True,
+    )
+    assert "1 message hidden." in done.content.decode()
+    assert ChatMessage.objects.get(pk=abuse.pk).hidden_at is not None
+    assert "chat report" not in admin_client.get("/").content.decode()
+
+
+def test_a_moderator_without_the_permission_neither_sees_the_count_nor_answers(game, abuse, alice):
+    chat_report(game=game, user=alice, message=abuse.pk)
+    mod = StaffUserFactory(username="mod", display_name="Mod")
+    mod.user_permissions.add(Permission.objects.get(codename="view_chatreport"))
+    client = Client()
+    staff_admin_session(client, mod)
+    assert "chat report" not in client.get("/").content.decode()
+    listing = client.get(QUEUE).content.decode()
+    assert "you all play like idiots" in listing and "hide_messages" not in listing
+    client.post(QUEUE, {"action": "hide_messages", "_selected_action": [1]})
+    assert ChatMessage.objects.get(pk=abuse.pk).hidden_at is None
+    mod.user_permissions.add(Permission.objects.get(codename="change_chatreport"))
+    assert "1 chat report to read" in client.get("/").content.decode()
+
+
+def test_a_reported_players_seat_is_untouched(game, abuse, alice, bob):
+    """A report is a message to the staff, nothing more: Bob keeps his seat and chat."""
+    chat_report(game=game, user=alice, message=abuse.pk)
+    assert Seat.objects.get(game=game, user=bob).accepted
+    chat_post(game=game, user=bob, text="sorry")
+    assert _texts(game, alice)[-1] == "sorry"
