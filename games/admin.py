@@ -227,20 +227,21 @@ class ChatReportAdmin(ReadOnlyAdmin):
     kept here with its reports) or dismiss its reports; either answers every open report
     of that message."""
 
-    list_display = (
-        "created_at",
-        "message_text",
-        "author",
-        "table",
-        "reporter",
-        "reports",
-        "state",
-    )
+    list_display = ("message_text", "author", "table", "reports", "state", "created_at")
     list_filter = (ReportStateFilter, "outcome")
     search_fields = ("=message__game__id", "message__user__username", "message__text")
     ordering = (F("resolved_at").desc(nulls_first=True), "-created_at")
     list_select_related = ("message__user", "reporter")
-    fields = ("message_text", "author", "table", "reporter", "created_at", "resolved_at", "outcome")
+    fields = (
+        "message_text",
+        "author",
+        "author_messages",
+        "table",
+        "reporter",
+        "created_at",
+        "resolved_at",
+        "outcome",
+    )
     readonly_fields = fields
     actions = ("hide_messages", "dismiss_reports")
 
@@ -258,14 +259,21 @@ class ChatReportAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("author"), ordering="message__user__username")
     def author(self, report):
-        """The author's public name and username, linked to their account and their
-        other messages."""
+        """The author's public name and username, linked to their account."""
         user = report.message.user
         return format_html(
-            '<a href="{}">{}</a> ({}, <a href="{}">{}</a>)',
+            '<a href="{}">{}</a> ({})',
             reverse("admin:accounts_user_change", args=[user.pk]),
             user.public_name,
             user.username,
+        )
+
+    @admin.display(description=_("all their messages"))
+    def author_messages(self, report):
+        """Everything the author wrote, at every table: one line, or a habit?"""
+        user = report.message.user
+        return format_html(
+            '<a href="{}">{}</a>',
             reverse("admin:games_chatmessage_changelist") + f"?user__id__exact={user.pk}",
             _("all their messages"),
         )
@@ -295,6 +303,15 @@ class ChatReportAdmin(ReadOnlyAdmin):
 
     def has_delete_permission(self, request, obj=None):
         return False
+
+    def changeform_view(self, request, object_id=None, form_url="", extra_context=None):
+        # A report's page is for reading: its answers are the list's actions.
+        extra_context = {
+            **(extra_context or {}),
+            "show_save": False,
+            "show_save_and_continue": False,
+        }
+        return super().changeform_view(request, object_id, form_url, extra_context)
 
     @admin.action(
         description=_("Hide the reported messages (shown to nobody, kept here)"),

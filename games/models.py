@@ -488,7 +488,7 @@ class ChatReport(models.Model):
         indexes = [models.Index(fields=["resolved_at"], name="games_chat_report_open")]
 
     def __str__(self) -> str:
-        return f"Report of message {self.message_id} by {self.reporter_id}"
+        return f"Report of message {self.message_id}"
 
 
 class ChatMute(models.Model):
