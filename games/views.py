@@ -22,6 +22,8 @@ from django.http import Http404, HttpRequest, HttpResponse, StreamingHttpRespons
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone, translation
+from django.utils.html import conditional_escape, format_html
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.cache import never_cache
@@ -627,12 +629,37 @@ def game_invitation(request: HttpRequest, game_id: int) -> HttpResponse:
             return _("You declined the invitation and will get no more from this player.")
         return _("You will get no more invitations from this player.")
 
+    if answer == "no" and request.POST.get("back") == "lobby":
+        return _declined_in_lobby(request, game_id, respond)
     done = {
         "yes": gettext_lazy("You have taken your seat."),
         "no": gettext_lazy("You declined the invitation."),
         "block": blocked,
     }[answer]
     return _table_post(request, game_id, respond, done)
+
+
+def _declined_in_lobby(request: HttpRequest, game_id: int, respond: Any) -> HttpResponse:
+    """The lobby's "Decline" beside an invitation: back to the lobby, which says what
+    was done, or why not."""
+    game = game_or_404(request, game_id)
+    try:
+        respond(game=game, user=request.user)
+    except GameError as error:
+        messages.error(request, str(error))
+    else:
+        # The table's link: the lobby no longer lists it, and its page is the way back.
+        table = format_html(
+            '<a href="{}">{}</a>',
+            reverse("games:detail", args=[game_id]),
+            _("table %(table)s") % {"table": game_id},
+        )
+        said = _(
+            "You declined the invitation to %(table)s; its host is told. Changed your mind? "
+            "Its page gives the seat back until the host fills it."
+        )
+        messages.success(request, mark_safe(conditional_escape(said) % {"table": table}))
+    return redirect("lobby")
 
 
 @never_cache

@@ -348,7 +348,8 @@ def my_game_row(context: Any, game: Any) -> SafeString:
     """One row of the lobby's "Your games" (a game of ``selectors.games_for_user``),
     built in one go: the lobby lists up to about 80 of them (50 running, 10 open of
     their own, the 10 newest invitations, the 10 last finished).  An invitation has
-    its "Accept" beside it (declining, final, is on the table's page)."""
+    its "Accept" and "Decline" beside it (declining with a block on its sender is on
+    the table's page)."""
     seats = list(game.seats.all())
     names = seat_names(seats)  # as the board names them ("Alex (resigned)")
     if game.your_turn:
@@ -419,16 +420,23 @@ def my_game_row(context: Any, game: Any) -> SafeString:
     # an invitation knowing the pace it asks for).
     meta = table_meta(game) if game.status == "open" else ""
     invited = game.status == "open" and game.your_seat.invited
+    table = gettext("table %(table)s") % {"table": game.pk}
     action = (
         format_html(
             '<form method="post" action="{}" class="game-row__action">'
             '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
+            '<input type="hidden" name="back" value="lobby">'
             '<button type="submit" name="accept" value="yes" class="button button--small">'
+            '{}<span class="visually-hidden"> {}</span></button> '
+            '<button type="submit" name="accept" value="no" '
+            'class="button button--small button--outline">'
             '{}<span class="visually-hidden"> {}</span></button></form>',
             reverse("games:invitation", args=[game.pk]),
             get_token(context["request"]),
             gettext("Accept"),
-            gettext("table %(table)s") % {"table": game.pk},
+            table,
+            gettext("Decline"),
+            table,
         )
         if invited
         else ""

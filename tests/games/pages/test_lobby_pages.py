@@ -160,6 +160,37 @@ def test_an_invitation_in_your_games_is_accepted_from_the_lobby(client, alice, b
     assert "/invitation/" not in client.get("/").content.decode()
 
 
+def test_an_invitation_is_declined_from_the_lobby_which_says_how_to_undo_it(client, alice, bob):
+    """One invitation not wanted meant opening its table, or "Decline all invitations"
+    beside it; the row's own "Decline" declines it and comes back to the lobby."""
+    from games.models import Seat
+
+    game = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+    other = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    client.force_login(bob)
+    row = client.get("/").content.decode().split(f'href="/games/{game.pk}/"')[1].split("</li>")[0]
+    assert '<input type="hidden" name="back" value="lobby">' in row
+    assert f'Decline<span class="visually-hidden"> table {game.pk}</span>' in row
+    done = client.post(
+        f"/games/{game.pk}/invitation/", {"accept": "no", "back": "lobby"}, follow=True
+    )
+    assert done.redirect_chain == [("/", 302)]
+    page = done.content.decode()
+    assert (
+        f'You declined the invitation to <a href="/games/{game.pk}/">table {game.pk}</a>; its '
+        "host is told. Changed your mind? Its page gives the seat back" in page
+    )
+    seat = Seat.objects.get(game=game, position=1)
+    assert seat.user is None and seat.declined_by == bob
+    assert Seat.objects.get(game=other, user=bob).invited  # the other one still waits
+    # Sent again (declined already): the lobby says why nothing happened.
+    again = client.post(
+        f"/games/{game.pk}/invitation/", {"accept": "no", "back": "lobby"}, follow=True
+    )
+    assert again.redirect_chain == [("/", 302)] and "errorlist" not in again.content.decode()
+    assert "message--error" in again.content.decode()
+
+
 def test_many_invitations_are_listed_the_newest_first_and_the_rest_on_request(client, alice):
     """Invitations come from any number of hosts: the lobby lists the ten newest and
     says how many more there are; "Show N more" lists them all, and the page's poll
