@@ -655,6 +655,7 @@ def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
     if all(step.kind == "luxuries" and not step.operand for step in steps):
         return []
     lines = []
+    before = 0  # the status the step started from
     for step in steps:
         if step.kind == "luxuries":
             values = step.operand
@@ -681,7 +682,12 @@ def steps_text(steps: tuple[StatusStep, ...]) -> list[str]:
                 % {"operand": step.operand, "status": status_text(step.status)}
             )
         elif step.kind == "scandal":
-            lines.append(_("Scandal ½ → %(status)s") % {"status": status_text(step.status)})
+            if before % 2:  # an odd status: the rules round the half down
+                said = _("Scandal ½ → %(status)s (rounded down)")
+            else:
+                said = _("Scandal ½ → %(status)s")
+            lines.append(said % {"status": status_text(step.status)})
+        before = step.status
     return lines
 
 

@@ -54,7 +54,7 @@ _FACES: dict[str, tuple[str, str, str, str]] = {
         "½",
         pgettext_lazy("card", "Scandal"),
         "scandal",
-        _("Halves its owner's status at the end."),
+        _("Halves its owner's status at the end, rounded down."),
     ),
     "debt": (
         "−5",

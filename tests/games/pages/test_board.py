@@ -418,6 +418,23 @@ def test_the_score_steps_of_a_player_without_status_cards_are_empty():
     assert steps_text(status_steps(("lux9", "prestige"))) == ["Luxury 9", "Prestige ×2 → 18"]
 
 
+def test_a_scandal_that_halves_an_odd_status_says_it_rounds_down():
+    """13 halved read "Scandal ½ → 6": a player expecting 6.5 took the ranking for a
+    mistake.  The step says the rules round down, and only where they did."""
+    from games.engine import status_steps
+    from games.presenter import steps_text
+
+    assert steps_text(status_steps(("lux3", "lux10", "scandal"))) == [
+        "Luxuries 3 + 10 = 13",
+        "Scandal ½ → 6 (rounded down)",
+    ]
+    assert steps_text(status_steps(("lux4", "lux8", "scandal")))[-1] == "Scandal ½ → 6"
+    # Debt first: −3 halved is −2 (down is towards the lower status, as the rules say).
+    assert steps_text(status_steps(("lux2", "debt", "scandal")))[-1] == (
+        "Scandal ½ → −2 (rounded down)"
+    )
+
+
 def test_headings_read_their_notes_as_a_separate_phrase(client, table, alice):
     """A screen reader heard "Table chat the players at this table only" as one name:
     a hidden comma parts the heading from its note (the eye sees no change)."""
