@@ -143,8 +143,9 @@ class TableForm(OneValueForm):
 
 class QuickGameForm(TableForm):
     """The lobby's "Play now": a table of the player and bots of one level, which
-    starts at once; the rest as a new table's defaults (no advanced cards, no deadline,
-    no memory aid)."""
+    starts at once, with the memory aid if ticked (the lobby ticks it for a player who
+    has not finished a game yet); the rest as a new table's defaults (no advanced
+    cards, no deadline)."""
 
     players = forms.TypedChoiceField(
         label=_("Players"), choices=PLAYERS_CHOICES, coerce=int, initial=3
@@ -158,6 +159,7 @@ class QuickGameForm(TableForm):
         ],
         initial="medium",
     )
+    memory_aid = forms.BooleanField(label=_("Show everyone's money"), required=False)
 
     def service_kwargs(self) -> dict[str, Any]:
         """Keyword arguments for ``games.services.game_create`` (besides ``creator``)."""
@@ -165,6 +167,7 @@ class QuickGameForm(TableForm):
         return {
             "players": data["players"],
             "seats": [{"ai": data["level"]}] * (data["players"] - 1),
+            "memory_aid": bool(data.get("memory_aid")),
             "once": data.get("once") or "",
         }
 

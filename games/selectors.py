@@ -36,7 +36,7 @@ from django.utils import timezone
 from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
 
 from accounts.charts import rating_chart
-from accounts.models import GameRecord, PlayerResult
+from accounts.models import GameRecord, PlayerResult, PlayerStats
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from games.ai.orders import Defaults
 from games.clock import idle_since
@@ -731,6 +731,11 @@ def chat_open_to(game: Game, user: User | None) -> bool:
     if not _user_known(user) or game.status == Game.Status.ABANDONED:
         return False
     return chat_readers(game).filter(user=user).exists()
+
+
+def is_newcomer(user: User) -> bool:
+    """``user`` has not finished a game yet (one query)."""
+    return not PlayerStats.objects.filter(user=user, games_played__gt=0).exists()
 
 
 def chat_reports_open_count(user: User | None) -> int:

@@ -111,7 +111,11 @@ def lobby(request: HttpRequest) -> HttpResponse:
     hidden = set() if all_invitations else set(invitations[LOBBY_INVITATIONS:])
     context = {
         "open_games": selectors.lobby_page(user=user, page=request.GET.get("page") or 1),
-        "quick_form": QuickGameForm() if user else None,
+        # A first game: everyone's money shown (the memory aid), so that a newcomer sees
+        # being cast out coming; unticked, the table is as any other.
+        "quick_form": QuickGameForm(initial={"memory_aid": selectors.is_newcomer(user)})
+        if user
+        else None,
         "my_games": [g for g in my_games if g.pk not in hidden],
         "invitations_hidden": len(hidden),
         "all_invitations": all_invitations,

@@ -39,6 +39,27 @@ def test_play_now_starts_a_game_against_bots_at_once(client, alice):
     assert Game.objects.filter(created_by=alice).count() == 1
 
 
+def test_a_first_game_shows_everyones_money_unless_unticked(client, alice, bob):
+    """A newcomer cast out at the end had no way to see it coming: the board showed no
+    one's money.  Before their first finished game, "Play now" ticks the memory aid;
+    afterwards it is unticked, and either way the player's choice holds."""
+    from accounts.models import PlayerStats
+
+    client.force_login(alice)
+    form = client.get("/").content.decode().split('class="quick-game"', 1)[1].split("</form>")[0]
+    assert re.search(r'<input type="checkbox" name="memory_aid"[^>]* checked', form)
+    assert "Show everyone&#x27;s money" in form
+    data = {**_form(client), "players": "3", "level": "easy", "memory_aid": "on"}
+    client.post("/games/quick/", data)
+    assert Game.objects.get(created_by=alice).memory_aid
+    PlayerStats.objects.update_or_create(user=bob, defaults={"games_played": 1})
+    client.force_login(bob)
+    form = client.get("/").content.decode().split('class="quick-game"', 1)[1].split("</form>")[0]
+    assert 'name="memory_aid"' in form and " checked" not in form
+    client.post("/games/quick/", {**_form(client), "players": "3", "level": "easy"})
+    assert not Game.objects.get(created_by=bob).memory_aid
+
+
 @pytest.mark.parametrize(
     "data",
     [
