@@ -17,9 +17,9 @@ from django.db.models import Count, F
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext_lazy
 
-from games.chat import chat_lines_delete, chat_reports_resolve
+from games.chat import chat_lines_delete, chat_lines_show_again, chat_reports_resolve
 from games.models import ChatMessage, ChatReport, Game, Move, Notification, Seat
 
 HIDDEN_WHILE_RUNNING = _("(hidden until the game is over: it holds the deck order)")
@@ -206,11 +206,14 @@ class ChatMessageAdmin(GameRowAdmin):
 class ReportStateFilter(admin.SimpleListFilter):
     """Open reports (the staff's queue) or those answered already."""
 
-    title = _("state")
+    title = pgettext_lazy("chat report", "state")
     parameter_name = "state"
 
     def lookups(self, request, model_admin):
-        return (("open", _("Open")), ("resolved", _("Answered")))
+        return (
+            ("open", pgettext_lazy("chat report", "Open")),
+            ("resolved", pgettext_lazy("chat report", "Answered")),
+        )
 
     def queryset(self, request, queryset):
         if self.value() == "open":
@@ -225,7 +228,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
     """Chat messages players reported: the staff's queue (open reports first).  Staff
     with the permission to change reports hide a message (shown to nobody any more,
     kept here with its reports) or dismiss its reports; either answers every open report
-    of that message."""
+    of that message.  A hide made by mistake is undone with "Show … again"."""
 
     list_display = ("message_text", "author", "table", "reports", "state", "created_at")
     list_filter = (ReportStateFilter, "outcome")
@@ -243,7 +246,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
         "outcome",
     )
     readonly_fields = fields
-    actions = ("hide_messages", "dismiss_reports")
+    actions = ("hide_messages", "dismiss_reports", "show_again")
 
     def get_queryset(self, request):
         return (
@@ -292,10 +295,10 @@ class ChatReportAdmin(ReadOnlyAdmin):
     def reports(self, report):
         return report.report_count
 
-    @admin.display(description=_("state"), ordering="resolved_at")
+    @admin.display(description=pgettext_lazy("chat report", "state"), ordering="resolved_at")
     def state(self, report):
         if report.resolved_at is None:
-            return _("Open")
+            return pgettext_lazy("chat report", "Open")
         return report.get_outcome_display()
 
     def has_change_permission(self, request, obj=None):
@@ -323,6 +326,19 @@ class ChatReportAdmin(ReadOnlyAdmin):
             request,
             ngettext("%(count)d message hidden.", "%(count)d messages hidden.", hidden)
             % {"count": hidden},
+            messages.SUCCESS,
+        )
+
+    @admin.action(
+        description=_("Show the hidden messages again (undo a hide)"),
+        permissions=["change"],
+    )
+    def show_again(self, request, queryset):
+        shown = chat_lines_show_again(reports=queryset)
+        self.message_user(
+            request,
+            ngettext("%(count)d message shown again.", "%(count)d messages shown again.", shown)
+            % {"count": shown},
             messages.SUCCESS,
         )
 

@@ -15,7 +15,7 @@ and every open board of their tables sees it at once too.  ``chat_mute`` hides o
 player's messages from another, at every table, on the pages, in the API and in the
 e-mails.  ``chat_report`` lets a player at the table report another's message to the
 staff, who hide it (kept for them, shown to nobody) or dismiss the report with
-``chat_reports_resolve``.  Reading the chat is ``selectors.chat_lines``.
+``chat_reports_resolve``, and may show a hidden one again (``chat_lines_show_again``).  Reading the chat is ``selectors.chat_lines``.
 """
 
 from __future__ import annotations
@@ -165,25 +165,48 @@ def chat_report(*, game: Game, user: Any, message: Any) -> ChatReport:
 def chat_reports_resolve(*, reports: QuerySet[ChatReport], hide: bool) -> int:
     """Staff's answer to ``reports``: hide their messages (``hide``: no page, API answer
     or e-mail shows them any more; every open board of their tables drops them at once,
-    as for a deleted line) and close every open report of those messages, or dismiss
-    the reports (the messages stay).  Returns how many messages were hidden (``hide``)
-    or how many reports were dismissed."""
+    as for a deleted line) or leave them (dismiss); either closes every open report of
+    those messages, not only the ones chosen.  Returns how many messages were hidden
+    (``hide``) or how many reports were dismissed."""
     now = timezone.now()
     outcome = ChatReport.Outcome.HIDDEN if hide else ChatReport.Outcome.DISMISSED
+    message_ids = set(reports.values_list("message_id", flat=True))
     with transaction.atomic():
-        if not hide:
-            return reports.filter(resolved_at__isnull=True).update(resolved_at=now, outcome=outcome)
-        message_ids = set(reports.values_list("message_id", flat=True))
-        lines = ChatMessage.objects.filter(pk__in=message_ids)
-        hidden = 0
-        for game_id in sorted(set(lines.values_list("game_id", flat=True))):
-            locked = Game.objects.select_for_update().filter(pk=game_id).first()
-            if locked is None:
-                continue
-            hidden += lines.filter(game_id=game_id, hidden_at__isnull=True).update(hidden_at=now)
-            Game.objects.filter(pk=game_id).update(chat_at=now)
-            events.announce(events.board_changed, game_id=game_id, version=locked.version)
-        ChatReport.objects.filter(message_id__in=message_ids, resolved_at__isnull=True).update(
-            resolved_at=now, outcome=outcome
+        hidden = _lines_hidden_set(message_ids, now) if hide else 0
+        answered = ChatReport.objects.filter(
+            message_id__in=message_ids, resolved_at__isnull=True
+        ).update(resolved_at=now, outcome=outcome)
+    return hidden if hide else answered
+
+
+def chat_lines_show_again(*, reports: QuerySet[ChatReport]) -> int:
+    """Staff undo a hide: the messages of ``reports`` are shown again, everywhere (every
+    open board of their tables gets them back at once), and their reports read
+    dismissed.  Returns how many messages came back."""
+    message_ids = set(reports.values_list("message_id", flat=True))
+    with transaction.atomic():
+        shown = _lines_hidden_set(message_ids, None)
+        ChatReport.objects.filter(message_id__in=message_ids).update(
+            resolved_at=timezone.now(), outcome=ChatReport.Outcome.DISMISSED
         )
-    return hidden
+    return shown
+
+
+def _lines_hidden_set(message_ids: set[int], hidden_at: Any) -> int:
+    """Hide (``hidden_at``: when) or show again (None) the chat lines ``message_ids``,
+    inside the caller's transaction: each table is locked (its game row, the one lock
+    order), stamped and announced, as for a new line, so that its open boards redraw
+    their chat.  Returns how many lines changed."""
+    lines = ChatMessage.objects.filter(pk__in=message_ids)
+    changed = 0
+    for game_id in sorted(set(lines.values_list("game_id", flat=True))):
+        locked = Game.objects.select_for_update().filter(pk=game_id).first()
+        if locked is None:
+            continue
+        here = lines.filter(game_id=game_id, hidden_at__isnull=hidden_at is not None)
+        count = here.update(hidden_at=hidden_at)
+        if count:
+            changed += count
+            Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
+            events.announce(events.board_changed, game_id=game_id, version=locked.version)
+    return changed

@@ -15,7 +15,7 @@ from __future__ import annotations
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
-from django.utils.translation import gettext, pgettext
+from django.utils.translation import gettext, gettext_lazy, pgettext
 
 from games.ai.orders import Defaults, Order
 from games.engine import State
@@ -470,8 +470,8 @@ class ChatReport(models.Model):
     message).  Open until staff hid the message or dismissed the report."""
 
     class Outcome(models.TextChoices):
-        HIDDEN = "hidden", "Message hidden"
-        DISMISSED = "dismissed", "Dismissed"
+        HIDDEN = "hidden", gettext_lazy("Message hidden")
+        DISMISSED = "dismissed", gettext_lazy("Dismissed")
 
     message = models.ForeignKey(ChatMessage, on_delete=models.CASCADE, related_name="reports")
     reporter = models.ForeignKey(

@@ -1253,15 +1253,24 @@ def player_data(*, user: User) -> dict[str, Any]:
             }
         )
     chat = [
-        {"game": game_id, "text": text, "at": at}
-        for game_id, text, at in ChatMessage.objects.filter(user=user)
+        {"game": game_id, "text": text, "at": at, "hidden": hidden_at is not None}
+        for game_id, text, at, hidden_at in ChatMessage.objects.filter(user=user)
         .order_by("created_at", "id")
-        .values_list("game_id", "text", "created_at")
+        .values_list("game_id", "text", "created_at", "hidden_at")
+    ]
+    # The reports they made: when and where, and the staff's answer; not the words
+    # reported (another player's), nor who reported theirs.
+    reports = [
+        {"game": game_id, "at": at, "answer": outcome or None}
+        for game_id, at, outcome in ChatReport.objects.filter(reporter=user)
+        .order_by("created_at", "id")
+        .values_list("message__game_id", "created_at", "outcome")
     ]
     held_back = people_held_back(user=user)
     return {
         "games": games,
         "chat_messages": chat,
+        "chat_reports": reports,
         "muted": [other.username for other in held_back["muted"]],
         "invitations_blocked_from": [other.username for other in held_back["blocked"]],
     }

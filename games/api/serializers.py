@@ -469,8 +469,9 @@ class GameSeatSerializer(TableSeatSerializer):
 
     vacation_until = _out(
         serializers.DateTimeField,
-        "For the players at the table: this seat's player is on vacation until then (their "
-        "deadlines wait); else null.",
+        "For the people with a seat at this table (an invitation counts), while it waits "
+        "or plays: this seat's player is on vacation until then (their deadlines wait); "
+        "else null.",
         allow_null=True,
     )
     timeouts = _out(

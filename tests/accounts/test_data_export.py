@@ -12,8 +12,8 @@ from django.urls import reverse
 
 from accounts.models import PushSubscription
 from accounts.tokens.services import token_create
-from games.chat import chat_mute, chat_post
-from games.models import Game, InvitationBlock
+from games.chat import chat_mute, chat_post, chat_report, chat_reports_resolve
+from games.models import ChatReport, Game, InvitationBlock
 from games.services import game_create, game_invitation_respond
 from tests.accounts.test_account_deletion import signed_in
 from tests.games.factories import people_game, play_out
@@ -67,7 +67,11 @@ def test_the_file_holds_the_account_its_games_and_words(client, alice, bob, caro
     finished = play_out(finished, random.Random(3), run_commits)
     running = people_game(carol, alice, bob)
     chat_post(game=running, user=alice, text="Schöne Grüße")
-    chat_post(game=running, user=bob, text="Not Alice's words")
+    theirs = chat_post(game=running, user=bob, text="Not Alice's words")
+    chat_report(game=running, user=alice, message=theirs.pk)
+    hidden = chat_post(game=running, user=alice, text="Sorry, staff hid this")
+    chat_report(game=running, user=bob, message=hidden.pk)
+    chat_reports_resolve(reports=ChatReport.objects.filter(message=hidden), hide=True)
     chat_mute(user=alice, username="bob")
     InvitationBlock.objects.create(user=alice, blocked=carol)
     _token, secret = token_create(user=alice, name="my bot")
@@ -107,8 +111,14 @@ def test_the_file_holds_the_account_its_games_and_words(client, alice, bob, caro
     assert games[running.pk]["result"] is None and not games[running.pk]["host"]
     assert games[running.pk]["seat"] == 1
 
-    assert [(m["game"], m["text"]) for m in data["chat_messages"]] == [(running.pk, "Schöne Grüße")]
+    assert [(m["game"], m["text"], m["hidden"]) for m in data["chat_messages"]] == [
+        (running.pk, "Schöne Grüße", False),
+        (running.pk, "Sorry, staff hid this", True),  # hers, though shown to nobody now
+    ]
     assert "Schöne Grüße" in text  # readable, not escaped
+    # The reports she made, not the words she reported (Bob's), nor who reported hers.
+    assert [(r["game"], r["answer"]) for r in data["chat_reports"]] == [(running.pk, None)]
+    assert "Not Alice" not in text
     assert data["muted"] == ["bob"]
     assert data["invitations_blocked_from"] == ["carol"]
 

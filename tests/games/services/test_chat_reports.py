@@ -12,7 +12,7 @@ from django.test import Client
 from django.urls import reverse
 from rest_framework.test import APIClient
 
-from games.chat import chat_post, chat_report, chat_reports_resolve
+from games.chat import chat_lines_show_again, chat_post, chat_report, chat_reports_resolve
 from games.errors import GameError, NotAllowed, NotYourSeat
 from games.models import ChatMessage, ChatReport, Seat
 from games.selectors import chat_lines
@@ -179,6 +179,37 @@ def test_staff_see_the_count_and_answer_from_the_queue(
     assert "chat report" not in admin_client.get("/").content.decode()
 
 
+def test_dismissing_one_report_answers_every_report_of_that_message(
+    admin_client, game, abuse, alice, dora
+):
+    """Two players reported the line; staff dismiss the row they look at: the message
+    leaves the queue (and the header's count), not half of it."""
+    chat_report(game=game, user=alice, message=abuse.pk)
+    chat_report(game=game, user=dora, message=abuse.pk)
+    first = ChatReport.objects.get(reporter=alice)
+    done = admin_client.post(
+        QUEUE, {"action": "dismiss_reports", "_selected_action": [first.pk]}, follow=True
+    )
+    assert "2 reports dismissed." in done.content.decode()
+    assert not ChatReport.objects.filter(resolved_at__isnull=True).exists()
+    assert "chat report" not in admin_client.get("/").content.decode()
+    assert _texts(game, alice) == ["you all play like idiots"]
+
+
+def test_a_hide_made_by_mistake_is_undone(admin_client, game, abuse, alice, bob):
+    chat_report(game=game, user=alice, message=abuse.pk)
+    chat_reports_resolve(reports=ChatReport.objects.all(), hide=True)
+    assert _texts(game, bob) == []
+    report = ChatReport.objects.get()
+    done = admin_client.post(
+        QUEUE, {"action": "show_again", "_selected_action": [report.pk]}, follow=True
+    )
+    assert "1 message shown again." in done.content.decode()
+    assert _texts(game, bob) == ["you all play like idiots"]
+    assert ChatReport.objects.get().outcome == "dismissed"
+    assert chat_lines_show_again(reports=ChatReport.objects.all()) == 0  # nothing hidden now
+
+
 def test_a_moderator_without_the_permission_neither_sees_the_count_nor_answers(game, abuse, alice):
     chat_report(game=game, user=alice, message=abuse.pk)
     mod = StaffUserFactory(username="mod", display_name="Mod")
@@ -188,7 +219,9 @@ def test_a_moderator_without_the_permission_neither_sees_the_count_nor_answers(g
     assert "chat report" not in client.get("/").content.decode()
     listing = client.get(QUEUE).content.decode()
     assert "you all play like idiots" in listing and "hide_messages" not in listing
-    client.post(QUEUE, {"action": "hide_messages", "_selected_action": [1]})
+    client.post(
+        QUEUE, {"action": "hide_messages", "_selected_action": [ChatReport.objects.get().pk]}
+    )
     assert ChatMessage.objects.get(pk=abuse.pk).hidden_at is None
     mod.user_permissions.add(Permission.objects.get(codename="change_chatreport"))
     assert "1 chat report to read" in client.get("/").content.decode()
