@@ -151,3 +151,13 @@ def test_the_player_is_told_why_without_deadlines(dora, bob, open_ended, run_com
         "table's host, handed your seat to a bot" in message.body
     )
     assert "deadline" not in message.body.split("Hello")[1].split("This cannot")[0]
+
+
+def test_a_turn_e_mail_at_a_table_without_deadlines_speaks_of_none(bobs_table_with, bob):
+    """Its footer offered "a vacation from your deadlines" to a player who has none
+    there: a vacation is offered for what it does everywhere, the tables wait."""
+    bobs_table_with(deadline=None)
+    (turn,) = [m for m in mail.outbox if m.to == [bob.email]]
+    assert "deadline" not in turn.body.lower()
+    assert "deadline" not in turn.alternatives[0][0].lower()
+    assert "Change it, or take a vacation (your tables wait for you):" in turn.body
