@@ -928,7 +928,7 @@ def _message_game_over(letter: Letter) -> EmailMultiAlternatives:
             "rating": result.rating_after if result and result.rated else None,
             "rating_change": result.rating_change_shown if result and result.rated else None,
             # Why no rating changed, as the end screen says it.
-            "unrated_reason": game_ending(game=letter.game)["unrated_reason"],
+            "unrated_reason": game_ending(game=letter.game, view=letter.view)["unrated_reason"],
             "resigned": bool(result and result.resigned),
             "handed_over": bool(result and result.handed_over),
             "cast_out": bool(mine and mine["cast_out"]),

@@ -50,6 +50,7 @@ from accounts.models import (
 from games import events
 from games.engine import State, final_ranking, score_details
 from games.models import Game, Move, Seat
+from games.selectors import RESIGNED_REASON
 
 MODEL = PlackettLuce()
 DEFAULT_MU = MODEL.mu
@@ -78,7 +79,7 @@ def unrated_reason(game: Game, seats: Sequence[Seat]) -> str:
     if game.is_scenario:
         return gettext_noop("A scenario game (the deck or first player was fixed by staff).")
     if any(seat.resigned and not seat.handed_over for seat in seats):
-        return gettext_noop("A player resigned.")
+        return RESIGNED_REASON
     if any(seat.handed_over for seat in seats):
         return gettext_noop("The host handed an absent player's seat to a bot.")
     if Move.objects.filter(game=game, actor=Move.Actor.DEADLINE).exists():

@@ -33,7 +33,7 @@ from django.db.models import (
 )
 from django.db.models.fields.json import KT
 from django.utils import timezone
-from django.utils.translation import gettext, gettext_lazy, pgettext, pgettext_lazy
+from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgettext, pgettext_lazy
 
 from accounts.charts import rating_chart
 from accounts.models import GameRecord, PlayerResult, PlayerStats
@@ -611,12 +611,17 @@ def move_made_already(*, game: Game, user, version: int, action: dict[str, Any])
     return plain(made) == plain(action)
 
 
-def game_ending(*, game: Game) -> dict[str, Any]:
+# Why a game where a person resigned is unrated (games.ratings.unrated_reason), as stored.
+RESIGNED_REASON = gettext_noop("A player resigned.")
+
+
+def game_ending(*, game: Game, view: TableView | None = None) -> dict[str, Any]:
     """What the end screen adds to a finished board: each person's rating change (none at
     all: an unrated game; a bot has none, its level has one rating on the leaderboard);
     why an unrated game is unrated, in the reader's language
-    (games.ratings.unrated_reason).  One query (two for a game without a rated person);
-    the rematch table is the read model's (``TableView.rematch``)."""
+    (games.ratings.unrated_reason), to the player who resigned as "You resigned." (their
+    ``view``).  One query (two for a game without a rated person); the rematch table is
+    the read model's (``TableView.rematch``)."""
     results = list(
         PlayerResult.objects.filter(game=game).only(
             "seat", "rated", "rating_before", "rating_after"
@@ -629,11 +634,18 @@ def game_ending(*, game: Game) -> dict[str, Any]:
         .values_list("unrated_reason", flat=True)
         .first()
     )
+    you_resigned = view is not None and any(
+        seat.is_you and seat.resigned and not seat.handed_over for seat in view.seats_info
+    )
+    if reason == RESIGNED_REASON and you_resigned:
+        said = gettext("You resigned.")
+    else:
+        said = gettext(reason) if reason else ""
     return {
         "rating_changes": {r.seat: r.rating_delta for r in results if r.rated},  # the API's
         # As the pages write it: whole, the difference of the whole ratings shown.
         "rating_changes_shown": {r.seat: r.rating_change_shown for r in results if r.rated},
-        "unrated_reason": gettext(reason) if reason else "",
+        "unrated_reason": said,
     }
 
 

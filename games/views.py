@@ -936,9 +936,9 @@ def _deadline_moved(view: TableView, entries: list[Any]) -> Any:
 def with_ending(context: dict[str, Any], game: Game) -> None:
     """The final scores' rating changes (bots: one rating per level) and the rematch,
     for the board and the replay's last move alike."""
-    ending = selectors.game_ending(game=game)
-    context.update(ending)
     view = context.get("view")
+    ending = selectors.game_ending(game=game, view=view)
+    context.update(ending)
     # A rematch invites the other people of the table (those who resigned too: a bot
     # played their seat, but they are invited again); against bots only it starts at once.
     context["rematch_invites"] = view is not None and any(

@@ -666,7 +666,8 @@ class EndingSerializer(serializers.Serializer):
     )
     unrated_reason = _out(
         serializers.CharField,
-        "Why the game changed no rating, in your language; null for a rated game.",
+        "Why the game changed no rating, in your language (to the player who resigned, "
+        '"You resigned."); null for a rated game.',
         allow_null=True,
     )
 

@@ -160,7 +160,7 @@ def view_payload(view: TableView, ending: dict[str, Any] | None = None) -> dict[
 
 def _view_response(game: Game, user, code: int = status.HTTP_200_OK, **kwargs) -> Response:
     view = table_view(game=game, user=user)
-    ending = game_ending(game=game) if view.result else None
+    ending = game_ending(game=game, view=view) if view.result else None
     return Response(view_payload(view, ending), status=code, **kwargs)
 
 
