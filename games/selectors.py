@@ -745,6 +745,14 @@ def chat_open_to(game: Game, user: User | None) -> bool:
     return chat_readers(game).filter(user=user).exists()
 
 
+def invitation_mailed(*, game_id: int, user: User) -> bool:
+    """An invitation e-mail to ``user`` for this table was owed already (sent, or due):
+    the outbox owes one per player and table (games.notifications)."""
+    return Notification.objects.filter(
+        user=user, game_id=game_id, kind=Notification.Kind.INVITATION
+    ).exists()
+
+
 def is_newcomer(user: User) -> bool:
     """``user`` has not finished a game yet (one query)."""
     return not PlayerStats.objects.filter(user=user, games_played__gt=0).exists()

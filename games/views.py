@@ -690,6 +690,13 @@ def game_seat(request: HttpRequest, game_id: int) -> HttpResponse:
             "name": invitee.public_name if invitee is not None else seat["user"],
             "number": number,
         }
+        # One invitation e-mail per player and table: invited here again, they are not
+        # e-mailed, and the host should not wait for them to answer one.
+        if invitee is not None and selectors.invitation_mailed(game_id=game_id, user=invitee):
+            done += " " + _(
+                "They were invited to this table before, so no new e-mail goes out: the "
+                "invitation waits in their lobby."
+            )
     elif "ai" in seat:
         done = _("A bot (%(level)s) takes seat %(number)s.") % {
             "level": bot_level(seat["ai"]),

@@ -291,3 +291,35 @@ def test_an_invitation_withdrawn_can_still_be_blocked(client, table, alice, bob,
     assert "Take no more invitations from Dora</button>" in page
     client.post(f"/games/{other.pk}/invitation/", {"accept": "block"})
     assert InvitationBlock.objects.filter(user=carol, blocked=dora).exists()
+
+
+def test_the_host_hears_that_an_invitation_again_sends_no_e_mail(
+    client, table, alice, bob, carol, run_commits
+):
+    """Bob declined; Alice invited him again and waited for an e-mail that never went
+    (one per player and table): the page says so, and not for a first invitation."""
+    assert Notification.objects.filter(user=bob, kind=Notification.Kind.INVITATION).exists()
+    game_invitation_respond(game=table, user=bob, accept=False)
+    client.force_login(alice)
+    mail.outbox.clear()
+    with run_commits():
+        again = client.post(
+            f"/games/{table.pk}/seat/",
+            {"position": "1", "kind": "invite", "invite": "bob"},
+            follow=True,
+        )
+    page = again.content.decode()
+    assert (
+        "You invited Bob to seat 2. They were invited to this table before, so no new e-mail"
+        in page
+    )
+    assert not [m for m in mail.outbox if m.to == [bob.email]]
+    with run_commits():
+        first = client.post(
+            f"/games/{table.pk}/seat/",
+            {"position": "2", "kind": "invite", "invite": "carol"},
+            follow=True,
+        )
+    assert "You invited Carol to seat 3." in first.content.decode()
+    assert "invited to this table before" not in first.content.decode()
+    assert [m for m in mail.outbox if m.to == [carol.email]]
