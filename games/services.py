@@ -675,14 +675,14 @@ def game_seat_to_bot(*, game: Game, user: User, position: Any) -> Game:
     now = timezone.now()
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
-        if locked.created_by_id != user.pk:
-            raise NotAllowed(_("Only the table's creator can hand a seat to a bot."))
-        if not 0 <= position < len(seats):
+        if not 0 <= position < len(seats):  # for anyone: the table's size is public
             raise NoSuchSeat(
                 _("There is no seat %(number)s at this table.") % {"number": position + 1},
                 position=position,
                 seats=len(seats),
             )
+        if locked.created_by_id != user.pk:
+            raise NotAllowed(_("Only the table's creator can hand a seat to a bot."))
         seat = seats[position]
         if seat.handed_over:  # sent again (a retry, a double click): what was asked holds
             return _game_sync(game, locked)

@@ -16,12 +16,13 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.functional import lazy
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 from drf_spectacular.utils import extend_schema_field, extend_schema_serializer
 from rest_framework import serializers
 
-from games.ai.orders import Order
+from games.ai.orders import LUXURY_BELOW_RANGE, Order
 from games.api.errors import ERROR_CODES
 from games.engine import ADVANCED_CARDS
 from games.models import AI_LEVELS, DEADLINE_HOURS, MAX_PLAYERS, MIN_PLAYERS, Game, Move
@@ -32,6 +33,14 @@ ACTION_TYPES = ("bid", "pass", "discard", "sealed_bid")
 ORDER_TYPES = ("pass", "bid", "sealed_bid")
 EVENT_TYPES = ("reveal", "bid", "pass", "win", "take", "return", "theft", "sealed", "end")
 MAX_INT = 2**31 - 1
+# The standing defaults' refusal of a value out of range, as the service words it.
+LUXURY_BELOW_REFUSED = lazy(
+    lambda: (
+        gettext("Pass on luxuries below a value from %(low)s to %(high)s.")
+        % {"low": LUXURY_BELOW_RANGE[0], "high": LUXURY_BELOW_RANGE[1]}
+    ),
+    str,
+)()
 CARD_CODE_HELP = (
     "A status card code: lux1 … lux10, prestige, scandal, debt, theft, gambling, excursions, yacht."
 )
@@ -1118,10 +1127,11 @@ class OrderInputSerializer(StrictSerializer):
 
 class DefaultsSerializer(StrictSerializer):
     luxury_below = JsonIntegerField(
-        min_value=0,
-        max_value=MAX_INT,
+        min_value=LUXURY_BELOW_RANGE[0],
+        max_value=LUXURY_BELOW_RANGE[1],
         required=False,
         allow_null=True,
+        error_messages=dict.fromkeys(("min_value", "max_value"), LUXURY_BELOW_REFUSED),
         help_text="Pass on every luxury card whose value is below this (2 to 12; null: the player decides).",
     )
     misfortune_max = JsonIntegerField(

@@ -346,7 +346,7 @@ class GameJoinView(ApiView):
         tags=["games"],
         parameters=[GAME_ID],
         request=None,
-        responses={200: GameViewSerializer, **error_responses(401, 404, 409, 429)},
+        responses={200: GameViewSerializer, **error_responses(401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int) -> Response:
         try:
@@ -497,7 +497,7 @@ class GameSeatHandOverView(ApiView):
         tags=["games"],
         parameters=[GAME_ID, SEAT_POSITION],
         request=None,
-        responses={200: GameViewSerializer, **error_responses(400, 401, 404, 409, 429)},
+        responses={200: GameViewSerializer, **error_responses(400, 401, 403, 404, 409, 429)},
     )
     def post(self, request: Request, game_id: int, position: int) -> Response:
         game = _game_get(game_id, request.user)

@@ -66,6 +66,23 @@ def test_defaults_are_set_and_cleared_on_their_own(clients):
     assert not StandingOrder.objects.exists()
 
 
+@pytest.mark.parametrize("value", [0, 1, 13, 99])
+def test_a_luxury_value_out_of_range_is_a_field_error_the_schema_states(clients, value):
+    """The schema said 0 to 2^31; 1 was then refused as a rule (no field named): the
+    range is the schema's, and the refusal names the field."""
+    game_id = scenario(clients, "lux5 lux6")
+    body = {"defaults": {"luxury_below": value}}
+    answer = orders(clients, "carol", game_id, "put", body)
+    assert (answer.status_code, answer.json()["code"]) == (400, "invalid"), answer.json()
+    assert answer.json()["errors"] == {
+        "defaults.luxury_below": ["Pass on luxuries below a value from 2 to 12."]
+    }
+    schema = clients["carol"].get("/api/schema/?format=json").json()
+    field = schema["components"]["schemas"]["DefaultsRequest"]["properties"]["luxury_below"]
+    assert (field["minimum"], field["maximum"]) == (2, 12)
+    assert not StandingOrder.objects.exists()
+
+
 def test_a_part_of_the_defaults_changes_alone(clients):
     """PUT changes what it is sent: one default sent leaves the other as it was; null
     clears just that one; an empty object changes nothing."""

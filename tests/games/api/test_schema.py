@@ -152,6 +152,8 @@ def test_every_operation_is_documented_with_its_errors(document):
                 assert ref == "#/components/schemas/Error", (path, method, code)
         if path != "/api/v1/auth/token/" or method != "post":
             assert "401" in responses and operation["security"], (path, method)
+        if method in ("post", "put", "delete"):  # a session without its CSRF token: 403
+            assert "403" in responses, (path, method)
         # The headers a client reads: when to try again, where a new table is.
         for code in ("429", "503"):
             assert "Retry-After" in responses[code]["headers"], (path, method, code)

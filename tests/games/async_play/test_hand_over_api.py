@@ -44,6 +44,8 @@ def test_after_missed_deadlines_the_host_hands_the_seat_over(
             400,
             "There is no seat 3 at this table: seats are numbered from 0 to 2.",
         ),
+        # The same 400 for anyone: a seat the table does not have is a bad request.
+        (player, 9, 400, "There is no seat 9 at this table: seats are numbered from 0 to 2."),
     ]
     for client, position, code, said in refused:
         answer = _hand_over(client, game, position)
