@@ -321,39 +321,31 @@ class ChatReportAdmin(ReadOnlyAdmin):
         permissions=["change"],
     )
     def hide_messages(self, request, queryset):
-        hidden = chat_reports_resolve(reports=queryset, hide=True)
-        self.message_user(
-            request,
-            ngettext("%(count)d message hidden.", "%(count)d messages hidden.", hidden)
-            % {"count": hidden},
-            messages.SUCCESS,
-        )
+        n = chat_reports_resolve(reports=queryset, hide=True)
+        said = ngettext("%(count)d message hidden.", "%(count)d messages hidden.", n)
+        self._done(request, said, n)
 
     @admin.action(
         description=_("Show the hidden messages again (undo a hide)"),
         permissions=["change"],
     )
     def show_again(self, request, queryset):
-        shown = chat_lines_show_again(reports=queryset)
-        self.message_user(
-            request,
-            ngettext("%(count)d message shown again.", "%(count)d messages shown again.", shown)
-            % {"count": shown},
-            messages.SUCCESS,
-        )
+        n = chat_lines_show_again(reports=queryset)
+        said = ngettext("%(count)d message shown again.", "%(count)d messages shown again.", n)
+        self._done(request, said, n)
 
     @admin.action(
         description=_("Dismiss the selected reports (the messages stay)"),
         permissions=["change"],
     )
     def dismiss_reports(self, request, queryset):
-        dismissed = chat_reports_resolve(reports=queryset, hide=False)
-        self.message_user(
-            request,
-            ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", dismissed)
-            % {"count": dismissed},
-            messages.SUCCESS,
-        )
+        n = chat_reports_resolve(reports=queryset, hide=False)
+        said = ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", n)
+        self._done(request, said, n)
+
+    def _done(self, request, said: str, count: int) -> None:
+        """What an action did, in a sentence with its count."""
+        self.message_user(request, said % {"count": count}, messages.SUCCESS)
 
 
 @admin.register(Notification)
