@@ -9,7 +9,8 @@
 // buffers, a blocked URL) is closed for good and the board keeps polling.  A stream that
 // worked and then failed (the server restarted, Redis was away a while) is opened again
 // by the extension, waiting longer after each failure (up to a minute), while the board
-// polls; once it delivers again the polls stop.  Without JavaScript the board works as a
+// polls; once it delivers again the polls stop.  A page being left closes its stream (a
+// reconnection must not race the next page).  Without JavaScript the board works as a
 // plain page.
 //
 // Safety nets, since a change announced while the board's previous request is still on
@@ -68,6 +69,12 @@
       }
       newsHeard(message);
     });
+  });
+
+  // A page being left (a link, a form such as Log out) closes its stream: the stream's
+  // reconnection would otherwise race the next page, and after a log-out be refused.
+  window.addEventListener("beforeunload", function () {
+    giveUp(stream);
   });
 
   document.addEventListener("htmx:sseError", function (event) {
