@@ -132,6 +132,9 @@ def test_at_the_end_the_result_says_the_seat_was_handed_over(
     (over,) = [m for m in _to(bob) if "is over" in m.subject]
     assert "The host had handed your seat to a bot while you were away: it played" in over.body
     assert "You had resigned" not in over.body and "Bob (replaced by a bot)" in over.body
+    # Why no rating changed is that first line again: not said twice.
+    assert "This game changes no rating." in over.body
+    assert "The host handed an absent player's seat to a bot." not in over.body
     result = PlayerResult.objects.get(user=bob, game=game)
     assert result.handed_over and result.resigned and not result.rated
     assert GameRecord.objects.get(game=game).unrated_reason == (
