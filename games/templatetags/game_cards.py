@@ -401,6 +401,10 @@ def my_game_row(context: Any, game: Any) -> SafeString:
                 ' <span class="game-row__waiting">{}</span>',
                 gettext("waiting for %(names)s") % {"names": join_names(waiting)},
             )
+            if not game.move_deadline_hours and game.turn_started_at is not None:
+                # No deadline moves it on: how long it has waited (a week lets the host
+                # hand the seat to a bot).
+                badge += _row_date(gettext("since %(date)s"), game.turn_started_at)
     elif game.status == "finished":
         badge = format_html('<span class="badge badge--done">{}</span>', gettext("Finished"))
         if getattr(game, "your_result", None) is not None:  # the player's place, in a word

@@ -271,6 +271,12 @@ def test_your_games_say_when(client, dora, alice, bob):
     assert "Your turn" in row(html, untimed) and "since 10 Nov 2026" in row(html, untimed)
     assert "Move due" in row(html, timed) and "since" not in row(html, timed)
     assert "Finished" in row(html, over) and "ended 11 Nov 2026" in row(html, over)
+    # Another player's turn at a table without deadlines says since when it waits too
+    # (the host looks for who keeps a table waiting); with deadlines, the due time does.
+    client.force_login(alice)
+    html = client.get("/").content.decode()
+    assert "waiting for Bob" in row(html, untimed) and "since 10 Nov 2026" in row(html, untimed)
+    assert "waiting for Bob" in row(html, timed) and "since" not in row(html, timed)
 
 
 def test_a_waiting_table_says_when_it_closes_by_itself(client, settings, dora, bob):
