@@ -25,6 +25,7 @@ from django.utils.translation import gettext, ngettext, pgettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.deletion import DELETED_PREFIX
+from games.clock import idle_since, may_hand_over
 from games.engine import LUXURY_VALUE
 from games.presenter import (
     card_name,
@@ -405,6 +406,12 @@ def my_game_row(context: Any, game: Any) -> SafeString:
                 # No deadline moves it on: how long it has waited (a week lets the host
                 # hand the seat to a bot).
                 badge += _row_date(gettext("since %(date)s"), game.turn_started_at)
+        away = _may_hand_over(game, seats, names)
+        if away:  # the host's to act on, from the board: said here, not found by chance
+            badge += format_html(
+                ' <span class="badge badge--due">{}</span>',
+                gettext("you may hand a bot the seat of %(names)s") % {"names": join_names(away)},
+            )
     elif game.status == "finished":
         badge = format_html('<span class="badge badge--done">{}</span>', gettext("Finished"))
         if getattr(game, "your_result", None) is not None:  # the player's place, in a word
@@ -461,6 +468,27 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         ", ".join(_row_names(seats, names)),
         action,
     )
+
+
+def _may_hand_over(game: Any, seats: list, names: list[str]) -> list[str]:
+    """For the host of a running game: the names of the seats whose players they may
+    now hand to a bot (``games.clock.may_hand_over``, the board's rule), else []."""
+    if game.created_by_id != game.your_seat.user_id:
+        return []
+    now = timezone.now()
+    return [
+        name
+        for seat, name in zip(seats, names, strict=True)
+        if seat.user_id is not None
+        and not seat.is_bot
+        and seat.user_id != game.created_by_id
+        and may_hand_over(
+            deadlines=bool(game.move_deadline_hours),
+            timeouts=seat.timeouts,
+            idle=idle_since(game, seat.user) if game_seat_is_to_act(game, seat.position) else None,
+            now=now,
+        )
+    ]
 
 
 def _row_date(words: str, moment: Any) -> SafeString:

@@ -279,6 +279,31 @@ def test_your_games_say_when(client, dora, alice, bob):
     assert "waiting for Bob" in row(html, timed) and "since" not in row(html, timed)
 
 
+def test_the_host_sees_in_the_lobby_which_seat_may_go_to_a_bot(client, dora, alice, bob):
+    """A host with tables over days found out that a seat could be handed to a bot only
+    by opening each board: the lobby row says so, to the host alone, by the board's
+    rule (a week waited at a table without deadlines)."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games.models import Game
+    from tests.games.factories import people_game
+
+    def row(html: str, game) -> str:
+        return html.split(f'href="/games/{game.pk}/"', 1)[1].split("</li>", 1)[0]
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6"), first_player=2)
+    said = "you may hand a bot the seat of Bob"
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=6))
+    client.force_login(dora)
+    assert said not in row(client.get("/").content.decode(), game)
+    Game.objects.filter(pk=game.pk).update(turn_started_at=timezone.now() - timedelta(days=8))
+    assert said in row(client.get("/").content.decode(), game)
+    client.force_login(alice)  # not the host: nothing of the kind
+    assert "may hand a bot" not in row(client.get("/").content.decode(), game)
+
+
 def test_a_waiting_table_says_when_it_closes_by_itself(client, settings, dora, bob):
     from datetime import datetime
 
