@@ -114,7 +114,8 @@ def test_delete_cancels_everything(clients):
         ({"for_card": "lux5", "order": {"type": "pass", "max": 3}}, "invalid", "order.max"),
         ({"for_card": "lux5", "order": {"type": "pass"}, "x": 1}, "invalid", "x"),
         ({}, "invalid", "order"),
-        ({"defaults": {"luxury_below": 40}}, "invalid_order", None),
+        # Out of the schema's range (2 to 12): that field's error.
+        ({"defaults": {"luxury_below": 40}}, "invalid", "defaults.luxury_below"),
         # A card that does not exist is bad input (400), not an auction that ended (409).
         ({"for_card": "bogus", "order": {"type": "pass"}}, "invalid_order", None),
         (
