@@ -15,7 +15,8 @@ and every open board of their tables sees it at once too.  ``chat_mute`` hides o
 player's messages from another, at every table, on the pages, in the API and in the
 e-mails.  ``chat_report`` lets a player at the table report another's message to the
 staff, who hide it (kept for them, shown to nobody) or dismiss the report with
-``chat_reports_resolve``, and may show a hidden one again (``chat_lines_show_again``).  Reading the chat is ``selectors.chat_lines``.
+``chat_reports_resolve``, and may show a hidden one again (``chat_lines_show_again``).
+Reading the chat is ``selectors.chat_lines``.
 """
 
 from __future__ import annotations
@@ -183,10 +184,14 @@ def chat_lines_show_again(*, reports: QuerySet[ChatReport]) -> int:
     """Staff undo a hide: the messages of ``reports`` are shown again, everywhere (every
     open board of their tables gets them back at once), and their reports read
     dismissed.  Returns how many messages came back."""
-    message_ids = set(reports.values_list("message_id", flat=True))
+    hidden = set(
+        ChatMessage.objects.filter(
+            pk__in=reports.values("message_id"), hidden_at__isnull=False
+        ).values_list("pk", flat=True)
+    )  # a report of a line that is shown stays as it is
     with transaction.atomic():
-        shown = _lines_hidden_set(message_ids, None)
-        ChatReport.objects.filter(message_id__in=message_ids).update(
+        shown = _lines_hidden_set(hidden, None)
+        ChatReport.objects.filter(message_id__in=hidden).update(
             resolved_at=timezone.now(), outcome=ChatReport.Outcome.DISMISSED
         )
     return shown

@@ -208,6 +208,11 @@ def test_a_hide_made_by_mistake_is_undone(admin_client, game, abuse, alice, bob)
     assert _texts(game, bob) == ["you all play like idiots"]
     assert ChatReport.objects.get().outcome == "dismissed"
     assert chat_lines_show_again(reports=ChatReport.objects.all()) == 0  # nothing hidden now
+    # "Show again" on the open report of a line never hidden leaves that report open.
+    other = chat_post(game=game, user=bob, text="gg")
+    chat_report(game=game, user=alice, message=other.pk)
+    assert chat_lines_show_again(reports=ChatReport.objects.filter(message=other)) == 0
+    assert ChatReport.objects.get(message=other).resolved_at is None
 
 
 def test_a_moderator_without_the_permission_neither_sees_the_count_nor_answers(game, abuse, alice):
