@@ -115,16 +115,24 @@ def chat_lines_delete(*, lines: QuerySet[ChatMessage]) -> int:
     """Delete the chat lines ``lines``; each table they leave is stamped and announced,
     under its game row's lock, as for a new line, so its open boards drop them at once.
     Returns how many went."""
-    deleted = 0
     with transaction.atomic():
-        for game_id in sorted(set(lines.values_list("game_id", flat=True))):
-            locked = Game.objects.select_for_update().filter(pk=game_id).first()
-            if locked is None:
-                continue
-            deleted += lines.filter(game_id=game_id).delete()[0]
-            Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
-            events.announce(events.board_changed, game_id=game_id, version=locked.version)
-    return deleted
+        return _chat_changed(lines, lambda here: here.delete()[0])
+
+
+def _chat_changed(lines: QuerySet[ChatMessage], change: Any) -> int:
+    """``change`` (a function of a table's share of ``lines``, returning how many it
+    changed) for each table ``lines`` belong to, inside the caller's transaction: the
+    table is locked (its game row, the one lock order), then stamped and announced as
+    for a new line, so its open boards redraw their chat.  Returns the total changed."""
+    changed = 0
+    for game_id in sorted(set(lines.values_list("game_id", flat=True))):
+        locked = Game.objects.select_for_update().filter(pk=game_id).first()
+        if locked is None:
+            continue
+        changed += change(lines.filter(game_id=game_id))
+        Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
+        events.announce(events.board_changed, game_id=game_id, version=locked.version)
+    return changed
 
 
 def chat_mute(*, user: Any, username: Any, mute: bool = True) -> Any:
@@ -199,19 +207,6 @@ def chat_lines_show_again(*, reports: QuerySet[ChatReport]) -> int:
 
 def _lines_hidden_set(message_ids: set[int], hidden_at: Any) -> int:
     """Hide (``hidden_at``: when) or show again (None) the chat lines ``message_ids``,
-    inside the caller's transaction: each table is locked (its game row, the one lock
-    order), stamped and announced, as for a new line, so that its open boards redraw
-    their chat.  Returns how many lines changed."""
-    lines = ChatMessage.objects.filter(pk__in=message_ids)
-    changed = 0
-    for game_id in sorted(set(lines.values_list("game_id", flat=True))):
-        locked = Game.objects.select_for_update().filter(pk=game_id).first()
-        if locked is None:
-            continue
-        here = lines.filter(game_id=game_id, hidden_at__isnull=hidden_at is not None)
-        count = here.update(hidden_at=hidden_at)
-        if count:
-            changed += count
-            Game.objects.filter(pk=game_id).update(chat_at=timezone.now())
-            events.announce(events.board_changed, game_id=game_id, version=locked.version)
-    return changed
+    table by table (``_chat_changed``).  Returns how many lines changed."""
+    lines = ChatMessage.objects.filter(pk__in=message_ids, hidden_at__isnull=hidden_at is not None)
+    return _chat_changed(lines, lambda here: here.update(hidden_at=hidden_at))
