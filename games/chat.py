@@ -21,20 +21,27 @@ Reading the chat is ``selectors.chat_lines``.
 
 from __future__ import annotations
 
+import logging
 import math
 import unicodedata
-from datetime import timedelta
+from datetime import UTC, timedelta
 from typing import Any
 
+from django.conf import settings
+from django.core.mail import mail_managers
 from django.db import transaction
 from django.db.models import QuerySet
-from django.utils import timezone
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from games import events
 from games.errors import GameError, NotAllowed, NotYourSeat, TooSoon
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, ChatReport, Game, Seat
 from games.selectors import chat_open_to, player_named
+
+logger = logging.getLogger(__name__)
 
 CHAT_BURST = 5  # messages …
 CHAT_WINDOW = timedelta(seconds=30)  # … per this long, per player and table
@@ -167,8 +174,53 @@ def chat_report(*, game: Game, user: Any, message: Any) -> ChatReport:
         raise NotAllowed(_("There is no such message at this table (any more)."))
     if line.user_id == user.pk:
         raise NotAllowed(_("This is your own message."))
-    report, _created = ChatReport.objects.get_or_create(message=line, reporter=user)
+    report, created = ChatReport.objects.get_or_create(message=line, reporter=user)
+    if created and not (
+        ChatReport.objects.filter(message=line, resolved_at__isnull=True)
+        .exclude(pk=report.pk)
+        .exists()
+    ):  # the moderators hear of a line once, until they answered its reports
+        events.announce(events.chat_reported, report_id=report.pk)
     return report
+
+
+def chat_report_mail(*, report_id: int) -> int:
+    """Tell the moderators (settings.MANAGERS) of the report ``report_id`` by e-mail:
+    who reported whose line at which table, the line, and where to answer it.  Nothing
+    when nobody is to be told or the report was answered meanwhile.  Returns how many
+    addresses it went to.  The mail backend's errors are raised (the task retries)."""
+    if not settings.MANAGERS:
+        return 0
+    report = (
+        ChatReport.objects.filter(pk=report_id, resolved_at__isnull=True)
+        .select_related("message__user", "message__game", "reporter")
+        .first()
+    )
+    if report is None:
+        return 0
+    line = report.message
+    site = settings.SITE_URL
+    # In the site's language and in UTC, whoever's request or task sends it.
+    with translation.override(settings.LANGUAGE_CODE), timezone.override(UTC):
+        context = {
+            "reporter": report.reporter.public_name,
+            "author": line.user.public_name,
+            "table": line.game_id,
+            "text": line.text,
+            "written_at": line.created_at,
+            "reports": ChatReport.objects.filter(message=line).count(),
+            "queue_url": site + reverse("admin:games_chatreport_changelist") + "?state=open",
+            "table_url": site + reverse("games:detail", args=[line.game_id]),
+        }
+        subject = _("Chat report at table %(table)s") % {"table": line.game_id}
+        body = render_to_string("emails/chat_reported.txt", context)
+    mail_managers(subject, body, fail_silently=False)
+    logger.info(
+        "chat report %s mailed to the moderators",
+        report.pk,
+        extra={"game_id": line.game_id, "report_id": report.pk},
+    )
+    return len(settings.MANAGERS)
 
 
 def chat_reports_resolve(*, reports: QuerySet[ChatReport], hide: bool) -> int:

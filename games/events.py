@@ -38,6 +38,9 @@ ready: ``games.apps``):
   ``WAITING_TABLE_DAYS`` days unchanged.  ``user_ids``: the people who had a seat there
   or an invitation to one (the host too when it expired).  Listener: ``games.tasks``
   owes each an e-mail saying so (sent after the commit).
+- ``chat_reported`` — after the commit: a player reported a chat line nobody had an
+  open report of (``report_id``).  Listener: ``games.tasks`` mails the moderators
+  (settings.MANAGERS), once per line.
 - ``board_changed`` — after the commit: what the board of ``game_id`` shows changed
   (a move, a seat, a resignation, a deadline, a chat message); ``version`` is the
   game's version now.  Listener: ``games.live`` tells every open board of that game,
@@ -64,6 +67,7 @@ invited = Signal()  # game_id, user_ids, by_user_id (inside the transaction)
 declined = Signal()  # game_id, host_id, by_user_id (inside the transaction)
 seat_handed_over = Signal()  # game, seat (inside the transaction)
 table_closed = Signal()  # game_id, host_id, user_ids, why (inside the transaction)
+chat_reported = Signal()  # report_id
 board_changed = Signal()  # game_id, version
 
 

@@ -26,7 +26,7 @@ from celery import shared_task
 from django.dispatch import receiver
 from django.utils import timezone
 
-from games import deadlines, events, notifications, push
+from games import chat, deadlines, events, notifications, push
 from games.bots import (
     bot_turn_claim,
     bot_turn_release,
@@ -50,6 +50,7 @@ TASK_KINDS = {
     "games.tasks.turn_emails": "email",
     "games.tasks.notification_send": "email",
     "games.tasks.push_send": "email",
+    "games.tasks.chat_report_mail": "email",
     "games.tasks.deadlines_sweep": "sweeps",
     "games.tasks.reminders_sweep": "sweeps",
     "games.tasks.stalled_sweep": "sweeps",
@@ -166,6 +167,20 @@ def notification_send(notification_id: int) -> str:
     """Send one owed e-mail, if still wanted."""
     with log_context(task="notification_send", notification_id=notification_id):
         return notifications.notification_send(notification_id=notification_id)
+
+
+@shared_task(
+    **DURABLE,
+    autoretry_for=(SMTPException, OSError),  # the mail server is down or refuses
+    retry_backoff=30,
+    retry_backoff_max=600,
+    retry_jitter=True,
+    max_retries=5,  # then it is lost: the reports queue in the admin still holds it
+)
+def chat_report_mail(report_id: int) -> int:
+    """Tell the moderators of a chat report by e-mail."""
+    with log_context(task="chat_report_mail"):
+        return chat.chat_report_mail(report_id=report_id)
 
 
 @shared_task(
@@ -394,6 +409,19 @@ def _pushes_owed(*, ids: list[int], payload: dict, **_) -> None:
             push.push_deliver(subscription_id=pk, payload=payload)
         except Exception:
             logger.exception("push to subscription %s failed", pk)
+
+
+@receiver(events.chat_reported)
+def _chat_reported(*, report_id: int, **_) -> None:
+    """A task mails the moderators; in-process (no broker) it is tried once, here and
+    now, and a failure is logged (the report waits in the admin's queue all the same)."""
+    if not chat_report_mail.app.conf.task_always_eager:
+        queue_safely(chat_report_mail, report_id)
+        return
+    try:
+        chat.chat_report_mail(report_id=report_id)
+    except Exception:
+        logger.exception("chat report %s: mailing the moderators failed", report_id)
 
 
 @receiver(events.notices_owed)

@@ -89,6 +89,23 @@ def env_email(name: str, *, environ: Mapping[str, str] | None = None) -> str:
     return value
 
 
+def env_emails(name: str, *, environ: Mapping[str, str] | None = None) -> list[str]:
+    """Comma-separated plain addresses (``a@example.org, b@example.org``); [] when unset."""
+    from django.core.exceptions import ValidationError
+    from django.core.validators import validate_email
+
+    addresses = env_list(name, environ=environ)
+    for value in addresses:
+        try:
+            validate_email(value)
+        except ValidationError:
+            raise ImproperlyConfigured(
+                f"{name} holds {value!r}, which is not an e-mail address "
+                "(write them plain, separated by commas: a@example.org, b@example.org)."
+            ) from None
+    return addresses
+
+
 def env_list(
     name: str, default: list[str] | None = None, *, environ: Mapping[str, str] | None = None
 ) -> list[str]:

@@ -15,6 +15,7 @@ from django.core.exceptions import ImproperlyConfigured
 from highsociety_site.env import (
     env_bool,
     env_email,
+    env_emails,
     env_int,
     env_list,
     env_str,
@@ -367,6 +368,14 @@ SERVER_EMAIL = DEFAULT_FROM_EMAIL
 # page's footer, the suspended page and the e-mails about an account the staff changed
 # name it.  Unset: nothing names it (there is nobody to write to).
 CONTACT_EMAIL = env_email("CONTACT_EMAIL")
+
+# Who is told by e-mail when a player reports a chat line (once per line: the reports
+# queue in the admin holds them all).  Unset: the contact address above; neither set:
+# nobody is mailed, and the queue and the header's count for staff are all there is.
+MANAGERS = [("Moderators", address) for address in env_emails("MODERATION_EMAILS")] or (
+    [("Moderators", CONTACT_EMAIL)] if CONTACT_EMAIL else []
+)
+EMAIL_SUBJECT_PREFIX = "[High Society] "  # mails to the moderators (and admins) start so
 
 # --- Web Push (docs/operations.md, "Web Push") ---------------------------------
 # The VAPID key pair (python manage.py vapid_keys prints one) and the contact the push

@@ -27,7 +27,7 @@ def compose() -> dict:
 def settings_variables() -> set[str]:
     """The environment variables highsociety_site/settings.py reads (env_* readers)."""
     source = (ROOT / "highsociety_site" / "settings.py").read_text()
-    return set(re.findall(r'env_(?:str|bool|int|list|url|email)\(\s*"([A-Z0-9_]+)"', source))
+    return set(re.findall(r'env_(?:str|bool|int|list|url|emails?)\(\s*"([A-Z0-9_]+)"', source))
 
 
 def test_every_variable_of_the_app_containers_is_read_by_the_settings(compose):

@@ -5,6 +5,7 @@ from django.core.exceptions import ImproperlyConfigured
 
 from highsociety_site.env import (
     env_bool,
+    env_emails,
     env_int,
     env_list,
     env_str,
@@ -61,6 +62,16 @@ def test_env_list_splits_on_commas_and_drops_blanks():
         "a.example",
         "b.example",
     ]
+
+
+def test_env_emails_reads_plain_addresses_and_refuses_anything_else():
+    assert env_emails("M", environ={}) == []
+    assert env_emails("M", environ={"M": " a@example.org, b@example.org,"}) == [
+        "a@example.org",
+        "b@example.org",
+    ]
+    with pytest.raises(ImproperlyConfigured, match="M holds 'Mods <m@example.org>', which is not"):
+        env_emails("M", environ={"M": "a@example.org, Mods <m@example.org>"})
 
 
 def test_env_list_default_is_copied():

@@ -238,3 +238,65 @@ def test_a_reported_players_seat_is_untouched(game, abuse, alice, bob):
     assert Seat.objects.get(game=game, user=bob).accepted
     chat_post(game=game, user=bob, text="sorry")
     assert _texts(game, alice)[-1] == "sorry"
+
+
+@pytest.fixture
+def moderators(settings):
+    settings.MANAGERS = [("Moderators", "mods@example.org"), ("Moderators", "m2@example.org")]
+    settings.SITE_URL = "https://hs.example.org"
+
+
+def _to_moderators():
+    return [m for m in mail.outbox if "mods@example.org" in m.to]
+
+
+def test_the_moderators_are_mailed_once_per_line_until_they_answer(
+    game, abuse, alice, dora, moderators, run_commits
+):
+    mail.outbox.clear()
+    with run_commits():
+        chat_report(game=game, user=alice, message=abuse.pk)
+    [sent] = _to_moderators()
+    assert sent.to == ["mods@example.org", "m2@example.org"]
+    assert sent.subject == f"[High Society] Chat report at table {game.pk}"
+    assert "Alice reported a chat line at table" in sent.body
+    assert "Bob wrote (" in sent.body and "UTC):\n    you all play like idiots" in sent.body
+    assert "This line has 1 report." in sent.body
+    assert f"https://hs.example.org{QUEUE}?state=open" in sent.body
+    assert f"https://hs.example.org/games/{game.pk}/" in sent.body
+    # A second reporter, and the same one again: the line is in the queue already.
+    with run_commits():
+        chat_report(game=game, user=dora, message=abuse.pk)
+        chat_report(game=game, user=alice, message=abuse.pk)
+    assert len(_to_moderators()) == 1
+    # Answered (dismissed), a new report of the same line is news again.
+    chat_reports_resolve(reports=ChatReport.objects.all(), hide=False)
+    ChatReport.objects.filter(reporter=dora).delete()
+    with run_commits():
+        chat_report(game=game, user=dora, message=abuse.pk)
+    assert len(_to_moderators()) == 2
+    assert "This line has 2 reports." in _to_moderators()[1].body
+
+
+def test_no_moderator_mail_without_an_address_or_once_answered(
+    game, abuse, alice, settings, run_commits
+):
+    from games.chat import chat_report_mail
+
+    settings.MANAGERS = []
+    mail.outbox.clear()
+    with run_commits():
+        report = chat_report(game=game, user=alice, message=abuse.pk)
+    assert mail.outbox == []
+    settings.MANAGERS = [("Moderators", "mods@example.org")]
+    chat_reports_resolve(reports=ChatReport.objects.all(), hide=True)
+    assert chat_report_mail(report_id=report.pk) == 0  # answered before the task ran
+    assert chat_report_mail(report_id=987654) == 0  # gone (the line deleted)
+    assert mail.outbox == []
+
+
+def test_a_refused_report_mails_nobody(game, abuse, bob, moderators, run_commits):
+    mail.outbox.clear()
+    with run_commits(), pytest.raises(NotAllowed):
+        chat_report(game=game, user=bob, message=abuse.pk)
+    assert mail.outbox == []
