@@ -44,6 +44,11 @@ def idle_since(game: Game, user: Any) -> datetime:
     return until if until is not None and until > since else since
 
 
+# At a table without move deadlines, a waiting player (not its host) is reminded this
+# long before its host may hand their seat to a bot (games.deadlines.reminders_sweep).
+IDLE_REMINDER_BEFORE = timedelta(days=1)
+
+
 def hand_over_from(since: datetime) -> datetime:
     """When a seat whose person has kept a table without deadlines waiting ``since``
     may be handed to a bot by the table's creator."""

@@ -15,6 +15,10 @@ clock) and claims what it does once:
   one and the player is told by e-mail.
 - ``reminders_sweep``: when 80% of the move time has gone, one reminder per player and
   turn (the Notification row's unique key is the claim).
+  At a table without move deadlines, the one time that counts is when its host may
+  hand a waiting player's seat to a bot (``SEAT_TO_BOT_AFTER_IDLE_DAYS`` without a
+  move): a player other than the host gets one reminder ``IDLE_REMINDER_BEFORE``
+  earlier, once per turn.
 - ``stalled_sweep``: games a lost task left waiting (the broker was down when a move
   was made): bots to act get their task again; turns never e-mailed get their e-mails.
 
@@ -33,10 +37,10 @@ from django.db.models import Exists, F, OuterRef, Q
 
 from games import events, notifications
 from games.bots import bot_action, fallback_action
-from games.clock import deadline_compute
+from games.clock import IDLE_REMINDER_BEFORE, deadline_compute
 from games.errors import IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import DEADLINE_HOURS, Game, Move, Seat
-from games.selectors import bot_is_to_act
+from games.selectors import bot_is_to_act, guest_is_to_act
 from games.services import (
     game_deadline_refresh,
     game_submit_action,
@@ -169,6 +173,37 @@ def reminders_sweep(*, now: datetime) -> int:
     made = 0
     for game in games:
         made += len(notifications.reminder_notices_create(game=game, now=now))
+    return made + _idle_reminders(now=now)
+
+
+def _idle_reminders(*, now: datetime) -> int:
+    """The reminders of tables without move deadlines, where a person other than the
+    host (whose own seat is never handed over) is to act, not reminded in this turn,
+    whose turn began at least the idle days less ``IDLE_REMINDER_BEFORE`` ago and not
+    long before the idle days plus the longest vacation (a vacation moves that
+    player's moment; ``notifications.idle_reminder_notices_create`` reckons it person by
+    person, and an older turn had its chance: the sweep's work stays bounded)."""
+    idle = timedelta(days=settings.SEAT_TO_BOT_AFTER_IDLE_DAYS)
+    longest_away = timedelta(days=settings.VACATION_DAYS_PER_YEAR)
+    reminded = notifications.Notification.objects.filter(
+        game=OuterRef("pk"),
+        kind=notifications.Kind.REMINDER,
+        turn_started_at=OuterRef("turn_started_at"),
+    )
+    games = (
+        Game.objects.filter(
+            Q(move_deadline_hours__isnull=True) | Q(move_deadline_hours=0),
+            guest_is_to_act(),
+            status=Game.Status.ACTIVE,
+            turn_started_at__gt=now - idle - longest_away,
+            turn_started_at__lte=now - idle + IDLE_REMINDER_BEFORE,
+        )
+        .exclude(Exists(reminded))
+        .order_by("turn_started_at")[:SWEEP_BATCH]
+    )
+    made = 0
+    for game in games:
+        made += len(notifications.idle_reminder_notices_create(game=game, now=now))
     return made
 
 

@@ -47,7 +47,13 @@ from django.utils.translation import ngettext, pgettext
 
 from accounts.preferences import zone_named
 from games import events, presenter, push
-from games.clock import may_hand_over, turn_key
+from games.clock import (
+    IDLE_REMINDER_BEFORE,
+    hand_over_from,
+    idle_since,
+    may_hand_over,
+    turn_key,
+)
 from games.engine import seats_to_act
 from games.models import Game, Move, Notification, Seat
 from games.read_model import TableView
@@ -217,6 +223,37 @@ def reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
     return _people_to_act_notices_create(
         game=game, kind=Kind.REMINDER, turn=turn, now=now, deadline=game.deadline_at
     )
+
+
+def idle_reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
+    """At a table without move deadlines: a REMINDER row for each person to act, other
+    than the host, whose seat the host may hand to a bot within
+    ``IDLE_REMINDER_BEFORE`` (``games.clock``: the idle days from the turn's
+    start, or from a vacation's end); once per turn and such moment."""
+    turn = turn_key(game.turn_started_at)
+    to_act = seats_to_act(game.engine_state())
+    created = []
+    for seat in game.seats.select_related("user"):
+        if seat.is_bot or seat.user_id is None or seat.user_id == game.created_by_id:
+            continue
+        if seat.position not in to_act:
+            continue
+        moment = hand_over_from(idle_since(game, seat.user))
+        if not now < moment <= now + IDLE_REMINDER_BEFORE:
+            continue
+        notice = _claim(
+            user_id=seat.user_id,
+            game=game,
+            kind=Kind.REMINDER,
+            key=f"{game.pk}:{turn}:{turn_key(moment)}",
+            turn_started_at=game.turn_started_at,
+            deadline_at=moment,
+            due_at=now,
+        )
+        if notice is not None:
+            created.append(notice.pk)
+    _send_queue(created)
+    return created
 
 
 def _people_to_act_notices_create(
@@ -555,7 +592,11 @@ def _not_wanted_now(
     # A turn notice or a reminder: only while it is still that turn and theirs to play.
     if not _still_to_act(game, user, notice.turn_started_at):
         return "skip", "The turn is over."
-    if notice.kind == Kind.REMINDER and (game.deadline_at is None or game.deadline_at <= now):
+    if notice.kind == Kind.REMINDER and not game.move_deadline_hours:
+        refusal = _idle_reminder_refusal(notice, game, user, now)
+        if refusal is not None:
+            return "skip", refusal
+    elif notice.kind == Kind.REMINDER and (game.deadline_at is None or game.deadline_at <= now):
         return "skip", "The deadline has passed."
     if seat_online(game_id=game.pk, user_id=user.pk, now=now):
         return "defer", ("The player has the game open.", now + DEFER_WHILE_ONLINE)
@@ -565,6 +606,19 @@ def _not_wanted_now(
             "The turn has just begun: the player may be at the board.",
             notice.turn_started_at + grace,
         )
+    return None
+
+
+def _idle_reminder_refusal(
+    notice: Notification, game: Game, user: Any, now: datetime
+) -> str | None:
+    """Why a reminder at a table without move deadlines is no longer wanted: the host
+    may hand the seat over already, or the moment moved (a vacation began meanwhile)."""
+    moment = hand_over_from(idle_since(game, user))
+    if moment <= now:
+        return "The host may hand the seat to a bot already."
+    if notice.deadline_at is not None and moment != notice.deadline_at:
+        return "The moment moved: the player went on vacation meanwhile."
     return None
 
 
@@ -807,14 +861,23 @@ def _message_turn(letter: Letter) -> EmailMultiAlternatives:
 
 def _message_reminder(letter: Letter) -> EmailMultiAlternatives:
     summary = game_summary(letter.game, letter.view, letter.now, letter.user)
+    idle = None
+    if not letter.game.move_deadline_hours:  # the reminder of the host's hand-over moment
+        zone = zone_named(letter.user.time_zone) or UTC
+        since = idle_since(letter.game, letter.user)
+        idle = {
+            "since": presenter.moment_text(since, zone),
+            "from": presenter.moment_text(hand_over_from(since), zone),
+            "host": letter.game.created_by.public_name,
+        }
     return _message(
         user=letter.user,
         address=letter.address,
         subject=presenter.email_subject(
-            "reminder", game_id=letter.game.pk, due_in=summary["due_in"]
+            "idle" if idle else "reminder", game_id=letter.game.pk, due_in=summary["due_in"]
         ),
         template="reminder",
-        context={"game": summary},
+        context={"game": summary, "idle": idle},
     )
 
 

@@ -809,6 +809,8 @@ def email_subject(
             "table": game_id,
             "due_in": due_in,
         }
+    if kind == "idle":  # a reminder at a table without move deadlines
+        return _("Reminder: table %(table)s is waiting for your move") % {"table": game_id}
     if kind == "deadline":
         return _("A bot made your move at table %(table)s") % {"table": game_id}
     if kind == "digest":
@@ -834,6 +836,8 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
             if view.options.move_deadline_hours
             else _("The table waited days for your move: a bot plays your seat to the end.")
         )
+    elif kind == "idle":
+        body = _("Move soon, or its host may hand your seat to a bot.")
     elif kind == "closed":
         body = _("This table was closed before its game started.")
     else:

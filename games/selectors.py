@@ -280,6 +280,13 @@ def bot_is_to_act() -> Q:
     return _seat_is_to_act(Seat.objects.exclude(ai_level=""))
 
 
+def guest_is_to_act() -> Q:
+    """In SQL: a person other than the table's host is to act (a seat the host may hand
+    to a bot once its player kept the table waiting too long)."""
+    people = Seat.objects.filter(ai_level="", user__isnull=False)
+    return _seat_is_to_act(people.exclude(user_id=OuterRef("created_by_id")))
+
+
 def turns_waiting_count(user: User | None) -> int:
     """How many running games wait for ``user``'s move (the header's badge, on every
     page).  One small query: the user's seats in running games with the three fields

@@ -6,6 +6,7 @@ e-mails and the replay say why in these words, not "missed deadlines"."""
 from __future__ import annotations
 
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
@@ -161,3 +162,77 @@ def test_a_turn_e_mail_at_a_table_without_deadlines_speaks_of_none(bobs_table_wi
     assert "deadline" not in turn.body.lower()
     assert "deadline" not in turn.alternatives[0][0].lower()
     assert "Change it, or take a vacation (your tables wait for you):" in turn.body
+
+
+def test_the_waiting_player_is_reminded_a_day_before_the_host_may_hand_over(
+    dora, bob, open_ended, run_commits
+):
+    """Bob has kept Dora's table without deadlines waiting nearly a week: the reminders'
+    sweep tells him, once, the day before Dora may hand his seat to a bot; by e-mail
+    in his own zone and words, and not before that day, nor once the moment has come."""
+    from games.deadlines import reminders_sweep
+    from games.models import Notification
+
+    bob.time_zone = "Europe/Berlin"
+    bob.save(update_fields=["time_zone"])
+    game = _waiting_since(open_ended, 5)
+    now = timezone.now()
+    assert reminders_sweep(now=now) == 0  # two days left
+    mail.outbox.clear()
+    with run_commits():
+        assert reminders_sweep(now=now + timedelta(days=1, minutes=1)) == 1
+        assert reminders_sweep(now=now + timedelta(days=1, minutes=2)) == 0
+    [message] = [m for m in mail.outbox if m.to == [bob.email]]
+    assert message.subject == f"[High Society] Reminder: table {game.pk} is waiting for your move"
+    moment = game.turn_started_at + timedelta(days=7)
+    assert "has been waiting for your move since " in message.body
+    local = timezone.localtime(moment, timezone=ZoneInfo("Europe/Berlin"))
+    assert f"{local:%H:%M}" in message.body and "its host, Dora, may hand your seat" in message.body
+    notice = Notification.objects.get(kind=Notification.Kind.REMINDER)
+    assert notice.user == bob and notice.deadline_at == moment
+    assert [m for m in mail.outbox if m.to == [dora.email]] == []
+
+
+def test_no_idle_reminder_for_the_host_a_late_sweep_or_one_on_vacation(
+    dora, bob, bobs_table_with, open_ended
+):
+    from games.deadlines import reminders_sweep
+    from games.models import Notification
+
+    now = timezone.now()
+    hosts = _waiting_since(bobs_table_with(deadline=None, first=0), 6.5)  # Dora to act
+    assert reminders_sweep(now=now) == 0
+    _waiting_since(open_ended, 7.5)  # the moment has come: nothing left to remind of
+    assert reminders_sweep(now=now) == 0
+    game = _waiting_since(open_ended, 6.5)
+    vacation_start(user=bob, days=2, now=now)  # the wait counts from its end
+    assert reminders_sweep(now=now) == 0
+    assert not Notification.objects.filter(kind=Notification.Kind.REMINDER).exists()
+    # Back from it (its end moved the moment) he is reminded the day before the new one.
+    bob.refresh_from_db()
+    later = bob.vacation_until + timedelta(days=6, hours=1)
+    assert reminders_sweep(now=later) == 1
+    assert Notification.objects.get(kind=Notification.Kind.REMINDER).deadline_at == (
+        bob.vacation_until + timedelta(days=7)
+    )
+    assert hosts.pk != game.pk
+
+
+def test_an_idle_reminder_not_sent_yet_is_dropped_once_its_moment_moved(dora, bob, open_ended):
+    """Bob had the table open when the sweep ran (the reminder waits), then went on
+    vacation: the moment it named is no longer his, so it is not sent."""
+    from games.deadlines import reminders_sweep
+    from games.models import Notification
+    from games.notifications import notification_send, seat_seen
+
+    game = _waiting_since(open_ended, 6.5)
+    now = timezone.now()
+    seat_seen(game_id=game.pk, user=bob, now=now)
+    mail.outbox.clear()
+    assert reminders_sweep(now=now) == 1
+    notice = Notification.objects.get(kind=Notification.Kind.REMINDER)
+    assert notice.status == Notification.Status.PENDING and mail.outbox == []
+    vacation_start(user=bob, days=1, now=now)
+    assert notification_send(notification_id=notice.pk, now=now + timedelta(minutes=5)) == "skipped"
+    notice.refresh_from_db()
+    assert "vacation" in notice.note and mail.outbox == []

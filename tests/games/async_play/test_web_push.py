@@ -233,6 +233,17 @@ def test_payload_of_a_reminder_names_the_time_left(dora, table, age, now, vapid)
     assert payload["url"] == f"/games/{game.pk}/"
 
 
+def test_payload_of_a_reminder_without_deadlines_names_the_hand_over(dora, table, now, vapid):
+    """No deadline, no time left to name: the reminder before the host may hand the
+    seat to a bot says the table waits, and what follows."""
+    game = table(deadline=None)
+    view = table_view(game=game, user=dora)
+    payload = push.push_payload(kind="reminder", view=view, now=now)
+    assert payload["title"] == f"Reminder: table {game.pk} is waiting for your move"
+    assert payload["body"] == "Move soon, or its host may hand your seat to a bot."
+    assert payload["kind"] == "reminder"
+
+
 def test_a_subscription_refused_again_and_again_is_dropped(dora, service):
     push_service.subscribe(dora, service)
     service.answers["/push/dora-phone"] = 403  # e.g. made under keys the site no longer has
