@@ -943,7 +943,11 @@ class UserProfileSerializer(serializers.Serializer):
         serializers.IntegerField,
         "Rated games finished (unrated: a resignation, a deadline move, a scenario deck).",
     )
-    games_resigned = _out(serializers.IntegerField, "Finished games the player resigned from.")
+    games_resigned = _out(
+        serializers.IntegerField,
+        "Finished games the player resigned from, or whose seat their host handed to a bot while "
+        "they were away.",
+    )
     rating_mu = _out(
         serializers.FloatField, "OpenSkill mu (skill estimate), or null.", allow_null=True
     )

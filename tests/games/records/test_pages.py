@@ -38,7 +38,7 @@ def test_profile_shows_the_hand_checked_stats(client, five_games, alice):  # noq
         "Win rate": "20%",
         "Average status": "4.3",  # 17 over the four games she did not resign from
         "Times cast out": "2",
-        "Resigned": "1",
+        "Resigned or handed to a bot": "1",
     }
     rating = PlayerStats.objects.get(user=alice).rating
     assert f'<span class="rating-badge__value">{rating:,.0f}</span>' in html
