@@ -33,7 +33,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from games import events
-from games.ai.orders import Defaults, Order, defaults_problem, order_action, order_problem
+from games.ai.orders import (
+    MAXIMUM_PROBLEMS,
+    Defaults,
+    Order,
+    defaults_problem,
+    order_action,
+    order_problem,
+)
 from games.chat import chat_lines_delete
 from games.clock import deadline_compute, hand_over_from, idle_since, may_hand_over, turn_key
 from games.engine import (
@@ -1507,7 +1514,10 @@ def game_orders_set(
             else:
                 problem = order_problem(view, order)
                 if problem:
-                    raise InvalidOrder(engine_text(problem))
+                    refusal = InvalidOrder(engine_text(problem))
+                    if getattr(problem, "template", None) in MAXIMUM_PROBLEMS:
+                        refusal.about("maximum")  # the form marks that field
+                    raise refusal
                 row.order_put(order, auction)
         if defaults is not _KEEP:
             if isinstance(defaults, Mapping):

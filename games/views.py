@@ -471,7 +471,7 @@ def _orders_answer(request: HttpRequest, game_id: int, data) -> HttpResponse:
     except GameError as error:
         # Changed in another window: the form shows the orders as they stand.
         typed = not isinstance(error, OrdersChanged)
-        return _orders_refused(request, game, data, str(error), typed=typed)
+        return _orders_refused(request, game, data, str(error), typed=typed, field=error.field)
     moved = what in ORDER_MOVED and selectors.order_moved_since(
         game=game, user=request.user, version=version
     )

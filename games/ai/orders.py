@@ -156,6 +156,21 @@ def _discard_problem(view: PlayerView, order: Order) -> str | None:
     )
 
 
+# The problems that are about the order's maximum (the form marks that field).
+NO_MAXIMUM = gettext_noop("Give the most your bid may total, in money.")
+MAXIMUM_OVER_ALL = gettext_noop(
+    "You have %(money)s in all, your bid included: an order can bid at most that."
+)
+MAXIMUM_TOO_LOW = gettext_noop(
+    "A bid of at most %(maximum)s cannot beat the high bid of %(to_beat)s: "
+    "the order could never bid."
+)
+MAXIMUM_UNREACHABLE = gettext_noop(
+    "No set of your cards brings your bid above %(to_beat)s without going over %(maximum)s."
+)
+MAXIMUM_PROBLEMS = frozenset({NO_MAXIMUM, MAXIMUM_OVER_ALL, MAXIMUM_TOO_LOW, MAXIMUM_UNREACHABLE})
+
+
 def order_problem(view: PlayerView, order: Order) -> str | None:
     """Why ``order`` could never act for the viewing seat (a sentence for its owner),
     or ``None``.  The caller has checked that the order is for the card up now."""
@@ -174,7 +189,7 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
             )
     if order.kind == "bid":
         if order.maximum is None or order.maximum <= 0:
-            return Message(gettext_noop("Give the most your bid may total, in money."))
+            return Message(NO_MAXIMUM)
         hand = view.hand or ()
         if order.cards is not None:
             if not order.cards:
@@ -193,12 +208,7 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
                 return Message(gettext_noop("You do not hold %(money)s."), money=Money(missing[0]))
         everything = me.bid_total + sum(hand)
         if order.maximum > everything:  # a slip of a zero would read as "no limit"
-            return Message(
-                gettext_noop(
-                    "You have %(money)s in all, your bid included: an order can bid at most that."
-                ),
-                money=Money(everything),
-            )
+            return Message(MAXIMUM_OVER_ALL, money=Money(everything))
         usable = [c for c in hand if order.cards is None or c in order.cards]
         to_beat = _others_high(view)
         reach = me.bid_total + sum(usable)
@@ -211,21 +221,10 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
                     ),
                     to_beat=Money(to_beat),
                 )
-            return Message(
-                gettext_noop(
-                    "A bid of at most %(maximum)s cannot beat the high bid of %(to_beat)s: "
-                    "the order could never bid."
-                ),
-                maximum=Money(order.maximum),
-                to_beat=Money(to_beat),
-            )
+            return Message(MAXIMUM_TOO_LOW, maximum=Money(order.maximum), to_beat=Money(to_beat))
         if not _reachable(me.bid_total, usable, to_beat, order.maximum):
             return Message(
-                gettext_noop(
-                    "No set of your cards brings your bid above %(to_beat)s without going over %(maximum)s."
-                ),
-                to_beat=Money(to_beat),
-                maximum=Money(order.maximum),
+                MAXIMUM_UNREACHABLE, to_beat=Money(to_beat), maximum=Money(order.maximum)
             )
     if order.kind == "seal":
         if view.phase != SEALED:

@@ -437,15 +437,17 @@ def my_game_row(context: Any, game: Any) -> SafeString:
             '<form method="post" action="{}" class="game-row__action">'
             '<input type="hidden" name="csrfmiddlewaretoken" value="{}">'
             '<input type="hidden" name="back" value="lobby">'
-            '<button type="submit" name="accept" value="yes" class="button button--small">'
-            '{}<span class="visually-hidden"> {}</span></button> '
+            '<button type="submit" name="accept" value="yes" class="button button--small" '
+            'id="accept-{}">{}<span class="visually-hidden"> {}</span></button> '
             '<button type="submit" name="accept" value="no" '
-            'class="button button--small button--outline">'
+            'class="button button--small button--outline" id="decline-{}">'
             '{}<span class="visually-hidden"> {}</span></button></form>',
             reverse("games:invitation", args=[game.pk]),
             get_token(context["request"]),
+            game.pk,
             gettext("Accept"),
             table,
+            game.pk,
             gettext("Decline"),
             table,
         )
@@ -453,7 +455,8 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         else ""
     )
     return format_html(
-        '<li class="game-row{}"><a class="game-row__link" href="{}">'
+        # Ids that outlive the lobby's redraw: htmx gives the focus back to the same one.
+        '<li class="game-row{}"><a class="game-row__link" id="mine-{}" href="{}">'
         '<span class="game-row__title">{}</span> {} {}'
         '<span class="game-row__seats">{}</span></a>{}</li>',
         " game-row--turn game-row--answer"
@@ -461,6 +464,7 @@ def my_game_row(context: Any, game: Any) -> SafeString:
         else " game-row--turn"
         if game.your_turn
         else "",
+        game.pk,
         reverse("games:detail", args=[game.pk]),
         gettext("Table %(table)s") % {"table": game.pk},
         badge,

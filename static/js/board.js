@@ -133,10 +133,16 @@
   // The moves the log gained since the board was last drawn, oldest first, all of
   // them (the last five only left a bidding war's opening or a card's winner unsaid),
   // without their times: what the others did, read out with the headline.  None on
-  // the page's first drawing.
+  // the page's first drawing; all of them when the game began after it (a waiting
+  // table's page has no log: its first moves are the set-up, read out too).
   var lastLogged = null;
+  var logDrawn = false;
 
   function newMoves() {
+    if (lastLogged === null && logDrawn) {
+      lastLogged = 0;
+    }
+    logDrawn = true;
     var newest = lastLogged;
     var texts = [];
     document.querySelectorAll("#board .log__lines > li[value]").forEach(function (item) {
@@ -155,6 +161,32 @@
     });
     lastLogged = newest;
     return texts;
+  }
+
+  // A table waiting for players: the seats whose line changed since the board was last
+  // drawn (someone took a seat, accepted, declined, a bot came), in their own words
+  // ("Seat 2 Bob Joined"), without the forms.  None on the page's first drawing.
+  var lastSeats = null;
+
+  function seatChanges() {
+    var now = [];
+    document.querySelectorAll("#board .seat-list > li.seat").forEach(function (seat) {
+      var copy = seat.cloneNode(true);
+      copy.querySelectorAll("form, details, button").forEach(function (part) {
+        part.remove();
+      });
+      now.push(copy.textContent.replace(/\s+/g, " ").trim());
+    });
+    var changed = [];
+    if (lastSeats !== null && lastSeats.length === now.length) {
+      now.forEach(function (text, i) {
+        if (text !== lastSeats[i]) {
+          changed.push(text + ".");
+        }
+      });
+    }
+    lastSeats = now.length ? now : null;
+    return changed;
   }
 
   // The others' chat messages that arrived since the board was last drawn, oldest
@@ -201,7 +233,7 @@
       var earlier = region.dataset.earlier || "";
       moves = (earlier ? [earlier] : []).concat(moves.slice(-READ_AT_MOST));
     }
-    var parts = moves.concat(newChat());
+    var parts = seatChanges().concat(moves, newChat());
     // What a standing order's form just did: drawn beside that form only in the answer
     // to it (a refused chat line is the board's alert, read out by itself).
     var done = document.querySelector("#board #order-done");
@@ -424,6 +456,12 @@
       headerCount(current);
     }
     offerNotices(current);
+    // The skip link to the hand, outside the board, follows it: there while the hand is
+    // (the game started after the page was opened; gone at the end).
+    var skipHand = document.getElementById("skip-hand");
+    if (skipHand) {
+      skipHand.hidden = !document.getElementById("tray");
+    }
     if (current.classList.contains("board--my-turn") && wasMyTurn === false) {
       notifyIfHidden(current);
     }
@@ -457,6 +495,14 @@
       var first = document.querySelector(HAND_CARDS);
       if (first) {
         first.focus({ preventScroll: inView(first) });
+      }
+    } else if (!afterOwnMove && myTurn && wasMyTurn === false &&
+               (!active || active === document.body)) {
+      // The turn came while the focus was nowhere (it was lost, or never placed): the
+      // next Tab starts in the hand, not back at the top of the page.
+      var hand = document.getElementById("tray");
+      if (hand) {
+        hand.focus({ preventScroll: true });
       }
     }
     if (ended && (onHeadline || !active || active === document.body)) {

@@ -2,7 +2,8 @@
    A screen reader then reads the errors at once instead of the top of the page; a
    keyboard user starts from there.  The error summary first (the new-table form's
    #form-errors), else a form's own errors (a wrong log-in), else the first field
-   marked invalid.  Without errors, a message of what the last request did (the page's
+   marked invalid.  Without errors, what the last request made (a box marked
+   data-takes-focus: a new API token) or else a message of what it did (the page's
    status box) takes the focus. */
 (function () {
   "use strict";
@@ -18,7 +19,7 @@
       // What the last request did ("saved", "sent"): a status box drawn with the page
       // is not read out by itself, so it takes the focus (read, then Tab goes on).  Not
       // on a board, whose script reads it out and keeps the focus for the game.
-      var said = main.querySelector(".messages");
+      var said = main.querySelector("[data-takes-focus]") || main.querySelector(".messages");
       if (said && !document.getElementById("board")) {
         said.setAttribute("tabindex", "-1");
         said.focus();

@@ -61,7 +61,20 @@
     window.location.assign(url);
   }
 
-  function draw(page, url, push) {
+  // Read out the move drawn while the focus stays on the step link pressed: a live
+  // region that is on the page before it changes (one drawn with the move is not).
+  var said = document.createElement("div");
+  said.className = "visually-hidden";
+  said.setAttribute("role", "status");
+  if (document.body) {
+    document.body.appendChild(said);
+  } else {
+    document.addEventListener("DOMContentLoaded", function () {
+      document.body.appendChild(said);
+    });
+  }
+
+  function draw(page, url, push, step) {
     var fresh = page.querySelector("section.board--replay[data-move]");
     var old = replay();
     if (!fresh || !old) return false;
@@ -85,12 +98,21 @@
     if (push) window.history.pushState({ replay: true }, "", url);
     drawnAt = bare(url);
     var words = document.getElementById("replay-move-text");
-    if (words) words.focus({ preventScroll: true });
+    // A step link pressed (First, Previous, Next, Last) keeps the focus, so that it can
+    // be pressed again, and the move is read out; at either end, where that link is
+    // gone, and after any other way there, the focus goes to the move's words.
+    var again = step ? fresh.querySelector('a[data-replay-step="' + step + '"]') : null;
+    if (again) {
+      again.focus({ preventScroll: true });
+      said.textContent = words ? words.textContent.replace(/\s+/g, " ").trim() : "";
+    } else if (words) {
+      words.focus({ preventScroll: true });
+    }
     showCurrent();
     return true;
   }
 
-  function go(url, push) {
+  function go(url, push, step) {
     window.clearTimeout(held);
     held = null;
     if (!loading && bare(url) === drawnAt) { // the move shown already
@@ -119,7 +141,7 @@
         loading = null;
         wanted = null;
         var page = new DOMParser().parseFromString(answer.text, "text/html");
-        if (!draw(page, answer.url, push)) wholePage(url);
+        if (!draw(page, answer.url, push, step)) wholePage(url);
       })
       .catch(function (error) {
         if (error && error.name === "AbortError") return;
@@ -137,7 +159,7 @@
     var link = event.target.closest && event.target.closest("a[data-replay-step], .replay__list a");
     if (!link || !replay()) return;
     event.preventDefault();
-    go(link.href, true);
+    go(link.href, true, link.getAttribute("data-replay-step"));
   });
 
   document.addEventListener("submit", function (event) {

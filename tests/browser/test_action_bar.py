@@ -243,6 +243,27 @@ def test_a_skip_link_leads_the_keyboard_to_the_hand(
     assert page.evaluate("() => document.activeElement.id") == "hand-1000"
 
 
+def test_a_turn_that_comes_while_the_focus_is_nowhere_starts_the_keyboard_at_the_hand(
+    live_server, new_page, log_in, alice, bob, carol
+):
+    """Bob's board, opened while Alice is to act, the focus nowhere: his turn comes,
+    and the next Tab is in his hand; the skip link to it is there all along (his hand
+    is on the board while he waits too)."""
+    from playwright.sync_api import expect
+
+    _, game = _your_turn(live_server, new_page, log_in, alice, bob, carol, TALL)
+    page = log_in(new_page(viewport=TALL), bob)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".banner")).to_contain_text("Waiting for Alice")
+    assert page.locator("#skip-hand").get_attribute("hidden") is None
+    page.evaluate("document.activeElement.blur()")
+    act(game, alice, type="pass")
+    expect(page.locator(".banner")).to_contain_text("Your turn", timeout=8000)
+    page.wait_for_function("() => document.activeElement.id === 'tray'", timeout=5000)
+    page.keyboard.press("Tab")
+    assert page.evaluate("() => document.activeElement.id") == "hand-1000"
+
+
 def test_a_skip_link_leads_the_keyboard_to_the_chat(
     live_server, new_page, log_in, alice, bob, carol
 ):

@@ -89,6 +89,28 @@ def test_a_card_reached_with_tab_shows_whole_above_the_bid_bar(
     assert seen == 11
 
 
+def test_the_lobby_redrawn_keeps_the_focus_on_the_same_link(
+    new_page, live_server, log_in, alice, bob, carol
+):
+    """The lobby's lists redraw themselves when a table changed: a keyboard user's
+    focus on a table's link (or the header's count) stays there, not back at the top."""
+    alice.is_staff = True  # a staff table: the deck and the first player are set
+    alice.save(update_fields=["is_staff"])
+    page = log_in(new_page(), alice)
+    game = table_make(alice, [bob, carol])
+    page.goto(f"{live_server.url}/")
+    for focused in (f"mine-{game.pk}", "turns-waiting-link"):
+        page.focus(f"#{focused}")
+        page.evaluate(
+            """() => new Promise(done => {
+                document.body.addEventListener('htmx:afterSettle', () => done(), {once: true});
+                htmx.ajax('GET', '/', {target: '#lobby-live', select: '#lobby-live',
+                                       swap: 'outerHTML', selectOOB: '#turns-waiting'});
+            })"""
+        )
+        assert page.evaluate("document.activeElement.id") == focused
+
+
 def test_a_replay_step_puts_the_focus_on_the_move_and_names_it_in_the_title(
     new_page, log_in, live_server, alice, bob, carol
 ):
@@ -105,7 +127,8 @@ def test_a_replay_step_puts_the_focus_on_the_move_and_names_it_in_the_title(
     page.keyboard.press("Enter")
     page.wait_for_url("**move=6")
     assert page.title().startswith("Move 6 of ")
-    assert page.evaluate("document.activeElement.id") == "replay-move-text"
+    # The link pressed keeps the focus (pressed again, it steps again); the move is read.
+    assert page.evaluate("document.activeElement.dataset.replayStep") == "next"
     page.keyboard.press("ArrowRight")  # the key steps too
     page.wait_for_url("**move=7")
     assert page.evaluate("document.activeElement.id") == "replay-move-text"

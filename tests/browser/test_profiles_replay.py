@@ -152,6 +152,33 @@ def test_replay_steps_in_the_page_keeping_its_place_and_every_key(
     assert page.evaluate("window.marker") == "same page"
 
 
+def test_the_next_link_pressed_keeps_the_focus_and_the_move_is_read_out(
+    live_server, new_page, alice, bob, carol
+):
+    """Enter on Next steps on and leaves the focus on Next (pressed again, it steps
+    again); the move is read out by a status region; at the end, where Next is gone, the
+    focus goes to the move's words.  A step link that cannot be used says so."""
+    from playwright.sync_api import expect
+
+    game = played_game([alice, bob, carol], seed=34)
+    total = game.version
+    page = new_page()
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?move={total - 2}")
+    page.wait_for_load_state("load")
+    position = page.locator("#replay-position")
+    page.locator("a[data-replay-step=next]").focus()
+    page.keyboard.press("Enter")
+    expect(position).to_have_text(f"Move {total - 1} of {total}")
+    assert page.evaluate("document.activeElement.dataset.replayStep") == "next"
+    words = page.locator("#replay-move-text").inner_text().split()
+    expect(page.locator("div[role=status].visually-hidden")).to_have_text(" ".join(words))
+    page.keyboard.press("Enter")
+    expect(position).to_have_text(f"Move {total} of {total}")
+    assert page.evaluate("document.activeElement.id") == "replay-move-text"
+    disabled = page.locator(".is-disabled[aria-disabled=true]").first
+    assert disabled.get_attribute("role") == "link"
+
+
 def test_replay_steps_without_javascript(live_server, new_page, alice, bob, carol):
     from playwright.sync_api import expect
 

@@ -22,6 +22,9 @@ def test_a_new_token_is_copied_with_one_click(live_server, new_page, log_in, ali
     field = page.locator("#new-token")
     secret = field.input_value()
     assert secret
+    # Shown only this once: the box with it takes the focus, so it is read out.
+    assert page.evaluate("document.activeElement.id") == ""
+    assert page.evaluate("document.activeElement.hasAttribute('data-takes-focus')")
     box = field.bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= PHONE["width"]  # in view
     copy = page.locator("[data-copy-from=new-token]")
@@ -29,6 +32,9 @@ def test_a_new_token_is_copied_with_one_click(live_server, new_page, log_in, ali
     copy.click()
     expect(copy).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()") == secret
+    # Read out by a status region; the button says what it does again a moment later.
+    expect(page.locator("span[role=status].visually-hidden")).to_have_text("Copied")
+    expect(copy).to_have_text("Copy the token", timeout=6000)
 
 
 def test_an_open_tables_link_is_copied_by_the_same_button(live_server, new_page, log_in, alice):

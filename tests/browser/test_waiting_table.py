@@ -23,6 +23,9 @@ def test_the_host_fills_a_declined_seat_with_a_bot_and_the_game_starts(
     expect(seats.nth(1)).to_contain_text("Invited, not answered")
     game_invitation_respond(game=table, user=bob, accept=False)
     expect(seats.nth(1)).to_contain_text("Bob declined", timeout=8000)  # by itself
+    # A screen reader hears the seat that changed, in its own words.
+    expect(page.locator("#turn-announcer")).to_contain_text("Seat 2")
+    expect(page.locator("#turn-announcer")).to_contain_text("Bob declined")
 
     seats.nth(1).get_by_text("Change seat 2").click()
     form = seats.nth(1).locator("form")

@@ -151,8 +151,8 @@ def test_an_invitation_in_your_games_is_accepted_from_the_lobby(client, alice, b
     row = client.get("/").content.decode().split("Invitation from")[1].split("</li>")[0]
     assert f'action="/games/{game.pk}/invitation/"' in row and 'name="csrfmiddlewaretoken"' in row
     assert (
-        f'value="yes" class="button button--small">Accept<span class="visually-hidden"> table {game.pk}</span>'
-        in row
+        f'value="yes" class="button button--small" id="accept-{game.pk}">Accept'
+        f'<span class="visually-hidden"> table {game.pk}</span>' in row
     )
     client.post(f"/games/{game.pk}/invitation/", {"accept": "yes"})
     assert Seat.objects.get(game=game, user=bob).accepted

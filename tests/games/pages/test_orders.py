@@ -417,8 +417,8 @@ def test_more_than_all_ones_money_is_refused_not_read_as_no_limit(client, game, 
     data = {"what": "order", "card": "lux5", "auction": "1", "kind": "bid", "maximum": "200000"}
     html = orders_post(client, game, data, **HX).content.decode()
     assert "You have 106,000 in all, your bid included" in _error_beside_the_form(html)
-    # Refused by the rules, not the form: the reason itself takes the focus.
-    assert 'data-field="order-max"' not in html
+    # Refused by the rules, still for its amount: the box is marked and takes the focus.
+    assert 'data-field="order-max"' in html
     assert not StandingOrder.objects.exists()
     preview = client.get(f"/games/{game.pk}/order-preview/", {"maximum": "200000"}, **HX)
     assert "You have 106,000 in all" in preview.content.decode()

@@ -131,6 +131,11 @@ def test_bad_filters_are_explained(alice_client, tables, query, sentence):
     assert sentence in html
     assert "<script>" not in html.split("</header>", 1)[1]
     assert _listed(response) == set()
+    # A box marked invalid is described by its reason: the id it names is on the page.
+    import re
+
+    for described in re.findall(r'aria-describedby="([^"]+)"', html):
+        assert f'id="{described}"' in html, described
 
 
 def test_pagination_keeps_the_filter(alice_client, alice, bob, carol):
