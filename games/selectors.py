@@ -1239,6 +1239,7 @@ def player_data(*, user: User) -> dict[str, Any]:
             "position",
             "accepted",
             "resigned",
+            "handed_over",
             "game__id",
             "game__status",
             "game__players",
@@ -1262,6 +1263,9 @@ def player_data(*, user: User) -> dict[str, Any]:
                 "host": game.created_by_id == user.pk,
                 "invitation_accepted": seat.accepted,
                 "resigned": seat.resigned,
+                # The host gave the seat to a bot while the player was away (``resigned``
+                # is true too: the result is the bot's, as for a resignation).
+                "handed_over": seat.handed_over,
                 "created_at": game.created_at,
                 "started_at": game.started_at,
                 "finished_at": game.finished_at,

@@ -6,15 +6,17 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
+from django.conf import settings
 from django.urls import reverse
 
 from accounts.models import PushSubscription
 from accounts.tokens.services import token_create
 from games.chat import chat_mute, chat_post, chat_report, chat_reports_resolve
-from games.models import ChatReport, Game, InvitationBlock
-from games.services import game_create, game_invitation_respond
+from games.models import ChatReport, Game, InvitationBlock, Seat
+from games.services import game_create, game_invitation_respond, game_seat_to_bot
 from tests.accounts.test_account_deletion import signed_in
 from tests.games.factories import people_game, play_out
 
@@ -29,6 +31,7 @@ GAME_KEYS = {
     "host",
     "invitation_accepted",
     "resigned",
+    "handed_over",
     "created_at",
     "started_at",
     "finished_at",
@@ -66,6 +69,10 @@ def test_the_file_holds_the_account_its_games_and_words(client, alice, bob, caro
         finished = game_invitation_respond(game=finished, user=bob, accept=True)
     finished = play_out(finished, random.Random(3), run_commits)
     running = people_game(carol, alice, bob)
+    # Away from Bob's table with deadlines: he handed her seat to a bot.
+    away = people_game(bob, alice, carol, move_deadline_hours=24)
+    Seat.objects.filter(game=away, user=alice).update(timeouts=settings.SEAT_TO_BOT_AFTER_TIMEOUTS)
+    game_seat_to_bot(game=away, user=bob, position=1)
     chat_post(game=running, user=alice, text="Schöne Grüße")
     theirs = chat_post(game=running, user=bob, text="Not Alice's words")
     chat_report(game=running, user=alice, message=theirs.pk)
@@ -104,12 +111,14 @@ def test_the_file_holds_the_account_its_games_and_words(client, alice, bob, caro
     assert data["stats"]["games_played"] == 1
 
     games = {g["game"]: g for g in data["games"]}
-    assert set(games) == {finished.pk, running.pk}
+    assert set(games) == {finished.pk, running.pk, away.pk}
     assert all(set(g) == GAME_KEYS for g in games.values())
     assert games[finished.pk]["host"] and games[finished.pk]["status"] == Game.Status.FINISHED
     assert games[finished.pk]["result"]["rank"] >= 1
     assert games[running.pk]["result"] is None and not games[running.pk]["host"]
     assert games[running.pk]["seat"] == 1
+    assert not games[running.pk]["handed_over"] and not games[finished.pk]["handed_over"]
+    assert games[away.pk]["handed_over"] and games[away.pk]["resigned"]
 
     assert [(m["game"], m["text"], m["hidden"]) for m in data["chat_messages"]] == [
         (running.pk, "Schöne Grüße", False),
@@ -136,8 +145,8 @@ def test_nothing_hidden_of_a_running_game(client, alice, bob, carol):
     ]
     assert entries[0] == entries[1]
     text = json.dumps(data)
-    for word in ("deck", "sealed", "hand", "state"):
-        assert word not in text
+    for word in ("deck", "sealed", "hand", "state"):  # "handed_over" is no hand
+        assert not re.search(rf"\b{word}\b", text), word
 
 
 def test_its_queries_do_not_grow_with_the_games(
