@@ -120,6 +120,8 @@ def lobby(request: HttpRequest) -> HttpResponse:
         "invitations_hidden": len(hidden),
         "all_invitations": all_invitations,
         "has_invitations": bool(invitations),
+        # Only the latest finished games are listed: the rest are in the history.
+        "has_finished": any(g.status == Game.Status.FINISHED for g in my_games),
         # The header's count, from the list just read (the same rule as the context
         # processor's query, which this spares).
         "turns_waiting": sum(1 for g in my_games if g.your_turn),

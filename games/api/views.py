@@ -230,7 +230,8 @@ class GamesView(ApiView):
         operation_id="games_list",
         summary="List games",
         description=(
-            "Tables and games, newest first, paginated. Filter with `status` "
+            "Tables and games, newest first (with `status=finished`: the latest to end first, "
+            "as the history page lists them), paginated. Filter with `status` "
             "(open: waiting for players; active; finished) and `mine=true` (your games). A "
             "staff scenario table waiting for players is listed to those seated at it only."
         ),
@@ -251,8 +252,11 @@ class GamesView(ApiView):
             games = games.filter(status=query.validated_data["status"])
         if query.validated_data["mine"]:
             games = games.filter(seated)
+        # Finished games by their end, as the history lists them: a long game that ended
+        # today is news, however long ago it began.
+        finished = query.validated_data.get("status") == Game.Status.FINISHED
         games = games_with_turn_fields(games.select_related("created_by")).order_by(
-            "-created_at", "-id"
+            "-finished_at" if finished else "-created_at", "-id"
         )
         paginator = PagePagination()
         page = paginator.paginate_queryset(games, request, view=self)

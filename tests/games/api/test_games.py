@@ -355,6 +355,23 @@ def test_list_filters_and_pages(clients):
     _error(clients["alice"].get(f"{GAMES}?page=0"), 400, "invalid")
 
 
+def test_finished_games_are_listed_by_their_end(clients, run_commits):
+    """A long game that ended today comes first among the finished ones, as on the
+    history page, however long ago it began."""
+    with run_commits():
+        older = create(clients["alice"], players=3, seats=BOTS)
+        newer = create(clients["alice"], players=3, seats=BOTS)
+    for game in (newer, older):  # the older table ends last
+        with run_commits():
+            answer = clients["alice"].post(f"{GAMES}{game['id']}/resign/")
+        assert answer.status_code == 200, answer.content
+    assert Game.objects.filter(status=Game.Status.FINISHED).count() == 2
+    listed = clients["alice"].get(f"{GAMES}?mine=true&status=finished").json()["results"]
+    assert [game["id"] for game in listed] == [older["id"], newer["id"]]
+    everything = clients["alice"].get(f"{GAMES}?mine=true").json()["results"]
+    assert [game["id"] for game in everything] == [newer["id"], older["id"]]  # by start
+
+
 def test_list_items_say_whose_turn_and_open_seats(clients):
     create(clients["bob"], players=3, seats=[{"open": True}, {"ai": "easy"}])
     view = people_table(clients, "carol", ["alice", "bob"])

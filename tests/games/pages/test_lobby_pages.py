@@ -322,3 +322,18 @@ def test_a_waiting_table_says_when_it_closes_by_itself(client, settings, dora, b
             "Open since 9 Nov 2026. A table closes by itself after 30 days with no seat "
             "taken, left or changed: this one on 9 Dec 2026 if nothing changes before."
         ) in html
+
+
+def test_your_games_lead_to_the_history_once_one_is_finished(client, alice, bob, carol):
+    """The lobby lists the latest finished games only: a link leads to all of them."""
+    import random
+
+    from tests.games.factories import people_game, people_play
+
+    client.force_login(alice)
+    people_game(alice, bob, carol)
+    assert 'id="all-my-games"' not in client.get("/").content.decode()
+    people_play(people_game(alice, bob, carol), random.Random(5))
+    html = client.get("/").content.decode()
+    assert 'id="all-my-games" href="/games/history/?show=finished"' in html
+    assert "All your finished games, in your history" in html
