@@ -94,7 +94,7 @@ class UserAdmin(BaseUserAdmin):
     add_form = UserAdminCreationForm
     fieldsets = (
         *BaseUserAdmin.fieldsets,
-        (_("Profile"), {"fields": ("display_name", "deleted_at")}),
+        (_("Profile"), {"fields": ("display_name", "chat_barred_until", "deleted_at")}),
     )
     list_display = (
         "username",
@@ -115,7 +115,10 @@ class UserAdmin(BaseUserAdmin):
         so first); the rights only by a superuser; the e-mail address by its owner, on
         their profile (confirmed there): the site's e-mails go to the confirmed address
         the account keeps beside it, which a change here would not follow."""
-        fields = ["deleted_at", "is_active", "email"] if obj is not None else ["deleted_at"]
+        # A chat bar is set and lifted from the chat reports' queue (games.admin).
+        fields = ["deleted_at", "chat_barred_until"]
+        if obj is not None:
+            fields += ["is_active", "email"]
         if not request.user.is_superuser:
             fields += RIGHTS_FIELDS
         return fields

@@ -41,6 +41,7 @@ def account_data(*, user: User) -> dict[str, Any]:
             "emails_off": list(user.emails_off or ()),
             "push_off": list(user.push_off or ()),
             "vacation_until": user.vacation_until,
+            "chat_barred_until": user.chat_barred_until,
             "vacation_days_used": user.vacation_days_used,
             "vacation_year": user.vacation_year or None,
         },

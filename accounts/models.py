@@ -112,6 +112,9 @@ class User(AbstractUser):
     # empty until they sign in or choose: then the browser's (pages), English (e-mails).
     language = models.CharField(max_length=8, blank=True, default="")
     vacation_until = models.DateTimeField(null=True, blank=True)
+    # Staff barred the player from writing in the table chats until then (games.chat:
+    # the reports queue's action); reading, muting and reporting stay open to them.
+    chat_barred_until = models.DateTimeField(null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
     # When the player deleted their account (accounts.deletion): the row stays, emptied

@@ -19,7 +19,13 @@ from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext, pgettext_lazy
 
-from games.chat import chat_lines_delete, chat_lines_show_again, chat_reports_resolve
+from games.chat import (
+    CHAT_BAR_DAYS,
+    chat_authors_bar,
+    chat_lines_delete,
+    chat_lines_show_again,
+    chat_reports_resolve,
+)
 from games.models import ChatMessage, ChatReport, Game, Move, Notification, Seat
 
 HIDDEN_WHILE_RUNNING = _("(hidden until the game is over: it holds the deck order)")
@@ -246,7 +252,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
         "outcome",
     )
     readonly_fields = fields
-    actions = ("hide_messages", "dismiss_reports", "show_again")
+    actions = ("hide_messages", "dismiss_reports", "show_again", "bar_authors", "unbar_authors")
 
     def get_queryset(self, request):
         return (
@@ -341,6 +347,32 @@ class ChatReportAdmin(ReadOnlyAdmin):
     def dismiss_reports(self, request, queryset):
         n = chat_reports_resolve(reports=queryset, hide=False)
         said = ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", n)
+        self._done(request, said, n)
+
+    @admin.action(
+        description=_("Bar the authors of the reported messages from the chats for 7 days"),
+        permissions=["change"],
+    )
+    def bar_authors(self, request, queryset):
+        n = chat_authors_bar(reports=queryset, days=CHAT_BAR_DAYS)
+        said = ngettext(
+            "%(count)d player may not write in the chats for 7 days.",
+            "%(count)d players may not write in the chats for 7 days.",
+            n,
+        )
+        self._done(request, said, n)
+
+    @admin.action(
+        description=_("Let the authors of the reported messages write in the chats again"),
+        permissions=["change"],
+    )
+    def unbar_authors(self, request, queryset):
+        n = chat_authors_bar(reports=queryset, days=None)
+        said = ngettext(
+            "%(count)d player may write in the chats again.",
+            "%(count)d players may write in the chats again.",
+            n,
+        )
         self._done(request, said, n)
 
     def _done(self, request, said: str, count: int) -> None:

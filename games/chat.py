@@ -28,9 +28,10 @@ from datetime import UTC, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.core.mail import mail_managers
 from django.db import transaction
-from django.db.models import QuerySet
+from django.db.models import Q, QuerySet
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -39,10 +40,14 @@ from django.utils.translation import gettext as _
 from games import events
 from games.errors import GameError, NotAllowed, NotYourSeat, TooSoon
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, ChatReport, Game, Seat
+from games.presenter import moment_text
 from games.selectors import chat_open_to, player_named
+
+User = get_user_model()
 
 logger = logging.getLogger(__name__)
 
+CHAT_BAR_DAYS = 7  # staff bar a reported line's author from writing in the chats this long
 CHAT_BURST = 5  # messages …
 CHAT_WINDOW = timedelta(seconds=30)  # … per this long, per player and table
 CHAT_REPEAT_WINDOW = timedelta(seconds=10)  # the same line again this soon: the same message
@@ -82,8 +87,14 @@ def chat_post(*, game: Game, user: Any, text: Any) -> ChatMessage:
     """Store ``user``'s message at ``game``'s table (see the module's docstring)."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotYourSeat(_("Log in and take a seat to chat."))
-    clean = chat_text_clean(text)
     now = timezone.now()
+    barred = getattr(user, "chat_barred_until", None)
+    if barred is not None and barred > now:
+        raise NotAllowed(
+            _("A moderator has barred you from writing in the table chats until %(moment)s.")
+            % {"moment": moment_text(barred, timezone.get_current_timezone())}
+        )
+    clean = chat_text_clean(text)
     with transaction.atomic():
         locked = Game.objects.select_for_update().filter(pk=game.pk).first()
         if locked is None:
@@ -255,6 +266,21 @@ def chat_lines_show_again(*, reports: QuerySet[ChatReport]) -> int:
             resolved_at=timezone.now(), outcome=ChatReport.Outcome.DISMISSED
         )
     return shown
+
+
+def chat_authors_bar(*, reports: QuerySet[ChatReport], days: int | None = CHAT_BAR_DAYS) -> int:
+    """Staff bar the authors of the lines of ``reports`` from writing in any table chat
+    for ``days`` days from now (None: let them write again); they still read, mute and
+    report.  A bar already running longer is kept.  Returns how many accounts changed."""
+    authors = User.objects.filter(
+        pk__in=ChatMessage.objects.filter(pk__in=reports.values("message_id")).values("user_id")
+    )
+    if days is None:
+        return authors.filter(chat_barred_until__isnull=False).update(chat_barred_until=None)
+    until = timezone.now() + timedelta(days=days)
+    return authors.filter(
+        Q(chat_barred_until__isnull=True) | Q(chat_barred_until__lt=until)
+    ).update(chat_barred_until=until)
 
 
 def _lines_hidden_set(message_ids: set[int], hidden_at: Any) -> int:

@@ -300,3 +300,49 @@ def test_a_refused_report_mails_nobody(game, abuse, bob, moderators, run_commits
     with run_commits(), pytest.raises(NotAllowed):
         chat_report(game=game, user=bob, message=abuse.pk)
     assert mail.outbox == []
+
+
+def test_staff_bar_a_reported_author_from_the_chats_for_a_week(
+    admin_client, client, game, abuse, alice, bob
+):
+    """From the queue: Bob may not write in any table chat for 7 days (he is told why,
+    on the board, in the API and when he sends); he still reads, mutes and reports.
+    Lifted, he writes again; a second bar does not shorten a longer one."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    chat_report(game=game, user=alice, message=abuse.pk)
+    report = ChatReport.objects.get()
+    done = admin_client.post(
+        QUEUE, {"action": "bar_authors", "_selected_action": [report.pk]}, follow=True
+    )
+    assert "1 player may not write in the chats for 7 days." in done.content.decode()
+    bob.refresh_from_db()
+    left = bob.chat_barred_until - timezone.now()
+    assert timedelta(days=6, hours=23) < left <= timedelta(days=7)
+    with pytest.raises(NotAllowed, match="A moderator has barred you from writing in the table"):
+        chat_post(game=game, user=bob, text="sorry")
+    chat_post(game=game, user=alice, text="thanks")  # the reporter writes on
+    client.force_login(bob)
+    board = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="chat-barred"' in board and "You may still read them" in board
+    api = APIClient()
+    api.force_authenticate(bob)
+    answer = api.post(f"/api/v1/games/{game.pk}/chat/", {"text": "hi"}, format="json")
+    assert answer.status_code == 409 and "barred you" in answer.json()["detail"]
+    assert chat_report(game=game, user=bob, message=ChatMessage.objects.last().pk)
+    # A longer bar stands; lifting it lets him write again.
+    longer = timezone.now() + timedelta(days=30)
+    type(bob).objects.filter(pk=bob.pk).update(chat_barred_until=longer)
+    admin_client.post(QUEUE, {"action": "bar_authors", "_selected_action": [report.pk]})
+    bob.refresh_from_db()
+    assert bob.chat_barred_until == longer
+    done = admin_client.post(
+        QUEUE, {"action": "unbar_authors", "_selected_action": [report.pk]}, follow=True
+    )
+    assert "1 player may write in the chats again." in done.content.decode()
+    bob.refresh_from_db()
+    assert bob.chat_barred_until is None
+    assert chat_post(game=game, user=bob, text="sorry").text == "sorry"
+    assert 'id="chat-barred"' not in client.get(f"/games/{game.pk}/").content.decode()
