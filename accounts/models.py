@@ -43,7 +43,7 @@ class User(AbstractUser):
     # The kinds of game e-mail a player may switch off one by one.
     EMAIL_KINDS = {
         "turn": _("Your turn"),
-        "reminder": _("Deadline reminders"),
+        "reminder": _("Reminders before a deadline or a hand-over"),
         "deadline": _("A bot moved for you"),
         "digest": _("The daily digest"),
         "invitation": _("Invitations to a table"),
@@ -55,7 +55,9 @@ class User(AbstractUser):
     # The same kinds inside a sentence ("Stop these e-mails (your turn)").
     EMAIL_KIND_PHRASES = {
         "turn": pgettext_lazy("e-mail kind in a sentence", "your turn"),
-        "reminder": pgettext_lazy("e-mail kind in a sentence", "deadline reminders"),
+        "reminder": pgettext_lazy(
+            "e-mail kind in a sentence", "reminders before a deadline or a hand-over"
+        ),
         "deadline": pgettext_lazy("e-mail kind in a sentence", "a bot moved for you"),
         "digest": pgettext_lazy("e-mail kind in a sentence", "the daily digest"),
         "invitation": pgettext_lazy("e-mail kind in a sentence", "invitations to a table"),
@@ -77,7 +79,7 @@ class User(AbstractUser):
     # devices where the player turned push on (PushSubscription); each can be off.
     PUSH_KINDS = {
         "turn": _("Your turn"),
-        "reminder": _("Deadline reminders"),
+        "reminder": _("Reminders before a deadline or a hand-over"),
         "deadline": _("A bot moved for you"),
         "invitation": _("Invitations to a table"),
         "declined": _("An invitation to your table declined"),

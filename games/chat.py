@@ -180,18 +180,24 @@ def chat_report(*, game: Game, user: Any, message: Any) -> ChatReport:
         raise GameError(_("Choose the message by its number."))
     if not chat_open_to(game, user):
         raise NotYourSeat(_("Only the players at this table can report its messages."))
-    line = ChatMessage.objects.filter(pk=message, game=game, hidden_at__isnull=True).first()
-    if line is None:
-        raise NotAllowed(_("There is no such message at this table (any more)."))
-    if line.user_id == user.pk:
-        raise NotAllowed(_("This is your own message."))
-    report, created = ChatReport.objects.get_or_create(message=line, reporter=user)
-    if created and not (
-        ChatReport.objects.filter(message=line, resolved_at__isnull=True)
-        .exclude(pk=report.pk)
-        .exists()
-    ):  # the moderators hear of a line once, until they answered its reports
-        events.announce(events.chat_reported, report_id=report.pk)
+    with transaction.atomic():
+        # The line's row locked: two first reports at once mail the moderators once.
+        line = (
+            ChatMessage.objects.select_for_update()
+            .filter(pk=message, game=game, hidden_at__isnull=True)
+            .first()
+        )
+        if line is None:
+            raise NotAllowed(_("There is no such message at this table (any more)."))
+        if line.user_id == user.pk:
+            raise NotAllowed(_("This is your own message."))
+        report, created = ChatReport.objects.get_or_create(message=line, reporter=user)
+        if created and not (
+            ChatReport.objects.filter(message=line, resolved_at__isnull=True)
+            .exclude(pk=report.pk)
+            .exists()
+        ):  # the moderators hear of a line once, until they answered its reports
+            events.announce(events.chat_reported, report_id=report.pk)
     return report
 
 
@@ -219,7 +225,7 @@ def chat_report_mail(*, report_id: int) -> int:
             "table": line.game_id,
             "text": line.text,
             "written_at": line.created_at,
-            "reports": ChatReport.objects.filter(message=line).count(),
+            "reports": ChatReport.objects.filter(message=line, resolved_at__isnull=True).count(),
             "queue_url": site + reverse("admin:games_chatreport_changelist") + "?state=open",
             "table_url": site + reverse("games:detail", args=[line.game_id]),
         }

@@ -49,6 +49,13 @@ def idle_since(game: Game, user: Any) -> datetime:
 IDLE_REMINDER_BEFORE = timedelta(days=1)
 
 
+def idle_reminder_lead() -> timedelta:
+    """How long before that moment the reminder goes: ``IDLE_REMINDER_BEFORE``, or a
+    fifth of the idle days when they are few (one idle day: 4.8 hours), so that it never
+    comes with the turn's own e-mail."""
+    return min(IDLE_REMINDER_BEFORE, timedelta(days=settings.SEAT_TO_BOT_AFTER_IDLE_DAYS) / 5)
+
+
 def hand_over_from(since: datetime) -> datetime:
     """When a seat whose person has kept a table without deadlines waiting ``since``
     may be handed to a bot by the table's creator."""

@@ -17,8 +17,8 @@ clock) and claims what it does once:
   turn (the Notification row's unique key is the claim).
   At a table without move deadlines, the one time that counts is when its host may
   hand a waiting player's seat to a bot (``SEAT_TO_BOT_AFTER_IDLE_DAYS`` without a
-  move): a player other than the host gets one reminder ``IDLE_REMINDER_BEFORE``
-  earlier, once per turn.
+  move): a player other than the host gets one reminder a day earlier (less when the
+  idle days are few: ``clock.idle_reminder_lead``), once per turn and moment.
 - ``stalled_sweep``: games a lost task left waiting (the broker was down when a move
   was made): bots to act get their task again; turns never e-mailed get their e-mails.
 
@@ -33,14 +33,15 @@ from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Exists, F, OuterRef, Q
+from django.db.models import DateTimeField, Exists, ExpressionWrapper, F, OuterRef, Q, Value
+from django.db.models.functions import Coalesce, Greatest
 
 from games import events, notifications
 from games.bots import bot_action, fallback_action
-from games.clock import IDLE_REMINDER_BEFORE, deadline_compute
+from games.clock import deadline_compute, idle_reminder_lead
 from games.errors import IllegalMove, NotAllowed, NotYourSeat, VersionConflict
 from games.models import DEADLINE_HOURS, Game, Move, Seat
-from games.selectors import bot_is_to_act, guest_is_to_act
+from games.selectors import bot_is_to_act, seat_is_to_act
 from games.services import (
     game_deadline_refresh,
     game_submit_action,
@@ -177,32 +178,46 @@ def reminders_sweep(*, now: datetime) -> int:
 
 
 def _idle_reminders(*, now: datetime) -> int:
-    """The reminders of tables without move deadlines, where a person other than the
-    host (whose own seat is never handed over) is to act, not reminded in this turn,
-    whose turn began at least the idle days less ``IDLE_REMINDER_BEFORE`` ago and not
-    long before the idle days plus the longest vacation (a vacation moves that
-    player's moment; ``notifications.idle_reminder_notices_create`` reckons it person by
-    person, and an older turn had its chance: the sweep's work stays bounded)."""
+    """The reminders of tables without move deadlines, person by person: the seats of
+    people other than the host (whose own seat is never handed over; a host who can
+    no longer act hands nothing over), to act, whose moment (``games.clock``: the idle
+    days from the turn's start, or from a vacation's end if later) falls within the
+    lead (``clock.idle_reminder_lead``) and who were not reminded of that moment yet.
+    Only those are read, so the sweep's work is what is due: a vacation that moved a
+    moment makes it due again later; a moment passed is left alone."""
     idle = timedelta(days=settings.SEAT_TO_BOT_AFTER_IDLE_DAYS)
-    longest_away = timedelta(days=settings.VACATION_DAYS_PER_YEAR)
-    reminded = notifications.Notification.objects.filter(
-        game=OuterRef("pk"),
-        kind=notifications.Kind.REMINDER,
-        turn_started_at=OuterRef("turn_started_at"),
+    start = F("game__turn_started_at")
+    moment = ExpressionWrapper(
+        Greatest(start, Coalesce(F("user__vacation_until"), start)) + Value(idle),
+        output_field=DateTimeField(),
     )
-    games = (
-        Game.objects.filter(
-            Q(move_deadline_hours__isnull=True) | Q(move_deadline_hours=0),
-            guest_is_to_act(),
-            status=Game.Status.ACTIVE,
-            turn_started_at__gt=now - idle - longest_away,
-            turn_started_at__lte=now - idle + IDLE_REMINDER_BEFORE,
+    reminded = notifications.Notification.objects.filter(
+        user_id=OuterRef("user_id"),
+        game_id=OuterRef("game_id"),
+        kind=notifications.Kind.REMINDER,
+        turn_started_at=OuterRef("game__turn_started_at"),
+        deadline_at__gte=OuterRef("moment"),
+    )
+    due = (
+        Seat.objects.filter(
+            Q(game__move_deadline_hours__isnull=True) | Q(game__move_deadline_hours=0),
+            seat_is_to_act(),
+            game__status=Game.Status.ACTIVE,
+            game__turn_started_at__isnull=False,
+            game__created_by__is_active=True,
+            ai_level="",
+            user__isnull=False,
+            accepted=True,
         )
+        .exclude(user_id=F("game__created_by_id"))
+        .annotate(moment=moment)
+        .filter(moment__gt=now, moment__lte=now + idle_reminder_lead())
         .exclude(Exists(reminded))
-        .order_by("turn_started_at")[:SWEEP_BATCH]
+        .order_by("moment")
+        .values_list("game_id", flat=True)[:SWEEP_BATCH]
     )
     made = 0
-    for game in games:
+    for game in Game.objects.filter(pk__in=set(due)).order_by("pk"):
         made += len(notifications.idle_reminder_notices_create(game=game, now=now))
     return made
 

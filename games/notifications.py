@@ -48,8 +48,8 @@ from django.utils.translation import ngettext, pgettext
 from accounts.preferences import zone_named
 from games import events, presenter, push
 from games.clock import (
-    IDLE_REMINDER_BEFORE,
     hand_over_from,
+    idle_reminder_lead,
     idle_since,
     may_hand_over,
     turn_key,
@@ -228,10 +228,13 @@ def reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
 def idle_reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
     """At a table without move deadlines: a REMINDER row for each person to act, other
     than the host, whose seat the host may hand to a bot within
-    ``IDLE_REMINDER_BEFORE`` (``games.clock``: the idle days from the turn's
+    ``clock.idle_reminder_lead`` (``games.clock``: the idle days from the turn's
     start, or from a vacation's end); once per turn and such moment."""
+    if not game.created_by.is_active:  # a host gone hands no seat over
+        return []
     turn = turn_key(game.turn_started_at)
     to_act = seats_to_act(game.engine_state())
+    lead = idle_reminder_lead()
     created = []
     for seat in game.seats.select_related("user"):
         if seat.is_bot or seat.user_id is None or seat.user_id == game.created_by_id:
@@ -239,7 +242,7 @@ def idle_reminder_notices_create(*, game: Game, now: datetime) -> list[int]:
         if seat.position not in to_act:
             continue
         moment = hand_over_from(idle_since(game, seat.user))
-        if not now < moment <= now + IDLE_REMINDER_BEFORE:
+        if not now < moment <= now + lead:
             continue
         notice = _claim(
             user_id=seat.user_id,
@@ -864,10 +867,13 @@ def _message_reminder(letter: Letter) -> EmailMultiAlternatives:
     idle = None
     if not letter.game.move_deadline_hours:  # the reminder of the host's hand-over moment
         zone = zone_named(letter.user.time_zone) or UTC
-        since = idle_since(letter.game, letter.user)
+        # Waiting since the turn began; the host's moment counts from a vacation's end.
+        since = letter.game.turn_started_at or idle_since(letter.game, letter.user)
         idle = {
             "since": presenter.moment_text(since, zone),
-            "from": presenter.moment_text(hand_over_from(since), zone),
+            "from": presenter.moment_text(
+                hand_over_from(idle_since(letter.game, letter.user)), zone
+            ),
             "host": letter.game.created_by.public_name,
         }
     return _message(

@@ -280,11 +280,21 @@ def bot_is_to_act() -> Q:
     return _seat_is_to_act(Seat.objects.exclude(ai_level=""))
 
 
-def guest_is_to_act() -> Q:
-    """In SQL: a person other than the table's host is to act (a seat the host may hand
-    to a bot once its player kept the table waiting too long)."""
-    people = Seat.objects.filter(ai_level="", user__isnull=False)
-    return _seat_is_to_act(people.exclude(user_id=OuterRef("created_by_id")))
+def seat_is_to_act() -> Q:
+    """In SQL, for a seat: its game waits for it (``_seat_is_to_act`` seen from the
+    seat), for the sweeps that look at seats."""
+    condition = Q()
+    for position in range(MAX_PLAYERS):
+        condition |= Q(
+            position=position,
+            game__state__phase__in=[AUCTION, THEFT_CHOICE],
+            game__state__turn=position,
+        )
+        condition |= Q(
+            position=position,
+            **{"game__state__phase": SEALED, f"game__state__sealed__{position}": WAITING},
+        )
+    return condition
 
 
 def turns_waiting_count(user: User | None) -> int:

@@ -164,6 +164,7 @@ def test_a_turn_e_mail_at_a_table_without_deadlines_speaks_of_none(bobs_table_wi
     assert "Change it, or take a vacation (your tables wait for you):" in turn.body
 
 
+@pytest.mark.embedded  # the sweep's query reckons the moment in SQL: on SQLite too
 def test_the_waiting_player_is_reminded_a_day_before_the_host_may_hand_over(
     dora, bob, open_ended, run_commits
 ):
@@ -236,3 +237,59 @@ def test_an_idle_reminder_not_sent_yet_is_dropped_once_its_moment_moved(dora, bo
     assert notification_send(notification_id=notice.pk, now=now + timedelta(minutes=5)) == "skipped"
     notice.refresh_from_db()
     assert "vacation" in notice.note and mail.outbox == []
+
+
+@pytest.mark.embedded
+def test_a_moment_moved_by_a_vacation_gets_its_own_reminder(dora, bob, open_ended):
+    """Reminded the day before, Bob goes on vacation: the moment moves to a week after
+    it ends, and he is reminded again the day before that one, once."""
+    from games.deadlines import reminders_sweep
+    from games.models import Notification
+
+    _waiting_since(open_ended, 6.5)
+    now = timezone.now()
+    assert reminders_sweep(now=now) == 1
+    vacation_start(user=bob, days=2, now=now)
+    bob.refresh_from_db()
+    moment = bob.vacation_until + timedelta(days=7)
+    assert reminders_sweep(now=moment - timedelta(days=1, hours=1)) == 0  # not yet
+    later = moment - timedelta(hours=23)
+    assert reminders_sweep(now=later) == 1
+    assert reminders_sweep(now=later) == 0
+    rows = Notification.objects.filter(kind=Notification.Kind.REMINDER).order_by("id")
+    assert [row.deadline_at for row in rows][1] == moment
+
+
+def test_tables_long_past_their_moment_do_not_hold_up_the_ones_due(
+    dora, bob, bobs_table_with, open_ended, monkeypatch
+):
+    """The sweep reads only seats whose moment is near: a table past it (an old one,
+    from before the reminders) never fills the batch that the due one needs."""
+    from games import deadlines
+    from games.models import Notification
+
+    monkeypatch.setattr(deadlines, "SWEEP_BATCH", 1)
+    for _ in range(2):
+        _waiting_since(bobs_table_with(deadline=None), 9)
+    due = _waiting_since(open_ended, 6.5)
+    assert deadlines.reminders_sweep(now=timezone.now()) == 1
+    assert Notification.objects.get(kind=Notification.Kind.REMINDER).game_id == due.pk
+
+
+def test_with_one_idle_day_the_reminder_comes_hours_before_not_with_the_turn(
+    dora, bob, open_ended, settings
+):
+    from games.deadlines import reminders_sweep
+
+    settings.SEAT_TO_BOT_AFTER_IDLE_DAYS = 1
+    game = _waiting_since(open_ended, 0)
+    assert reminders_sweep(now=game.turn_started_at + timedelta(hours=19)) == 0
+    assert reminders_sweep(now=game.turn_started_at + timedelta(hours=19, minutes=30)) == 1
+
+
+def test_no_idle_reminder_when_the_host_can_no_longer_act(dora, bob, open_ended):
+    from games.deadlines import reminders_sweep
+
+    _waiting_since(open_ended, 6.5)
+    type(dora).objects.filter(pk=dora.pk).update(is_active=False)
+    assert reminders_sweep(now=timezone.now()) == 0
