@@ -127,7 +127,10 @@ def test_an_unsubscribe_can_be_undone_and_is_not_asked_again(dora, monkeypatch):
     dora.refresh_from_db()
     assert dora.emails_off == ["reminder"]
     again = client.get(one).content.decode()
-    assert "You are already unsubscribed" in again and "“Reminders before a deadline or a hand-over”" in again
+    assert (
+        "You are already unsubscribed" in again
+        and "“Reminders before a deadline or a hand-over”" in again
+    )
     undo = re.search(r'name="undo" value="([^"]+)"', done).group(1)
     back = client.post(one, {"action": "resubscribe", "undo": undo}).content.decode()
     assert (
