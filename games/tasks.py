@@ -20,6 +20,7 @@ at once; the listeners are the same.
 
 import logging
 import random
+from functools import partial
 from smtplib import SMTPException
 
 from celery import shared_task
@@ -397,43 +398,53 @@ def _game_over_emails(*, game, seats, **_) -> None:
     notifications.game_over_notices_create(game=game, seats=list(seats), now=timezone.now())
 
 
+def _queue_or_try_here(task, args: tuple, here, failed: str, shown: str | None = None) -> None:
+    """Queue ``task`` with ``args``; in-process (no broker) call ``here()`` once, now,
+    instead of through Celery's eager retries, which would hold up the request that
+    caused it, and log a failure (``failed``, with the first argument)."""
+    if not task.app.conf.task_always_eager:
+        queue_safely(task, *args, shown=shown)
+        return
+    try:
+        here()
+    except Exception:
+        logger.exception(failed, args[0])
+
+
 @receiver(events.pushes_owed)
 def _pushes_owed(*, ids: list[int], payload: dict, **_) -> None:
-    """A push task per device.  In-process (no broker) each is tried once, here and now;
-    a push that fails then is not tried again (the e-mail, if wanted, still goes)."""
+    """A push task per device.  In-process a push that fails is not tried again (the
+    e-mail, if wanted, still goes)."""
     for pk in ids:
-        if not push_send.app.conf.task_always_eager:
-            queue_safely(push_send, pk, payload, shown=f"({pk}, <the notification>)")
-            continue
-        try:
-            push.push_deliver(subscription_id=pk, payload=payload)
-        except Exception:
-            logger.exception("push to subscription %s failed", pk)
+        _queue_or_try_here(
+            push_send,
+            (pk, payload),
+            partial(push.push_deliver, subscription_id=pk, payload=payload),
+            "push to subscription %s failed",
+            shown=f"({pk}, <the notification>)",
+        )
 
 
 @receiver(events.chat_reported)
 def _chat_reported(*, report_id: int, **_) -> None:
-    """A task mails the moderators; in-process (no broker) it is tried once, here and
-    now, and a failure is logged (the report waits in the admin's queue all the same)."""
-    if not chat_report_mail.app.conf.task_always_eager:
-        queue_safely(chat_report_mail, report_id)
-        return
-    try:
-        chat.chat_report_mail(report_id=report_id)
-    except Exception:
-        logger.exception("chat report %s: mailing the moderators failed", report_id)
+    """A task mails the moderators (in-process, a failure is logged: the report waits
+    in the admin's queue all the same)."""
+    _queue_or_try_here(
+        chat_report_mail,
+        (report_id,),
+        partial(chat.chat_report_mail, report_id=report_id),
+        "chat report %s: mailing the moderators failed",
+    )
 
 
 @receiver(events.notices_owed)
 def _notices_owed(*, ids: list[int], **_) -> None:
-    """A send task per row.  In-process (no broker) each is tried once, here and now,
-    instead of through Celery's eager retries, which would hold up the request that made
-    the move; a failed row waits for the outbox sweep (``manage.py sweep``)."""
+    """A send task per row (in-process, a failed row waits for the outbox sweep:
+    ``manage.py sweep``)."""
     for pk in ids:
-        if not notification_send.app.conf.task_always_eager:
-            queue_safely(notification_send, pk)
-            continue
-        try:
-            notifications.notification_send(notification_id=pk)
-        except Exception:
-            logger.exception("notification %s: sending failed; the outbox sweep retries it", pk)
+        _queue_or_try_here(
+            notification_send,
+            (pk,),
+            partial(notifications.notification_send, notification_id=pk),
+            "notification %s: sending failed; the outbox sweep retries it",
+        )
