@@ -14,8 +14,10 @@ sees the message at once through its stream, or with its next poll.
 and every open board of their tables sees it at once too.  ``chat_mute`` hides one
 player's messages from another, at every table, on the pages, in the API and in the
 e-mails.  ``chat_report`` lets a player at the table report another's message to the
-staff, who hide it (kept for them, shown to nobody) or dismiss the report with
-``chat_reports_resolve``, and may show a hidden one again (``chat_lines_show_again``).
+staff, who are mailed once per line (``chat_report_mail``, settings.MANAGERS), hide it
+(kept for them, shown to nobody) or dismiss the report with ``chat_reports_resolve``,
+may show a hidden one again (``chat_lines_show_again``) and bar its author from writing
+in the chats for a while (``chat_authors_bar``: ``chat_post`` refuses them until then).
 Reading the chat is ``selectors.chat_lines``.
 """
 
