@@ -85,13 +85,20 @@ def chat_text_clean(text: Any) -> str:
     return text
 
 
+def chat_barred_until(user: Any, now: Any = None) -> Any:
+    """Until when staff barred ``user`` from writing in the chats, while it lasts;
+    else None."""
+    barred = getattr(user, "chat_barred_until", None)
+    return barred if barred is not None and barred > (now or timezone.now()) else None
+
+
 def chat_post(*, game: Game, user: Any, text: Any) -> ChatMessage:
     """Store ``user``'s message at ``game``'s table (see the module's docstring)."""
     if user is None or not getattr(user, "is_authenticated", False):
         raise NotYourSeat(_("Log in and take a seat to chat."))
     now = timezone.now()
-    barred = getattr(user, "chat_barred_until", None)
-    if barred is not None and barred > now:
+    barred = chat_barred_until(user, now)
+    if barred is not None:
         raise NotAllowed(
             _("A moderator has barred you from writing in the table chats until %(moment)s.")
             % {"moment": moment_text(barred, timezone.get_current_timezone())}

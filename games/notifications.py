@@ -868,12 +868,10 @@ def _message_reminder(letter: Letter) -> EmailMultiAlternatives:
     if not letter.game.move_deadline_hours:  # the reminder of the host's hand-over moment
         zone = zone_named(letter.user.time_zone) or UTC
         # Waiting since the turn began; the host's moment counts from a vacation's end.
-        since = letter.game.turn_started_at or idle_since(letter.game, letter.user)
+        counted_from = idle_since(letter.game, letter.user)
         idle = {
-            "since": presenter.moment_text(since, zone),
-            "from": presenter.moment_text(
-                hand_over_from(idle_since(letter.game, letter.user)), zone
-            ),
+            "since": presenter.moment_text(letter.game.turn_started_at or counted_from, zone),
+            "from": presenter.moment_text(hand_over_from(counted_from), zone),
             "host": letter.game.created_by.public_name,
         }
     return _message(

@@ -824,6 +824,8 @@ def push_text(kind: str, view: TableView, *, due_in: str = "", who: str = "") ->
     """(title, body) of a Web Push notification about one game, from the player's own
     view only: the e-mail's subject and the board's headline (an invitation: the
     table's options)."""
+    if kind == "reminder" and not view.options.move_deadline_hours:
+        kind = "idle"  # no deadline: the reminder of the host's hand-over moment
     title = email_subject(kind, game_id=view.id, due_in=due_in, who=who)
     if kind == "invitation":
         options = ", ".join(table_option_words(view.options))

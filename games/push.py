@@ -67,10 +67,7 @@ def push_payload(
     ``left``: a decline's push about a player who had accepted, then left."""
     deadline = view.deadline_at
     due = presenter.due_in(deadline, now) if deadline else ""
-    said = "left" if left else kind
-    if kind == "reminder" and not view.options.move_deadline_hours:
-        said = "idle"  # the reminder of the host's hand-over moment (no move deadlines)
-    title, body = presenter.push_text(said, view, due_in=due, who=who)
+    title, body = presenter.push_text("left" if left else kind, view, due_in=due, who=who)
     return {
         "title": title,
         "body": body,

@@ -36,6 +36,7 @@ from django.views.decorators.http import (
 from django_htmx.http import HttpResponseClientRedirect
 
 from games import chat, live, notifications, presenter, selectors, services
+from games.chat import chat_barred_until
 from games.errors import (
     GameError,
     NotYourSeat,
@@ -903,9 +904,7 @@ def _board_response(
         context["deadline_moved"] = _deadline_moved(view, entries)
     if chat is not None:
         context.update(chat=chat.lines, chat_muted=chat.muted, chat_refusal=chat_refusal)
-        barred = getattr(request.user, "chat_barred_until", None)
-        if barred is not None and barred > timezone.now():
-            context["chat_barred_until"] = barred
+        context["chat_barred_until"] = chat_barred_until(request.user)
     orders = selectors.orders_view(game=game, view=view)
     if orders is not None:
         context.update(orders=orders, **presenter.orders_words(orders))
