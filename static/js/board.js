@@ -518,6 +518,18 @@
 
   document.addEventListener("DOMContentLoaded", function () {
     settled(false, false);
+    // The page drawn after one's own form, at a seat a bot now plays (one just resigned):
+    // the note that says so takes the focus, in place of the vanished Resign button,
+    // and is read out (the message at the top is read out with the headline).
+    var note = document.getElementById("seat-note");
+    var here = document.activeElement;
+    if (note && document.querySelector("#main > .messages") &&
+        (!here || here === document.body || here.id === "main")) {
+      note.focus({ preventScroll: true });
+      if (!partlyInView(note)) {
+        note.scrollIntoView({ block: "nearest" });
+      }
+    }
   });
 
   // A Theft discard or a secret Yacht Club choice gives a card up for good: the first

@@ -216,3 +216,19 @@ def test_your_seat_offers_only_the_seats_of_the_table(new_page, live_server, log
     page.check("input[name=players][value='4']")  # seat 5 is gone: the last seat is taken
     assert page.input_value("#id_your_seat") == "4"
     assert page.locator(".seat-row--4 .seat-row__you").is_visible()
+
+
+def test_resigning_puts_the_focus_on_what_it_did(live_server, new_page, log_in, game, alice):
+    """The Resign button vanished with the board it was on, and the focus fell to the
+    top of the page: a screen reader said nothing of the seat now played by a bot."""
+    page = log_in(new_page(viewport=DESKTOP), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.wait_for_selector("#board.board--my-turn")
+    page.click(".resign summary")
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('.resign') !== null")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#seat-note")
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.activeElement.id") == "seat-note"
+    assert "You resigned" in page.evaluate("document.activeElement.textContent")
