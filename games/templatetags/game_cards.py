@@ -314,6 +314,21 @@ def zone_label(moment: Any) -> str:
 
 
 @register.simple_tag
+def local_moment(moment: Any) -> SafeString:
+    """A moment a sentence names (the end of a chat bar) as a ``<time>``: written in the
+    player's chosen zone (UTC without a choice) and marked with its offset, then shown
+    by the board's script in the browser's zone, as the deadline is."""
+    if not moment:
+        return SafeString("")
+    return format_html(
+        '<time datetime="{}" data-local="moment">{} {}</time>',
+        moment.isoformat(),
+        date_format(timezone.localtime(moment), "DATETIME_FORMAT"),
+        zone_label(moment),
+    )
+
+
+@register.simple_tag
 def log_entry(entry: Any) -> SafeString:
     """One entry of the board's log (``selectors.LogEntry``) as its ``<li>``: the board
     draws one per move, so it is built here in one go instead of by template lookups

@@ -302,6 +302,7 @@
       minute: "2-digit", hourCycle: "h23",
     },
   };
+  FORMATS.moment = FORMATS.deadline;  // a moment a sentence names (a chat bar's end)
   var LOCALES = { en: "en-GB" };
 
   // The deadline's zone as the server and the e-mails mark it (games.presenter's
@@ -344,7 +345,7 @@
       var text;
       try {
         text = when.toLocaleString(LOCALES[lang] || lang || undefined, format);
-        if (stamps[i].dataset.local === "deadline") {
+        if (stamps[i].dataset.local !== "time") {
           text += " " + offsetLabel(when, format.timeZone);
         }
       } catch (error) {

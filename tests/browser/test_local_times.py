@@ -93,3 +93,32 @@ def test_the_exact_moment_in_a_times_tooltip_is_in_the_pages_language(
     title = _deadline_rewritten(live_server, new_page(), log_in, alice).get_attribute("title")
     assert re.match(r"(lundi|mardi|mercredi|jeudi|vendredi|samedi|dimanche) \d{1,2} ", title), title
     assert "UTC" in title and "GMT" not in title
+
+
+def test_the_end_of_a_chat_bar_reads_in_the_browsers_zone(live_server, new_page, log_in, alice):
+    """The note of a moderator's bar wrote its end in UTC for a player without a zone
+    chosen, while every other time of the board was in the browser's own zone."""
+    from datetime import UTC, datetime
+
+    from games.services import game_create
+
+    until = datetime(2031, 3, 4, 12, 0, tzinfo=UTC)
+    type(alice).objects.filter(pk=alice.pk).update(chat_barred_until=until)
+    game = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+    page = log_in(new_page(timezone_id="Asia/Tokyo"), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    moment = page.locator("#chat-barred time")
+    moment.wait_for()
+    for _ in range(50):
+        if moment.get_attribute("title"):
+            break
+        page.wait_for_timeout(100)
+    assert moment.get_attribute("datetime") == until.isoformat()
+    assert moment.inner_text() == "Tue, 4 Mar 2031, 21:00 UTC+9"
+    assert (
+        page.locator("#chat-barred")
+        .inner_text()
+        .startswith(
+            "A moderator has barred you from writing in the table chats until Tue, 4 Mar 2031, 21:00 UTC+9."
+        )
+    )
