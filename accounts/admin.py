@@ -20,6 +20,7 @@ from accounts.forms import display_name_problem
 from accounts.models import PushSubscription, User
 from accounts.suspension import account_reinstate, account_suspend
 from accounts.tokens.services import tokens_revoke_all
+from games.chat import CHAT_BAR_DAYS, chat_users_bar
 from games.selectors import player_tables
 
 # The fields that grant rights: a superuser's to change, nobody else's (a moderator who
@@ -108,14 +109,21 @@ class UserAdmin(BaseUserAdmin):
     list_filter = (*BaseUserAdmin.list_filter, "deleted_at")
     search_fields = ("username", "display_name", "email")
     secret_fields = frozenset({"password"})  # no list filter on the hash, a character at a time
-    actions = ["suspend_accounts", "reinstate_accounts", "delete_accounts"]
+    actions = [
+        "suspend_accounts",
+        "reinstate_accounts",
+        "bar_from_chats",
+        "unbar_from_chats",
+        "delete_accounts",
+    ]
 
     def get_readonly_fields(self, request, obj=None):
         """**Active** is changed by the actions only (suspending resigns games, and says
         so first); the rights only by a superuser; the e-mail address by its owner, on
         their profile (confirmed there): the site's e-mails go to the confirmed address
         the account keeps beside it, which a change here would not follow."""
-        # A chat bar is set and lifted from the chat reports' queue (games.admin).
+        # A chat bar is set and lifted by the actions (here, and in the chat reports'
+        # queue: games.admin).
         fields = ["deleted_at", "chat_barred_until"]
         if obj is not None:
             fields += ["is_active", "email"]
@@ -286,6 +294,50 @@ class UserAdmin(BaseUserAdmin):
                     messages.SUCCESS,
                 )
         self._skipped(request, skipped, reinstating=True)
+
+    @admin.action(
+        description=_("Bar the selected accounts from writing in the table chats for 7 days"),
+        permissions=["change"],
+    )
+    def bar_from_chats(self, request, queryset):
+        """A complaint that came another way than a report (an e-mail, say): as the
+        reports' queue does for a line's author (games.chat)."""
+        self._chat_bar(request, queryset, days=CHAT_BAR_DAYS)
+
+    @admin.action(
+        description=_("Let the selected accounts write in the table chats again"),
+        permissions=["change"],
+    )
+    def unbar_from_chats(self, request, queryset):
+        self._chat_bar(request, queryset, days=None)
+
+    def _chat_bar(self, request, queryset, *, days: int | None) -> None:
+        """Bar (``days``) or let write again (None), each change in the account's history."""
+        users = queryset.filter(deleted_at__isnull=True)
+        before = {user.pk: user.chat_barred_until for user in users}
+        count = chat_users_bar(users=users, days=days)
+        for user in users.order_by("username"):
+            if user.chat_barred_until != before.get(user.pk):
+                self.log_change(
+                    request,
+                    user,
+                    f"Barred from the table chats for {days} days."
+                    if days
+                    else "May write in the table chats again.",
+                )
+        if days:
+            said = ngettext(
+                "%(count)d player may not write in the chats for 7 days.",
+                "%(count)d players may not write in the chats for 7 days.",
+                count,
+            )
+        else:
+            said = ngettext(
+                "%(count)d player may write in the chats again.",
+                "%(count)d players may write in the chats again.",
+                count,
+            )
+        self.message_user(request, said % {"count": count}, messages.SUCCESS)
 
     def has_delete_permission(self, request, obj=None):
         """No plain delete: a user's seats and tables keep the row (it would fail with

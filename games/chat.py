@@ -290,12 +290,19 @@ def chat_authors_bar(*, reports: QuerySet[ChatReport], days: int | None = CHAT_B
     authors = User.objects.filter(
         pk__in=ChatMessage.objects.filter(pk__in=reports.values("message_id")).values("user_id")
     )
+    return chat_users_bar(users=authors, days=days)
+
+
+def chat_users_bar(*, users: QuerySet[User], days: int | None = CHAT_BAR_DAYS) -> int:
+    """Staff bar ``users`` from writing in any table chat for ``days`` days from now
+    (None: let them write again), from the reports' queue or the accounts' list.  A bar
+    already running longer is kept.  Returns how many accounts changed."""
     if days is None:
-        return authors.filter(chat_barred_until__isnull=False).update(chat_barred_until=None)
+        return users.filter(chat_barred_until__isnull=False).update(chat_barred_until=None)
     until = timezone.now() + timedelta(days=days)
-    return authors.filter(
-        Q(chat_barred_until__isnull=True) | Q(chat_barred_until__lt=until)
-    ).update(chat_barred_until=until)
+    return users.filter(Q(chat_barred_until__isnull=True) | Q(chat_barred_until__lt=until)).update(
+        chat_barred_until=until
+    )
 
 
 def _lines_hidden_set(message_ids: set[int], hidden_at: Any) -> int:

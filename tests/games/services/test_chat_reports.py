@@ -346,3 +346,38 @@ def test_staff_bar_a_reported_author_from_the_chats_for_a_week(
     assert bob.chat_barred_until is None
     assert chat_post(game=game, user=bob, text="sorry").text == "sorry"
     assert 'id="chat-barred"' not in client.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_staff_bar_an_account_from_the_chats_from_the_accounts_list(admin_client, game, alice, bob):
+    """A complaint that came by e-mail, with no line reported: the bar was only in the
+    reports' queue.  From the accounts' list the chosen accounts are barred for 7 days
+    (a longer bar stands), the account's history says so, and the bar is lifted there."""
+    from datetime import timedelta
+
+    from django.contrib.admin.models import LogEntry
+    from django.utils import timezone
+
+    accounts = reverse("admin:accounts_user_changelist")
+    done = admin_client.post(
+        accounts, {"action": "bar_from_chats", "_selected_action": [bob.pk]}, follow=True
+    )
+    assert "1 player may not write in the chats for 7 days." in done.content.decode()
+    bob.refresh_from_db()
+    assert timedelta(days=6, hours=23) < bob.chat_barred_until - timezone.now()
+    with pytest.raises(NotAllowed, match="A moderator has barred you"):
+        chat_post(game=game, user=bob, text="sorry")
+    assert LogEntry.objects.filter(object_id=str(bob.pk), change_message__contains="7 days")
+    longer = timezone.now() + timedelta(days=30)
+    type(bob).objects.filter(pk=bob.pk).update(chat_barred_until=longer)
+    admin_client.post(accounts, {"action": "bar_from_chats", "_selected_action": [bob.pk]})
+    bob.refresh_from_db()
+    assert bob.chat_barred_until == longer
+    done = admin_client.post(
+        accounts,
+        {"action": "unbar_from_chats", "_selected_action": [bob.pk, alice.pk]},
+        follow=True,
+    )
+    assert "1 player may write in the chats again." in done.content.decode()
+    bob.refresh_from_db()
+    assert bob.chat_barred_until is None
+    assert chat_post(game=game, user=bob, text="sorry").text == "sorry"
