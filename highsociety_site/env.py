@@ -311,7 +311,10 @@ def parse_database_url(
         raise ImproperlyConfigured(f"{name}={shown!r} names no database.")
     if config["ENGINE"] == "django.db.backends.postgresql" and pool_size > 0:
         config["CONN_MAX_AGE"] = 0
-        config["CONN_HEALTH_CHECKS"] = False
+        # The pool checks a kept connection before handing it out (Django passes the
+        # pool psycopg's check_connection): a server or PgBouncer restart would
+        # otherwise fail one request per kept connection.
+        config["CONN_HEALTH_CHECKS"] = True
         # A request waits up to 10 s for a free connection, then gets the outage page.
         pool = {"min_size": 1, "max_size": pool_size, "timeout": 10}
         config["OPTIONS"] = {**config.get("OPTIONS", {}), "pool": pool}

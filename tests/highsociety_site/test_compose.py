@@ -51,7 +51,7 @@ def test_the_web_service_can_be_scaled_behind_haproxy(compose):
     assert re.search(r"^\s*nameserver \S+ 127\.0\.0\.11:53", config, re.M)  # Docker's DNS
     assert "uri /health/" in config and "balance roundrobin" in config
     host = re.search(r"hdr Host (\S+)", config).group(1)  # a host the app accepts
-    assert host in compose["x-app"]["environment"]["ALLOWED_HOSTS"].split(",")
+    assert host in _default(compose["x-app"]["environment"]["ALLOWED_HOSTS"]).split(",")
 
 
 def test_the_app_goes_through_pgbouncer_in_transaction_mode(compose):
@@ -122,3 +122,29 @@ def test_the_web_service_writes_nothing_of_the_image_at_its_start(compose):
     chown = re.search(r"chown (-R )?app:app (.+)", dockerfile)
     assert chown and chown.group(1) == "-R " and "/app/staticfiles" in chown.group(2)
     assert dockerfile.index("collectstatic") < dockerfile.index("chown -R")
+
+
+def _default(value: str) -> str:
+    """The value compose gives a ``${NAME:-default}`` without an .env."""
+    found = re.fullmatch(r"\$\{[A-Z_]+:-(.*)\}", value)
+    return found.group(1) if found else value
+
+
+def test_serving_under_a_real_name_is_set_in_the_env_file(compose):
+    """The e-mail server and sender were fixed to Mailpit in the compose file: a site
+    served under its real name sent every confirmation and password reset to Mailpit,
+    whose page, published on every interface, showed them to anyone (an account's
+    takeover).  The name, the e-mail server and sender come from .env (Mailpit and
+    localhost by default), and Mailpit's page listens on the machine's loopback only."""
+    environment = compose["x-app"]["environment"]
+    for name in (
+        "EMAIL_URL",
+        "DEFAULT_FROM_EMAIL",
+        "ALLOWED_HOSTS",
+        "CSRF_TRUSTED_ORIGINS",
+        "SITE_URL",
+    ):
+        assert environment[name].startswith("${" + name + ":-"), name
+    assert _default(environment["EMAIL_URL"]).startswith("smtp://mailpit:1025")
+    assert _default(environment["SITE_URL"]) == "http://localhost:8000"
+    assert compose["services"]["mailpit"]["ports"] == ["127.0.0.1:8025:8025"]

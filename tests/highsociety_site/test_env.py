@@ -297,7 +297,7 @@ def test_a_pool_bounds_the_connections_of_a_process():
         "postgres://hs:pw@db:5432/highsociety", conn_max_age=60, pool_size=8
     )
     assert config["OPTIONS"]["pool"] == {"min_size": 1, "max_size": 8, "timeout": 10}
-    assert config["CONN_MAX_AGE"] == 0 and config["CONN_HEALTH_CHECKS"] is False
+    assert config["CONN_MAX_AGE"] == 0 and config["CONN_HEALTH_CHECKS"] is True
     sqlite = parse_database_url("sqlite:////tmp/hs.sqlite3", conn_max_age=60, pool_size=8)
     assert "pool" not in sqlite["OPTIONS"]
 
@@ -315,3 +315,36 @@ def test_database_behind_a_transaction_pooler_uses_no_server_side_cursors():
 def test_database_pooler_rejects_unknown_modes():
     with pytest.raises(ImproperlyConfigured, match="DATABASE_POOLER"):
         parse_database_url("postgres://h:5432/db", conn_max_age=0, pooler="session")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_pooled_connection_the_server_dropped_is_not_handed_to_a_request():
+    """With DATABASE_POOL_SIZE (the web containers' default) the pool handed out its
+    connections unchecked: after PostgreSQL or PgBouncer restarted, each kept
+    connection failed one request with the outage page before the pool learnt."""
+    from django.db import connection
+    from django.db.backends.postgresql.base import DatabaseWrapper
+
+    if connection.vendor != "postgresql":
+        pytest.skip("a connection pool is PostgreSQL's")
+    pooled = parse_database_url("postgres://u:p@h:5432/db", conn_max_age=60, pool_size=1)
+    settings = {
+        **connection.settings_dict,
+        "CONN_MAX_AGE": pooled["CONN_MAX_AGE"],
+        "CONN_HEALTH_CHECKS": pooled["CONN_HEALTH_CHECKS"],
+        "OPTIONS": {**connection.settings_dict["OPTIONS"], **pooled["OPTIONS"]},
+    }
+    wrapper = DatabaseWrapper(settings, alias="pool_check")
+    try:
+        with wrapper.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            pid = cursor.fetchone()[0]
+        wrapper.close()  # back into the pool, kept open
+        with connection.cursor() as cursor:  # the server drops it (a restart, say)
+            cursor.execute("SELECT pg_terminate_backend(%s)", [pid])
+        with wrapper.cursor() as cursor:
+            cursor.execute("SELECT pg_backend_pid()")
+            assert cursor.fetchone()[0] != pid
+    finally:
+        wrapper.close()
+        wrapper.close_pool()
