@@ -123,6 +123,7 @@ def game_create(
     deck: Sequence[str] | None = None,
     first_player: int | None = None,
     once: str = "",
+    rematch_of: Game | None = None,
 ) -> Game:
     """Open a table; it starts at once when every seat is filled (bots, the creator).
 
@@ -131,7 +132,9 @@ def game_create(
     invitation), ``{"ai": level}`` or ``{"open": True}``.  ``deck`` and ``first_player``
     fix a scenario game and are for staff only.  ``once``: the request's one-time value
     (the form's, an API client's ``Idempotency-Key``); the same value again opens no
-    second table but raises ``TableOpenedAlready`` with the first.
+    second table but raises ``TableOpenedAlready`` with the first.  ``rematch_of``: the
+    finished game this table replays (``game_rematch``), whose people are invited again
+    past the cap of invitations to one person.
     """
     _user_require(creator, NotAllowed(_("Log in to open a table.")))
     players = _players_check(players)
@@ -163,7 +166,7 @@ def game_create(
                     % {"table": earlier.pk},
                     game=earlier,
                 )
-        _limits_check(creator, specs=specs)
+        _limits_check(creator, specs=specs, rematch=rematch_of is not None)
         game = Game.objects.create(
             status=Game.Status.OPEN,
             created_by=creator,
@@ -174,6 +177,7 @@ def game_create(
             scenario_deck=deck,
             scenario_first_player=first_player,
             form_once=once,
+            rematch_of=rematch_of,
         )
         now = game.created_at  # a table that starts at once starts as it is created
         seat_rows = []
@@ -258,11 +262,11 @@ def _rematch_open(locked: Game, seats: list[Seat], user: User) -> Game:
         advanced=locked.advanced or (),
         move_deadline_hours=locked.move_deadline_hours,
         memory_aid=locked.memory_aid,
+        rematch_of=locked,
     )
     for s in seats:  # their seats wait for the host's choice, never for a stranger
         if s.user_id in blocking:
             Seat.objects.filter(game=rematch, position=s.position).update(declined_by=s.user_id)
-    Game.objects.filter(pk=rematch.pk).update(rematch_of=locked)
     # The finished table changed too: its open end screens show the rematch.
     locked.save(update_fields=["updated_at"])
     events.announce(events.board_changed, game_id=locked.pk, version=locked.version)
@@ -1033,10 +1037,13 @@ def game_store_check() -> None:
 # --------------------------------------------------------------------------- limits
 
 
-def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> None:
-    """Refuse a new table (``specs``: its seats) or a seat taken when the account holds
-    as much as ``settings.TABLE_LIMITS`` allows.  The user's row is locked first, so two
-    requests of one account at once are counted one after the other."""
+def _limits_check(
+    user: User, *, specs: list[tuple[str, Any]] | None = None, rematch: bool = False
+) -> None:
+    """Refuse a new table (``specs``: its seats; ``rematch``: a game's rematch) or a seat
+    taken when the account holds as much as ``settings.TABLE_LIMITS`` allows.  The
+    user's row is locked first, so two requests of one account at once are counted one
+    after the other."""
     from django.conf import settings
 
     limits = settings.TABLE_LIMITS
@@ -1080,7 +1087,7 @@ def _limits_check(user: User, *, specs: list[tuple[str, Any]] | None = None) -> 
         )
     if bots_only:
         _bot_only_check(user)
-    _invitations_check(user, [value for kind, value in specs if kind == "user"])
+    _invitations_check(user, [value for kind, value in specs if kind == "user"], rematch=rematch)
 
 
 def _joined_check(user: User) -> None:
@@ -1129,11 +1136,16 @@ def _bot_only_check(user: User) -> None:
         )
 
 
-def _invitations_check(user: User, invitees: list[Any], *, withdrawn: int = 0) -> None:
+def _invitations_check(
+    user: User, invitees: list[Any], *, withdrawn: int = 0, rematch: bool = False
+) -> None:
     """Refuse invitations from ``user`` to ``invitees`` (``withdrawn`` of those now
     waiting go at the same time) past the limit of unanswered ones, and past the
     invitations (each an e-mail) sent in the last 24 hours, waiting or not: in all, and
-    to any one person.  A table opened and left again still counts its invitations."""
+    to any one person.  A table opened and left again still counts its invitations.
+    A ``rematch`` invites the people of the game just played again whatever they were
+    sent today (the cap per person keeps strangers from being flooded; they just played
+    together, and one who blocks the host's invitations is not invited)."""
     from django.conf import settings
 
     invited = len(invitees)
@@ -1155,13 +1167,17 @@ def _invitations_check(user: User, invitees: list[Any], *, withdrawn: int = 0) -
             )
             % {"count": count, "most": per_day}
         )
-    for invitee in invitees:
+    for invitee in [] if rematch else invitees:
         if sent.filter(user=invitee).count() >= per_person:
             raise NotAllowed(
-                _(
+                ngettext(
+                    "You have invited %(name)s %(count)s time in the last 24 hours "
+                    "(withdrawn and answered invitations count too): leave the seat open and "
+                    "send them the table's link, or invite them again tomorrow.",
                     "You have invited %(name)s %(count)s times in the last 24 hours "
                     "(withdrawn and answered invitations count too): leave the seat open and "
-                    "send them the table's link, or invite them again tomorrow."
+                    "send them the table's link, or invite them again tomorrow.",
+                    per_person,
                 )
                 % {"name": invitee.public_name, "count": per_person}
             )

@@ -129,6 +129,14 @@ def game_error_to_api(error: GameError) -> ApiError:
     raise AssertionError("unreachable: every GameError is a GameError")
 
 
+def _said(item, path: str) -> str:
+    """One message: DRF's for a body that is null or empty as a whole ("No data
+    provided", code ``null``) is not translated there; ours is."""
+    if not path and isinstance(item, exceptions.ErrorDetail) and item.code == "null":
+        return str(_("The request has no data: send a JSON object."))
+    return str(item)
+
+
 def _flatten(detail, path: str = "") -> dict[str, list[str]]:
     """DRF's nested validation errors as one level: ``{"seats[1].ai": ["…"]}``; errors
     of the whole input are under ``non_field_errors``."""
@@ -146,7 +154,8 @@ def _flatten(detail, path: str = "") -> dict[str, list[str]]:
         return flat
     if isinstance(detail, list):
         if all(not isinstance(item, (dict, list)) for item in detail):
-            return {path or "non_field_errors": [str(item) for item in detail]} if detail else {}
+            said = [_said(item, path) for item in detail]
+            return {path or "non_field_errors": said} if detail else {}
         flat = {}
         for index, item in enumerate(detail):
             for name, messages in _flatten(item, f"{path}[{index}]").items():

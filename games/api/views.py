@@ -369,8 +369,10 @@ class GameLeaveView(ApiView):
         operation_id="games_leave",
         summary="Leave a table before it starts, or decline your invitation",
         description=(
-            "Your seat at a table waiting for players opens to anyone again (an invitation "
-            "you had not answered is declined). When the table's creator leaves, the table "
+            "Before the start: a seat you took as an open one opens to anyone again; the "
+            "seat of an invitation (declined now, or accepted before) is `held` for the "
+            "host's choice (not open to strangers), and you may take it back with `join/` "
+            "while it waits. When the table's creator leaves, the table "
             "is closed (abandoned) at once, and everyone seated or invited there is "
             "e-mailed. Once the game has started, resign instead (`resign/`)."
         ),
@@ -418,7 +420,9 @@ class GameRematchView(ApiView):
             "rematch its host closed before the start no longer counts. The finished "
             "game's view names it in `rematch`, the new one's names the old in "
             "`rematch_of`. 403 without a seat in the game; 409 before the end, on a "
-            "table closed before it started, or over a limit on open tables."
+            "table closed before it started, or over a limit on open tables (not the "
+            "cap on invitations to one person a day: the people of the game just played "
+            "are invited again)."
         ),
         tags=["games"],
         parameters=[GAME_ID],
@@ -769,8 +773,8 @@ class GameOrdersView(ApiView):
             "Your order for the card up for auction and your defaults for the coming "
             "auctions. Nobody else ever sees them; the moves they make are public, with "
             "actor `order`. 403 without a seat at this table; 409 as `PUT` answers it: "
-            "`not_allowed` before the start or once you resigned, `auction_over` once "
-            "the game is over (or abandoned)."
+            "`not_allowed` before the start, once you resigned or on a table closed "
+            "before it started, `auction_over` once the game is over."
         ),
         tags=["games"],
         parameters=[GAME_ID],

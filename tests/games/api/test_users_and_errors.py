@@ -347,6 +347,23 @@ def test_an_unreadable_body_is_told_in_the_readers_language(alice, body, english
     assert not Game.objects.exists()
 
 
+def test_a_null_body_is_told_in_the_readers_language(alice):
+    """``null`` as the whole body got DRF's "No data provided", in English under any
+    Accept-Language (DRF does not translate it)."""
+    api = token_client(alice)
+    for language, words in (("en", "The request has no data"), ("de", "Die Anfrage")):
+        answer = api.post(
+            "/api/v1/games/",
+            b"null",
+            content_type="application/json",
+            HTTP_ACCEPT_LANGUAGE=language,
+        )
+        assert answer.status_code == 400 and answer.json()["code"] == "invalid"
+        assert answer.json()["detail"].startswith(words), answer.json()
+        assert answer.json()["errors"] == {"non_field_errors": [answer.json()["detail"]]}
+    assert not Game.objects.exists()
+
+
 def test_a_body_sent_in_chunks_is_refused_not_read_as_empty(alice):
     """A body with Transfer-Encoding: chunked and no Content-Length (streaming HTTP
     stacks send them) was read as empty: "text: This field is required", pointing the

@@ -296,3 +296,31 @@ def test_a_rematch_asked_for_at_once_by_an_invited_player_is_the_same_answer(
         (rematch.pk, False)
     ] * 3
     assert Seat.objects.filter(game=rematch, user=bob, accepted=True).count() == 1
+
+
+def test_a_rematch_invites_again_past_the_cap_of_invitations_per_person(
+    finished, alice, bob, carol, settings, run_commits
+):
+    """Friends who had played five games in a day were refused the sixth: "You have
+    invited bob 5 times in the last 24 hours … leave the seat open", which a rematch
+    cannot do.  The cap is against flooding a stranger with e-mails; the people of the
+    game just finished are invited again (a player who blocks the host still is not),
+    while an invitation to a new table still meets the cap."""
+    from games.models import Notification
+    from games.services import game_create
+
+    settings.TABLE_LIMITS = {**settings.TABLE_LIMITS, "invitations_per_person": 1}
+    sent = Notification.objects.filter(kind=Notification.Kind.INVITATION, game__created_by=alice)
+    assert sent.filter(user=bob).count() == 1  # the cap is reached
+    with run_commits():
+        rematch, opened = game_rematch(game=finished, user=alice)
+    assert opened and rematch.rematch_of == finished
+    assert set(
+        Seat.objects.filter(game=rematch, accepted=False).values_list("user", flat=True)
+    ) == {
+        bob.pk,
+        carol.pk,
+    }
+    assert sent.filter(user=bob).count() == 2
+    with pytest.raises(NotAllowed, match="You have invited"):
+        game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
