@@ -40,7 +40,7 @@ SEAT_CHOICES = [
     ("bot:medium", _("Bot — medium")),
     ("bot:hard", _("Bot — hard")),
     ("bot:expert", _("Bot — expert")),
-    ("invite", _("Invite a player by username")),
+    ("invite", _("Invite a player by name")),
 ]
 assert [code for code, _label in SEAT_CHOICES[1:-1]] == [f"bot:{level}" for level in BOT_LEVELS]
 ADVANCED_CHOICES = [
@@ -224,7 +224,7 @@ class GameCreateForm(TableForm):
                 required=False,
             )
             self.fields[f"invite_{n}"] = forms.CharField(
-                label=format_lazy(_("Username to invite to seat {}"), n),
+                label=format_lazy(_("Name to invite to seat {}"), n),
                 max_length=150,
                 required=False,
             )
@@ -258,7 +258,10 @@ class GameCreateForm(TableForm):
             if kind == "invite":
                 if not name:
                     self.add_error(
-                        f"invite_{n}", gettext("Write the username of the player to invite.")
+                        f"invite_{n}",
+                        gettext(
+                            "Write the name of the player to invite: their username or the name the boards show."
+                        ),
                     )
                 elif self.creator and name.lower() == self.creator.username.lower():
                     self.add_error(
@@ -424,13 +427,18 @@ class SeatChangeForm(OneValueForm):
             "invalid_choice": _("Choose who sits in this seat."),
         },
     )
-    invite = forms.CharField(label=_("Username to invite"), max_length=150, required=False)
+    invite = forms.CharField(label=_("Name to invite"), max_length=150, required=False)
 
     def clean(self) -> dict[str, Any]:
         data = super().clean()
         kind, name = data.get("kind"), (data.get("invite") or "").strip()
         if kind == "invite" and not name:
-            self.add_error("invite", gettext("Write the username of the player to invite."))
+            self.add_error(
+                "invite",
+                gettext(
+                    "Write the name of the player to invite: their username or the name the boards show."
+                ),
+            )
         if kind:
             data["seat"] = seat_entry(kind, name)
         return data

@@ -37,6 +37,7 @@ from django.utils.translation import gettext, gettext_lazy, gettext_noop, pgette
 
 from accounts.charts import rating_chart
 from accounts.models import GameRecord, PlayerResult, PlayerStats
+from accounts.names import name_key
 from accounts.selectors import head_to_head_for_user, stats_for_user
 from games.ai.orders import Defaults
 from games.clock import idle_since
@@ -1211,7 +1212,9 @@ def player_tables(*, user: User) -> dict[str, list[int]]:
 
 
 def players_by_name(names: list[str]) -> dict[str, Any]:
-    """Active users by case-folded username (an exact match wins over a case-insensitive one)."""
+    """Active users by case-folded name: their username (an exact match wins over a
+    case-insensitive one), else the display name the boards show for them (no two
+    players can be taken for each other by it: ``accounts.names.name_key``)."""
     if not names:
         return {}
     query = Q()
@@ -1219,10 +1222,16 @@ def players_by_name(names: list[str]) -> dict[str, Any]:
         query |= Q(username__iexact=name)
     found: dict[str, Any] = {}
     wanted = set(names)
-    for user in get_user_model().objects.filter(query, is_active=True):
+    users = get_user_model().objects.filter(is_active=True)
+    for user in users.filter(query):
         key = user.username.casefold()
         if key not in found or user.username in wanted:
             found[key] = user
+    rest = {name_key(name): name.casefold() for name in names if name.casefold() not in found}
+    rest.pop("", None)
+    if rest:
+        for user in users.filter(display_name_key__in=rest):
+            found[rest[user.display_name_key]] = user
     return found
 
 

@@ -1821,6 +1821,11 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
             user = _invitee(creator, value, users)
         except GameError as error:
             raise error.about(f"seats[{index}].user") from None
+        if any(kind == "user" and taken.pk == user.pk for kind, taken in specs):
+            # The same person by their username and by their display name.
+            raise GameError(
+                _("%(name)s is listed twice: each player takes one seat.") % {"name": quoted(value)}
+            ).about(f"seats[{index}].user")
         specs.append(("creator", None) if user.pk == creator.pk else ("user", user))
     creator_seats = sum(1 for kind, _value in specs if kind == "creator")
     if len(seats) == players - 1:
@@ -1887,7 +1892,8 @@ def unknown_invitee_text(name: str) -> str:
     e-mail address is said to be one, whether an account has it or not."""
     if "@" in name:
         return _(
-            "An invitation names a player's username, not an e-mail address. Someone "
+            "An invitation names a player by their username or the name the boards show, "
+            "not by an e-mail address. Someone "
             "without an account yet takes an open seat through the table's link."
         )
     return _(

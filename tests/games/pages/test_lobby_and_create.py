@@ -162,7 +162,10 @@ def test_create_with_an_invitation_and_my_own_seat(client, alice, bob):
     ("changes", "message"),
     [
         ({"seat_2": "invite", "invite_2": "nobody-here"}, "There is no player called"),
-        ({"seat_2": "invite", "invite_2": ""}, "Write the username of the player to invite."),
+        (
+            {"seat_2": "invite", "invite_2": ""},
+            "Write the name of the player to invite: their username or the name the boards show.",
+        ),
         ({"seat_2": "invite", "invite_2": "alice"}, "You already sit in seat 1."),
         (
             {"seat_2": "invite", "invite_2": "bob", "seat_3": "invite", "invite_3": "BOB"},
@@ -215,12 +218,12 @@ def test_every_error_of_the_seats_comes_at_once(client, alice):
     [
         (
             {"seat_3": "invite", "invite_3": "ghost"},  # the form's, as the service's
-            '<a href="#id_invite_3">Username to invite to seat 3</a>: '
+            '<a href="#id_invite_3">Name to invite to seat 3</a>: '
             "There is no player called “ghost”.",
         ),
         (
             {"seat_2": "invite", "invite_2": "alice"},  # the form's
-            '<a href="#id_invite_2">Username to invite to seat 2</a>: You already sit in seat 1.',
+            '<a href="#id_invite_2">Name to invite to seat 2</a>: You already sit in seat 1.',
         ),
         ({"your_seat": "5"}, '<a href="#id_your_seat">Your seat</a>: Choose a seat from 1 to 3.'),
     ],
@@ -334,7 +337,10 @@ def test_an_address_typed_for_an_invitation_says_how_to_bring_a_friend(client, a
     the address (the form tells nobody whose address is whose)."""
     client.force_login(alice)
     html = client.post("/games/new/", _form(seat_2="invite", invite_2=typed)).content.decode()
-    assert "An invitation names a player&#x27;s username, not an e-mail address." in html
+    assert (
+        "An invitation names a player by their username or the name the boards show, not by an e-mail address."
+        in html
+    )
     assert "takes an open seat through the table&#x27;s link" in html
     assert "bob" not in html.split('id="form-errors"', 1)[1].split("</div>", 1)[0].lower()
     unknown = client.post("/games/new/", _form(seat_2="invite", invite_2="frank")).content.decode()

@@ -83,7 +83,7 @@ def test_a_bot_in_the_last_seat_starts_the_game(client, table, alice):
 @pytest.mark.parametrize(
     "data, message, field",
     [
-        ({"position": "1", "kind": "invite", "invite": ""}, "Write the username", "invite"),
+        ({"position": "1", "kind": "invite", "invite": ""}, "Write the name of the player", "invite"),
         ({"position": "1", "kind": "bot:grandmaster"}, "Choose who sits in this seat.", "kind"),
         ({"position": "1"}, "Choose who sits in this seat.", "kind"),
         ({"position": "two", "kind": "open"}, "Choose the seat by its number.", None),

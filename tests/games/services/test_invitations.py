@@ -169,3 +169,34 @@ def test_invitations_sent_at_once_keep_to_the_limits(settings, monkeypatch, alic
     invitations = Notification.objects.filter(user=alice, kind=Notification.Kind.INVITATION)
     assert invitations.count() == 5
     assert Game.objects.filter(created_by=mallory).count() == 5
+
+
+def test_a_player_is_invited_by_the_name_the_site_shows_for_them(alice, bob, carol, client):
+    """Bob goes by "Bobby B" on every board, lobby and e-mail, and his username shows
+    nowhere there: the host typed "Bobby B" and was told "There is no player called
+    “Bobby B”", and sent off to share a sign-up link.  A display name is unique (no two
+    players can be taken for each other), so it names him as his username does; the
+    same person named both ways is one seat."""
+    bob.display_name = "Bobby B"
+    bob.save()
+    game = game_create(creator=alice, players=3, seats=[{"user": "bobby b"}, {"open": True}])
+    assert Seat.objects.get(game=game, position=1).user == bob
+    with pytest.raises(GameError, match="listed twice"):
+        game_create(creator=alice, players=3, seats=[{"user": "Bobby B"}, {"user": bob.username}])
+    with pytest.raises(GameError, match="There is no player called"):
+        game_create(creator=alice, players=3, seats=[{"user": "Bobby"}, {"open": True}])
+    client.force_login(alice)
+    page = client.post(
+        "/games/new/",
+        {
+            "players": "3",
+            "your_seat": "1",
+            "seat_2": "invite",
+            "invite_2": "Bobby B",
+            "seat_3": "open",
+        },
+        follow=True,
+    )
+    assert page.status_code == 200
+    newest = Game.objects.filter(created_by=alice).latest("pk")
+    assert newest.pk != game.pk and newest.seats.filter(user=bob).exists()
