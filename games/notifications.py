@@ -544,6 +544,8 @@ def _decide(notice: Notification, now: datetime) -> tuple[str, Any]:
     out = Outgoing(address=address, no_email=no_email, pushes=pushes)
 
     if notice.kind == Kind.DIGEST:
+        if user.on_vacation(now):
+            return "skip", "The player is on vacation."
         games = _games_waiting(user)
         if not games:
             return "skip", "No game is waiting for the player."
@@ -603,6 +605,10 @@ def _not_wanted_now(
         return "skip", "The deadline has passed."
     if seat_online(game_id=game.pk, user_id=user.pk, now=now):
         return "defer", ("The player has the game open.", now + DEFER_WHILE_ONLINE)
+    if notice.kind == Kind.TURN and user.on_vacation(now):
+        # The deadlines wait for the vacation's end, and so does the news of the turn
+        # (sent then if the turn is still theirs; at once when they come back early).
+        return "defer", ("The player is on vacation.", user.vacation_until)
     grace = timedelta(seconds=settings.TURN_EMAIL_GRACE_SECONDS)
     if notice.kind == Kind.TURN and now < notice.turn_started_at + grace:
         return "defer", (

@@ -950,6 +950,13 @@ def vacation_end(*, user: Any, now: datetime | None = None) -> Any:
         locked.save(update_fields=["vacation_until", "vacation_days_used"])
     for game_id in _active_game_ids(locked):
         game_deadline_refresh(game_id=game_id, since=now, user_id=locked.pk)
+    # The turn e-mails that waited for the vacation's end go now (games.notifications).
+    Notification.objects.filter(
+        user=locked,
+        kind=Notification.Kind.TURN,
+        status=Notification.Status.PENDING,
+        due_at__gt=now,
+    ).update(due_at=now)
     user.vacation_until, user.vacation_days_used = now, locked.vacation_days_used
     return user
 

@@ -55,6 +55,20 @@ def test_the_board_shows_vacations_and_missed_deadlines(client, game, dora, bob)
     assert "On vacation until" not in client.get(f"/games/{game.pk}/").content.decode()
 
 
+def test_a_player_moving_while_on_vacation_is_told_the_table_waits(client, game, dora, bob):
+    """Eve played from her board during her vacation: nothing said that her vacation
+    still made the whole table's deadlines wait (and kept her turn e-mails), nor where
+    to end it.  Her own board says so, with the way to end it; the others' do not."""
+    vacation_start(user=bob, days=2)
+    client.force_login(bob)
+    html = client.get(f"/games/{game.pk}/").content.decode()
+    assert 'id="vacation-note"' in html
+    assert "the deadlines here wait for you, and turn e-mails wait for your return" in html
+    assert 'href="/accounts/profile/#vacation"' in html
+    client.force_login(dora)
+    assert 'id="vacation-note"' not in client.get(f"/games/{game.pk}/").content.decode()
+
+
 def test_a_vacation_is_shown_only_while_it_keeps_the_table_waiting(client, game, dora, bob):
     """Once bob resigned (a bot plays his seat), or once the game is over, his vacation
     explains nothing: the board no longer shows it."""

@@ -110,3 +110,45 @@ def test_a_players_own_move_through_the_page_marks_her_present(client, dora, run
     assert not Notification.objects.filter(
         game=game, kind=Notification.Kind.TURN, turn_started_at=game.turn_started_at
     ).exists()
+
+
+def test_a_player_on_vacation_gets_the_turn_email_when_back(dora, run_commits, grace):
+    """Eve went on vacation and still got "Your turn" e-mails (and the digest), each
+    saying she was on vacation: her deadlines waited, her mailbox did not.  A turn's
+    e-mail (and push) now waits for the vacation's end, and goes then if the turn is
+    still hers; coming back early sends it at once; the digest skips her days away."""
+    from games.services import vacation_end, vacation_start
+
+    game = _her_turn(dora, run_commits)
+    now = timezone.now()
+    dora = vacation_start(user=dora, days=3, now=now)
+    notice = _turn_notice(game)
+    later = game.turn_started_at + grace + timedelta(seconds=1)
+    assert notification_send(notification_id=notice.pk, now=later) == "deferred"
+    notice.refresh_from_db()
+    assert notice.due_at == dora.vacation_until and mail.outbox == []
+    assert "vacation" in notice.note
+    back = later + timedelta(hours=2)
+    vacation_end(user=dora, now=back)
+    notice.refresh_from_db()
+    assert notice.due_at <= back
+    assert notification_send(notification_id=notice.pk, now=back) == "sent"
+    assert [m.to for m in mail.outbox] == [["dora@example.com"]]
+
+
+def test_no_digest_while_on_vacation(dora, run_commits):
+    from games.notifications import digests_sweep
+    from games.services import vacation_start
+
+    _her_turn(dora, run_commits)
+    type(dora).objects.filter(pk=dora.pk).update(turn_emails=type(dora).TurnEmails.DIGEST)
+    dora.refresh_from_db()
+    now = timezone.now().replace(hour=12)
+    vacation_start(user=dora, days=2, now=now - timedelta(hours=1))
+    mail.outbox.clear()
+    digests_sweep(now=now)
+    digest = Notification.objects.get(user=dora, kind=Notification.Kind.DIGEST)
+    notification_send(notification_id=digest.pk, now=now + timedelta(minutes=5))
+    digest.refresh_from_db()
+    assert digest.status == Notification.Status.SKIPPED
+    assert "vacation" in digest.note and mail.outbox == []
