@@ -927,6 +927,14 @@ def hosts_waiting(game: Game, user: User | None) -> bool:
     return game.status == Game.Status.OPEN and _user_known(user) and game.created_by_id == user.pk
 
 
+def rematch_seat_waiting(*, rematch_id: int, user_id: int) -> bool:
+    """The player's invitation to the rematch table ``rematch_id`` waits for an answer
+    there (the end screen then offers to take the seat, not only a link to it)."""
+    return Seat.objects.filter(
+        game_id=rematch_id, game__status=Game.Status.OPEN, user_id=user_id, accepted=False
+    ).exists()
+
+
 def invitation_withdrawn(game: Game, user: User | None) -> bool:
     """``user`` was invited to ``game`` (their invitation e-mail was owed) but has no
     seat there now and did not decline: the host gave the seat to someone else.  What

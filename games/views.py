@@ -955,6 +955,15 @@ def with_ending(context: dict[str, Any], game: Game) -> None:
     context["rematch_invites"] = view is not None and any(
         not seat.is_you and seat.user_id is not None for seat in view.seats_info
     )
+    # Another player opened the rematch: Rematch takes one's waiting seat there.
+    you = view.you if view is not None else None
+    context["rematch_seat_waiting"] = bool(
+        view is not None
+        and view.rematch
+        and you is not None
+        and you.user_id is not None
+        and selectors.rematch_seat_waiting(rematch_id=view.rematch, user_id=you.user_id)
+    )
     for row in context.get("scores", ()):
         row["rating_change"] = ending["rating_changes_shown"].get(row["seat"])
 

@@ -324,3 +324,21 @@ def test_a_rematch_invites_again_past_the_cap_of_invitations_per_person(
     assert sent.filter(user=bob).count() == 2
     with pytest.raises(NotAllowed, match="You have invited"):
         game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"open": True}])
+
+
+def test_the_end_screen_offers_a_seat_at_a_rematch_another_player_opened(
+    client, finished, alice, bob
+):
+    """Once Bob had opened the rematch, Alice's end screen showed only a link to it,
+    where she still had to accept: the README promises that pressing Rematch takes
+    her seat.  Her button now does; once seated (or without a seat there), the link."""
+    rematch, _ = game_rematch(game=finished, user=bob)
+    client.force_login(alice)
+    board = client.get(f"/games/{finished.pk}/").content.decode()
+    assert f"Another player opened it (table {rematch.pk}): this takes your seat there." in board
+    assert f'action="/games/{finished.pk}/rematch/"' in board
+    client.post(f"/games/{finished.pk}/rematch/")
+    assert Seat.objects.get(game=rematch, user=alice).accepted
+    board = client.get(f"/games/{finished.pk}/").content.decode()
+    assert "this takes your seat there" not in board
+    assert f'href="/games/{rematch.pk}/"' in board
