@@ -342,3 +342,11 @@ def test_the_end_screen_offers_a_seat_at_a_rematch_another_player_opened(
     board = client.get(f"/games/{finished.pk}/").content.decode()
     assert "this takes your seat there" not in board
     assert f'href="/games/{rematch.pk}/"' in board
+
+
+def test_the_end_screen_opened_logged_out_says_how_to_ask_for_a_rematch(client, finished):
+    """The game-over e-mail's link opened logged out showed the scores with no Rematch
+    and nothing on the page saying to log in for it."""
+    board = client.get(f"/games/{finished.pk}/").content.decode()
+    assert 'id="rematch-log-in"' in board
+    assert f'href="/accounts/login/?next=/games/{finished.pk}/"' in board
