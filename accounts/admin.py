@@ -313,7 +313,15 @@ class UserAdmin(BaseUserAdmin):
 
     def _chat_bar(self, request, queryset, *, days: int | None) -> None:
         """Bar (``days``) or let write again (None), each change in the account's history."""
-        users = queryset.filter(deleted_at__isnull=True)
+        # As suspending: not one's own account, nor a superuser's unless one is one.
+        users = queryset.filter(deleted_at__isnull=True, is_active=True).exclude(pk=request.user.pk)
+        if not request.user.is_superuser:
+            users = users.exclude(is_superuser=True)
+        skipped = list(
+            queryset.exclude(pk__in=users.values("pk"))
+            .order_by("username")
+            .values_list("username", flat=True)
+        )
         before = {user.pk: user.chat_barred_until for user in users}
         count = chat_users_bar(users=users, days=days)
         for user in users.order_by("username"):
@@ -338,6 +346,7 @@ class UserAdmin(BaseUserAdmin):
                 count,
             )
         self.message_user(request, said % {"count": count}, messages.SUCCESS)
+        self._skipped(request, skipped)
 
     def has_delete_permission(self, request, obj=None):
         """No plain delete: a user's seats and tables keep the row (it would fail with

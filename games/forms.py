@@ -279,9 +279,22 @@ class GameCreateForm(TableForm):
         # Every unknown name at once, each beside its seat (the table's service, which
         # decides, stops at the first one: they came one per try).
         known = players_by_name(list(named.values()))
+        people: set[int] = {self.creator.pk} if self.creator else set()
         for n, name in named.items():
-            if name.casefold() not in known:
+            person = known.get(name.casefold())
+            if person is None:
                 self.add_error(f"invite_{n}", unknown_invitee_text(name))
+            elif self.creator and person.pk == self.creator.pk:  # by their display name
+                self.add_error(
+                    f"invite_{n}", gettext("You already sit in seat %(seat)s.") % {"seat": mine}
+                )
+            elif person.pk in people:  # one person by username and by display name
+                self.add_error(
+                    f"invite_{n}",
+                    gettext("%(name)s is already invited to another seat.") % {"name": name},
+                )
+            if person is not None:
+                people.add(person.pk)
         data["seats"] = seats
         return data
 

@@ -1238,8 +1238,8 @@ def players_by_name(names: list[str]) -> dict[str, Any]:
     rest = {name_key(name): name.casefold() for name in names if name.casefold() not in found}
     rest.pop("", None)
     if rest:
-        for user in users.filter(display_name_key__in=rest):
-            found[rest[user.display_name_key]] = user
+        for user in users.filter(display_name_key__in=rest).order_by("pk"):
+            found.setdefault(rest[user.display_name_key], user)  # the oldest, if ever two
     return found
 
 

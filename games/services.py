@@ -1150,9 +1150,10 @@ def _invitations_check(
     waiting go at the same time) past the limit of unanswered ones, and past the
     invitations (each an e-mail) sent in the last 24 hours, waiting or not: in all, and
     to any one person.  A table opened and left again still counts its invitations.
-    A ``rematch`` invites the people of the game just played again whatever they were
-    sent today (the cap per person keeps strangers from being flooded; they just played
-    together, and one who blocks the host's invitations is not invited)."""
+    A ``rematch`` invites the people of the game just played again past the cap per
+    person, which then counts only the invitations to tables never played (waiting, or
+    closed before the start): friends play game after game, while a rematch opened and
+    closed again and again still meets the cap."""
     from django.conf import settings
 
     invited = len(invitees)
@@ -1174,8 +1175,13 @@ def _invitations_check(
             )
             % {"count": count, "most": per_day}
         )
-    for invitee in [] if rematch else invitees:
-        if sent.filter(user=invitee).count() >= per_person:
+    counted = (
+        sent.exclude(game__status__in=(Game.Status.ACTIVE, Game.Status.FINISHED))
+        if rematch
+        else sent
+    )
+    for invitee in invitees:
+        if counted.filter(user=invitee).count() >= per_person:
             raise NotAllowed(
                 ngettext(
                     "You have invited %(name)s %(count)s time in the last 24 hours "
@@ -1820,6 +1826,7 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
         )
     users = players_by_name(names)
     specs: list[tuple[str, Any]] = []
+    people: set[int] = set()  # one seat each, however named (username, display name)
     for index, (kind, value) in enumerate(entries):
         if kind != "user":
             specs.append((kind, value))
@@ -1828,11 +1835,11 @@ def _seats_parse(*, creator, players: int, seats: Any) -> list[tuple[str, Any]]:
             user = _invitee(creator, value, users)
         except GameError as error:
             raise error.about(f"seats[{index}].user") from None
-        if any(kind == "user" and taken.pk == user.pk for kind, taken in specs):
-            # The same person by their username and by their display name.
+        if user.pk in people:  # by their username and by their display name
             raise GameError(
                 _("%(name)s is listed twice: each player takes one seat.") % {"name": quoted(value)}
             ).about(f"seats[{index}].user")
+        people.add(user.pk)
         specs.append(("creator", None) if user.pk == creator.pk else ("user", user))
     creator_seats = sum(1 for kind, _value in specs if kind == "creator")
     if len(seats) == players - 1:

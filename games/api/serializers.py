@@ -221,7 +221,9 @@ class SeatSpecSerializer(StrictSerializer):
     """Exactly one of ``user``, ``ai`` or ``open``."""
 
     user = JsonStringField(
-        max_length=150, required=False, help_text="Invite this player (their username)."
+        max_length=150,
+        required=False,
+        help_text="Invite this player: their username, or the display name the boards show.",
     )
     ai = serializers.ChoiceField(
         choices=AI_LEVELS, required=False, help_text="A bot of this level plays the seat."

@@ -35,8 +35,9 @@ def test_the_end_screen_and_a_rematch(live_server, new_page, log_in, screenshot,
 def test_an_open_end_screen_shows_the_rematch_another_player_opened(
     live_server, new_page, log_in, alice, bob, carol
 ):
-    """Carol's end screen stays open while Bob opens the rematch: its link replaces her
-    Rematch button without a reload (the finished board used to stop refreshing)."""
+    """Carol's end screen stays open while Bob opens the rematch: without a reload her
+    Rematch button now says it takes her seat there (the finished board used to stop
+    refreshing), and pressed, it does; then the link to the table shows."""
     from playwright.sync_api import expect
 
     from games.chat import chat_post
@@ -47,7 +48,14 @@ def test_an_open_end_screen_shows_the_rematch_another_player_opened(
     page.goto(f"{live_server.url}/games/{game.pk}/")
     expect(page.locator(".ending__rematch button")).to_be_visible()
     rematch, _opened = game_rematch(game=game, user=bob)
-    expect(page.locator(".ending")).to_contain_text(f"Rematch: table {rematch.pk}", timeout=20_000)
+    expect(page.locator(".ending")).to_contain_text(
+        f"Another player opened it (table {rematch.pk})", timeout=20_000
+    )
+    page.click(".ending__rematch button")
+    page.wait_for_url(f"{live_server.url}/games/{rematch.pk}/")
+    assert rematch.seats.get(user=carol).accepted
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".ending")).to_contain_text(f"Rematch: table {rematch.pk}")
     expect(page.locator(".ending__rematch button")).to_have_count(0)
     chat_post(game=game, user=alice, text="Well played!")
     expect(page.locator(".chat__lines")).to_contain_text("Well played!", timeout=20_000)

@@ -584,7 +584,7 @@ def test_french_pages_put_a_space_before_a_colon_and_name_nobody_masculine(clien
     form = {"players": "3", "your_seat": "1", "seat_2": "invite", "invite_2": "x@y.fr"}
     form["seat_3"] = "bot:easy"
     html = client.post("/games/new/", form, **french).content.decode()
-    assert "</a>\xa0: Une invitation indique" in html
+    assert "</a>\xa0: Une invitation désigne" in html
     html = client.get("/accounts/password/reset/", **french).content.decode()
     assert "Compte connecté\xa0: <strong>Alice</strong>" in html
     assert "Remarque" not in html and "déjà connecté" not in html

@@ -63,7 +63,9 @@ def test_a_player_moving_while_on_vacation_is_told_the_table_waits(client, game,
     client.force_login(bob)
     html = client.get(f"/games/{game.pk}/").content.decode()
     assert 'id="vacation-note"' in html
-    assert "the deadlines here wait for you, and turn e-mails wait for your return" in html
+    assert (
+        "this table's deadlines wait for you, and no turn e-mail comes until you are back" in html
+    )
     assert 'href="/accounts/profile/#vacation"' in html
     client.force_login(dora)
     assert 'id="vacation-note"' not in client.get(f"/games/{game.pk}/").content.decode()

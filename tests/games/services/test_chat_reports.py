@@ -381,3 +381,27 @@ def test_staff_bar_an_account_from_the_chats_from_the_accounts_list(admin_client
     bob.refresh_from_db()
     assert bob.chat_barred_until is None
     assert chat_post(game=game, user=bob, text="sorry").text == "sorry"
+
+
+def test_a_moderator_bars_neither_themselves_nor_a_superuser(client, alice, bob):
+    """As suspending does: the chat bar of the accounts' list passes over one's own
+    account and, for a moderator who is not a superuser, a superuser's, and says so."""
+    from django.contrib.auth.models import Permission
+
+    from tests.second_factor import staff_admin_session
+
+    moderator = StaffUserFactory()
+    moderator.user_permissions.add(Permission.objects.get(codename="change_user"))
+    type(bob).objects.filter(pk=bob.pk).update(is_superuser=True, is_staff=True)
+    staff_admin_session(client, moderator)
+    accounts = reverse("admin:accounts_user_changelist")
+    done = client.post(
+        accounts,
+        {"action": "bar_from_chats", "_selected_action": [alice.pk, bob.pk, moderator.pk]},
+        follow=True,
+    ).content.decode()
+    assert "1 player may not write in the chats for 7 days." in done
+    assert "Passed over" in done and "bob" in done
+    alice.refresh_from_db(), bob.refresh_from_db(), moderator.refresh_from_db()
+    assert alice.chat_barred_until is not None
+    assert bob.chat_barred_until is None and moderator.chat_barred_until is None

@@ -200,3 +200,44 @@ def test_a_player_is_invited_by_the_name_the_site_shows_for_them(alice, bob, car
     assert page.status_code == 200
     newest = Game.objects.filter(created_by=alice).latest("pk")
     assert newest.pk != game.pk and newest.seats.filter(user=bob).exists()
+
+
+def test_the_host_named_twice_or_by_display_name_is_refused_not_a_crash(alice, bob, client):
+    """The host's own display name beside their username (all seats listed), or
+    typed into the form as a friend to invite, reached the database as two seats for
+    one person and ended in a server error."""
+    alice.display_name = "Alice A"
+    alice.save()
+    with pytest.raises(GameError, match="listed twice"):
+        game_create(
+            creator=alice, players=3, seats=[{"user": "alice"}, {"user": "Alice A"}, {"open": True}]
+        )
+    client.force_login(alice)
+    page = client.post(
+        "/games/new/",
+        {
+            "players": "3",
+            "your_seat": "1",
+            "seat_2": "invite",
+            "invite_2": "alice a",
+            "seat_3": "open",
+        },
+    )
+    assert page.status_code == 400
+    assert "You already sit in seat 1." in page.content.decode()
+    bob.display_name = "Bobby B"
+    bob.save()
+    page = client.post(
+        "/games/new/",
+        {
+            "players": "3",
+            "your_seat": "1",
+            "seat_2": "invite",
+            "invite_2": "bob",
+            "seat_3": "invite",
+            "invite_3": "Bobby B",
+        },
+    )
+    assert page.status_code == 400
+    assert "Bobby B is already invited to another seat." in page.content.decode()
+    assert not Game.objects.exists()

@@ -249,8 +249,8 @@ def test_an_open_end_screen_learns_of_the_rematch_and_of_new_chat(
     client, finished, alice, bob, run_commits
 ):
     """Bob keeps the end screen open while Alice asks for the rematch: his next refresh
-    shows its link (it showed the Rematch button until he reloaded); a "well played"
-    written after the end shows too."""
+    shows it, the button now taking his seat there (it showed the button that opens one
+    until he reloaded); a "well played" written after the end shows too."""
     from games.chat import chat_post
 
     client.force_login(bob)
@@ -260,7 +260,7 @@ def test_an_open_end_screen_learns_of_the_rematch_and_of_new_chat(
         rematch, _opened = game_rematch(game=finished, user=alice)
     answer = client.get(poll, **HX)
     assert answer.status_code == 200
-    assert f"Rematch: table {rematch.pk}" in answer.content.decode()
+    assert f"Another player opened it (table {rematch.pk})" in answer.content.decode()
     poll = _end_screen_poll(client, finished).replace("&amp;", "&")
     chat_post(game=finished, user=alice, text="Well played, all")
     answer = client.get(poll, **HX)
@@ -350,3 +350,19 @@ def test_the_end_screen_opened_logged_out_says_how_to_ask_for_a_rematch(client, 
     board = client.get(f"/games/{finished.pk}/").content.decode()
     assert 'id="rematch-log-in"' in board
     assert f'href="/accounts/login/?next=/games/{finished.pk}/"' in board
+
+
+def test_a_rematch_opened_and_closed_again_and_again_meets_the_cap(
+    finished, alice, bob, settings, run_commits
+):
+    """The rematch's way past the cap per person looped: rematch, close it before the
+    start, rematch again, each time an invitation e-mail (and a "closed" one) to Bob.
+    Invitations to tables that were never played still count."""
+    from games.services import game_leave
+
+    settings.TABLE_LIMITS = {**settings.TABLE_LIMITS, "invitations_per_person": 1}
+    with run_commits():
+        rematch, _ = game_rematch(game=finished, user=alice)
+        game_leave(game=rematch, user=alice)  # the host closes it before the start
+    with pytest.raises(NotAllowed, match="You have invited Bob 1 time in the last 24 hours"):
+        game_rematch(game=finished, user=alice)
