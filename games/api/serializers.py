@@ -882,7 +882,9 @@ class RecentGameSerializer(serializers.Serializer):
     place = _out(
         serializers.IntegerField,
         "Final place: winners 1, then by status, money and top luxury, cast-out players "
-        "last; ties share a place.",
+        "last; ties share a place. For a seat a bot finished (`resigned`), the place the "
+        "seat reached (`won` is false then; the head-to-head counts the player behind "
+        "everybody).",
     )
     won = _out(serializers.BooleanField, "Won (a shared win counts; never after resigning).")
     cast_out = _out(serializers.BooleanField, "Cast out (the least money).")
@@ -892,7 +894,7 @@ class RecentGameSerializer(serializers.Serializer):
         "The table's creator handed the seat to a bot while its player was away (`resigned` "
         "is true too: the bot finished the seat; the player did not resign).",
     )
-    status = _out(serializers.IntegerField, "Final status.")
+    status = _out(serializers.IntegerField, "Final status (the seat's, a bot's play included).")
     rated = _out(serializers.BooleanField, "Whether the game changed ratings.")
     rating_change = _out(
         serializers.FloatField, "The rating change, or null for an unrated game.", allow_null=True
