@@ -22,13 +22,19 @@ def _deadline_rewritten(live_server, page, log_in, alice):
     )
     page = log_in(page, alice)
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    deadline = page.locator(".banner__deadline time")
-    deadline.wait_for()
+    return _rewritten(page, ".banner__deadline time")
+
+
+def _rewritten(page, selector: str):
+    """The ``<time>`` at ``selector`` once the board's script has rewritten it (its
+    title is then set)."""
+    moment = page.locator(selector)
+    moment.wait_for()
     for _ in range(50):
-        if deadline.get_attribute("title"):
+        if moment.get_attribute("title"):
             break
         page.wait_for_timeout(100)
-    return deadline
+    return moment
 
 
 def test_the_deadline_reads_as_the_server_writes_it(live_server, new_page, log_in, alice):
@@ -107,12 +113,7 @@ def test_the_end_of_a_chat_bar_reads_in_the_browsers_zone(live_server, new_page,
     game = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
     page = log_in(new_page(timezone_id="Asia/Tokyo"), alice)
     page.goto(f"{live_server.url}/games/{game.pk}/")
-    moment = page.locator("#chat-barred time")
-    moment.wait_for()
-    for _ in range(50):
-        if moment.get_attribute("title"):
-            break
-        page.wait_for_timeout(100)
+    moment = _rewritten(page, "#chat-barred time")
     assert moment.get_attribute("datetime") == until.isoformat()
     assert moment.inner_text() == "Tue, 4 Mar 2031, 21:00 UTC+9"
     assert (
