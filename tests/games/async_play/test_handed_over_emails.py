@@ -148,6 +148,8 @@ def test_at_the_end_the_result_says_the_seat_was_handed_over(
     replay = client.get(f"/games/{game.pk}/replay/").content.decode()
     assert "(missed deadlines; the host handed the seat to a bot" in replay
     assert "(resigned; a bot finished the game)" not in replay
+    # Said once: not "Missed deadlines — played by a bot" and "Missed 2 deadlines" too.
+    assert "Missed deadlines — played by a bot" in replay and "Missed 2 deadlines" not in replay
     board = client.get(f"/games/{game.pk}/").content.decode()
     assert "The host handed an absent player&#x27;s seat to a bot." in board
     (recent,) = client.get("/api/v1/users/bob/").json()["recent_games"]
