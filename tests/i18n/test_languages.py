@@ -278,7 +278,7 @@ def test_the_profile_offers_the_languages(client, bob):
                 "Hallo Dora,",
                 "Dein Geld: ",
                 "25.000",
-                "Diese E-Mails (du bist am Zug) mit einem Klick abbestellen:",
+                "Diese E-Mails („du bist am Zug“) mit einem Klick abbestellen:",
             ],
         ),
         (
