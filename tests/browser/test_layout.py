@@ -187,7 +187,7 @@ def test_an_error_under_a_username_leaves_the_seat_choice_in_line(
     page.fill("input[name=invite_2]", "someone@example.com")
     page.get_by_role("button", name="Create the table").click()
     row = page.locator(".seat-row--2")
-    expect(row.locator(".errorlist")).to_contain_text("not an e-mail address")
+    expect(row.locator(".errorlist")).to_contain_text("not by an e-mail address")
     select, box = row.locator("select").bounding_box(), row.locator("input").bounding_box()
     error = row.locator(".errorlist").bounding_box()
     assert abs(select["y"] - box["y"]) < 2, (select, box)
