@@ -134,7 +134,7 @@ def game_create(
     (the form's, an API client's ``Idempotency-Key``); the same value again opens no
     second table but raises ``TableOpenedAlready`` with the first.  ``rematch_of``: the
     finished game this table replays (``game_rematch``), whose people are invited again
-    past the cap of invitations to one person.
+    past the cap of invitations to one person (``_invitations_check``).
     """
     _user_require(creator, NotAllowed(_("Log in to open a table.")))
     players = _players_check(players)

@@ -351,14 +351,14 @@ def test_a_chosen_time_zone_for_the_board_and_the_emails(client, dora, run_commi
     client.force_login(dora)
     profile = client.get("/accounts/profile/").content.decode()
     assert "data-time-zone" not in profile
-    assert "The daily digest comes each day from 07:00 UTC; choose your time zone" in profile
+    assert "The daily digest comes once a day, from 07:00 UTC; chosen later in the day" in profile
     bad = client.post("/accounts/profile/time-zone/", {"time_zone": "Mars/Olympus"}, follow=True)
     assert "Choose a time zone from the list." in bad.content.decode()
     client.post("/accounts/profile/time-zone/", {"time_zone": "Europe/Berlin"})
     dora.refresh_from_db()
     assert dora.time_zone == "Europe/Berlin"
     profile = client.get("/accounts/profile/").content.decode()
-    assert "The daily digest comes each morning from 07:00, Europe/Berlin time." in profile
+    assert "The daily digest comes once a day, from 07:00, Europe/Berlin time; chosen" in profile
     game = _dora_against_bots(dora, run_commits, first_player=0)
     assert 'data-time-zone="Europe/Berlin"' in client.get(f"/games/{game.pk}/").content.decode()
     (message,) = mail.outbox
