@@ -20,7 +20,7 @@ from accounts.forms import display_name_problem
 from accounts.models import PushSubscription, User
 from accounts.suspension import account_reinstate, account_suspend
 from accounts.tokens.services import tokens_revoke_all
-from games.chat import CHAT_BAR_DAYS, chat_users_bar
+from games.chat import CHAT_BAR_DAYS, chat_bar_done_text, chat_users_bar
 from games.selectors import player_tables
 
 # The fields that grant rights: a superuser's to change, nobody else's (a moderator who
@@ -333,19 +333,7 @@ class UserAdmin(BaseUserAdmin):
                     if days
                     else "May write in the table chats again.",
                 )
-        if days:
-            said = ngettext(
-                "%(count)d player may not write in the chats for 7 days.",
-                "%(count)d players may not write in the chats for 7 days.",
-                count,
-            )
-        else:
-            said = ngettext(
-                "%(count)d player may write in the chats again.",
-                "%(count)d players may write in the chats again.",
-                count,
-            )
-        self.message_user(request, said % {"count": count}, messages.SUCCESS)
+        self.message_user(request, chat_bar_done_text(count, barred=bool(days)), messages.SUCCESS)
         self._skipped(request, skipped)
 
     def has_delete_permission(self, request, obj=None):

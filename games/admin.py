@@ -22,6 +22,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 from games.chat import (
     CHAT_BAR_DAYS,
     chat_authors_bar,
+    chat_bar_done_text,
     chat_lines_delete,
     chat_lines_show_again,
     chat_reports_resolve,
@@ -41,7 +42,6 @@ RELATED_GAME_JSON_FIELDS = tuple(f"game__{name}" for name in GAME_JSON_FIELDS)
 
 
 class ReadOnlyAdmin(admin.ModelAdmin):
-
     def has_add_permission(self, request, obj=None):
         return False
 
@@ -355,12 +355,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
     )
     def bar_authors(self, request, queryset):
         n = chat_authors_bar(reports=queryset, days=CHAT_BAR_DAYS)
-        said = ngettext(
-            "%(count)d player may not write in the chats for 7 days.",
-            "%(count)d players may not write in the chats for 7 days.",
-            n,
-        )
-        self._done(request, said, n)
+        self.message_user(request, chat_bar_done_text(n, barred=True), messages.SUCCESS)
 
     @admin.action(
         description=_("Let the authors of the reported messages write in the chats again"),
@@ -368,12 +363,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
     )
     def unbar_authors(self, request, queryset):
         n = chat_authors_bar(reports=queryset, days=None)
-        said = ngettext(
-            "%(count)d player may write in the chats again.",
-            "%(count)d players may write in the chats again.",
-            n,
-        )
-        self._done(request, said, n)
+        self.message_user(request, chat_bar_done_text(n, barred=False), messages.SUCCESS)
 
     def _done(self, request, said: str, count: int) -> None:
         """What an action did, in a sentence with its count."""

@@ -38,6 +38,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from games import events
 from games.errors import GameError, NotAllowed, NotYourSeat, TooSoon
@@ -291,6 +292,24 @@ def chat_authors_bar(*, reports: QuerySet[ChatReport], days: int | None = CHAT_B
         pk__in=ChatMessage.objects.filter(pk__in=reports.values("message_id")).values("user_id")
     )
     return chat_users_bar(users=authors, days=days)
+
+
+def chat_bar_done_text(count: int, *, barred: bool) -> str:
+    """What a bar (or its lifting) did, for staff: the reports' queue and the accounts'
+    list say it alike."""
+    if barred:
+        said = ngettext(
+            "%(count)d player may not write in the chats for 7 days.",
+            "%(count)d players may not write in the chats for 7 days.",
+            count,
+        )
+    else:
+        said = ngettext(
+            "%(count)d player may write in the chats again.",
+            "%(count)d players may write in the chats again.",
+            count,
+        )
+    return said % {"count": count}
 
 
 def chat_users_bar(*, users: QuerySet[User], days: int | None = CHAT_BAR_DAYS) -> int:
