@@ -192,3 +192,13 @@ def test_an_error_under_a_username_leaves_the_seat_choice_in_line(
     error = row.locator(".errorlist").bounding_box()
     assert abs(select["y"] - box["y"]) < 2, (select, box)
     assert error["y"] >= box["y"] + box["height"]  # under the box it is about
+
+
+def test_forgot_your_password_is_a_fingers_height_on_a_phone(live_server, new_page):
+    """The log-in page's "Forgot your password?" stood alone under the form at 19 px tall,
+    where a thumb hits the button above or nothing."""
+    page = new_page(viewport=PHONE, touch=True, locale="de-DE")
+    page.goto(f"{live_server.url}/accounts/login/")
+    link = page.locator(".form__aside a")
+    assert link.inner_text() == "Passwort vergessen?"
+    assert link.bounding_box()["height"] >= 40, link.bounding_box()
