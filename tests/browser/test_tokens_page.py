@@ -54,3 +54,32 @@ def test_an_open_tables_link_is_copied_by_the_same_button(live_server, new_page,
     copy.click()
     expect(copy).to_have_text("Copied")
     assert page.evaluate("navigator.clipboard.readText()").endswith(f"/games/{game.pk}/")
+
+
+@pytest.mark.parametrize("width", [320, 390])
+def test_an_authenticator_secret_shows_whole_and_is_copied_on_a_phone(
+    live_server, new_page, log_in, alice, width
+):
+    """Setting up a second factor on a phone, whose app cannot scan the QR code on its own
+    screen: allauth's secret field was disabled (Chromium would neither select nor copy
+    it) and cut off at the 26th of its 32 letters.  Now it shows whole, a button copies
+    it, and a link hands the set-up to the phone's authenticator app."""
+    from playwright.sync_api import expect
+
+    from tests.factories import PASSWORD
+
+    page = new_page(viewport={"width": width, "height": 844}, touch=True)
+    page.context.grant_permissions(["clipboard-read", "clipboard-write"])
+    log_in(page, alice)
+    page.goto(f"{live_server.url}/accounts/2fa/totp/activate/")
+    page.fill("input[name=password]", PASSWORD)  # allauth asks for it once more
+    page.click("main form button[type=submit]")
+    field = page.locator("#authenticator_secret")
+    secret = field.input_value()
+    assert len(secret) == 32 and field.is_enabled() and not field.is_editable()
+    assert field.evaluate("e => e.scrollWidth <= e.clientWidth"), "the secret is cut off"
+    assert page.locator("#totp-app-link").get_attribute("href").startswith("otpauth://totp/")
+    assert f"secret={secret}" in page.locator("#totp-app-link").get_attribute("href")
+    page.get_by_role("button", name="Copy the secret").click()
+    assert page.evaluate("navigator.clipboard.readText()") == secret
+    expect(page.locator("span[role=status].visually-hidden")).to_have_text("Copied")
