@@ -407,7 +407,7 @@ def test_numbers_in_svg_attributes_stay_plain_in_german():
             '{% load l10n %}{% localize off %}<circle cx="{{ p.x }}">{% endlocalize %}'
         ).render(Context({"p": chart.points[1]}))
         assert "," not in html
-        assert "Wertung von Greta" in chart.title
+        assert "Wertungszahl von Greta" in chart.title
         assert "1.0" in chart.description  # 1.022, 1.032 …: German thousands
     from django.conf import settings
 
