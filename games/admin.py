@@ -200,6 +200,15 @@ class ChatMessageAdmin(GameRowAdmin):
     def has_delete_permission(self, request, obj=None):
         return request.user.has_perm("games.delete_chatmessage")
 
+    def get_deleted_objects(self, objs, request):
+        # A reported line's reports go with it: the reports admin deletes nothing (its
+        # answers are hide and dismiss), so Django counted them as a permission the
+        # deleting member of staff lacked, and no reported line, the very ones to
+        # delete, could be deleted, not even by a superuser.
+        deleted, counts, perms_needed, protected = super().get_deleted_objects(objs, request)
+        perms_needed.discard(ChatReport._meta.verbose_name)
+        return deleted, counts, perms_needed, protected
+
     # Deleting goes through the chat's own service, so every open board of the table
     # drops the line at once, as it shows a new one.
     def delete_model(self, request, obj):

@@ -16,7 +16,7 @@ from accounts.second_factor import secret_decrypt
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import token_create
 from games.chat import chat_post
-from games.models import ChatMessage, Game, Move, Notification
+from games.models import ChatMessage, ChatReport, Game, Move, Notification
 from tests.games.factories import people_game
 
 pytestmark = pytest.mark.django_db
@@ -159,3 +159,34 @@ def test_no_game_is_deleted_in_the_admin(admin_client, game):
     listing = admin_client.get(reverse("admin:games_game_changelist")).content.decode()
     assert "delete_selected" not in listing
     assert Game.objects.filter(pk=game.pk).exists()
+
+
+@pytest.mark.parametrize("who", ["superuser", "moderator"])
+def test_a_reported_chat_line_can_be_deleted(client, admin_client, game, alice, bob, who):
+    """Deleting a line that had been reported took its reports with it, and the reports'
+    admin deletes nothing: Django refused the deletion for a lacking permission, to a
+    superuser too, so exactly the lines players reported could not be deleted."""
+    from django.contrib.auth.models import Permission
+
+    from games.chat import chat_report
+    from tests.second_factor import staff_admin_session
+
+    rude = chat_post(game=game, user=alice, text="You all play like beginners")
+    chat_report(user=bob, game=game, message=rude.pk)
+    if who == "superuser":
+        acting = admin_client
+    else:
+        from tests.factories import UserFactory
+
+        moderator = UserFactory(username="mod", is_staff=True)
+        moderator.user_permissions.add(
+            *Permission.objects.filter(codename__in=["view_chatmessage", "delete_chatmessage"])
+        )
+        staff_admin_session(client, moderator)
+        acting = client
+    url = reverse("admin:games_chatmessage_delete", args=[rude.pk])
+    page = acting.get(url).content.decode()
+    assert "permission" not in page and "Yes, I’m sure" in page, page
+    assert acting.post(url, {"post": "yes"}).status_code == 302
+    assert not ChatMessage.objects.filter(pk=rude.pk).exists()
+    assert not ChatReport.objects.exists()
