@@ -4,7 +4,8 @@
 (fullwidth "ａｌｉｃｅ" is "alice"), letters of other alphabets that look like Latin
 ones read as those ("аlice" with a Cyrillic а), accents dropped ("alicé"), the Latin
 characters that pass for each other made one (capital I, 1 and | for l; 0 for O), case
-folded.  The account keeps the key of its username and of its display name
+folded, and then i read as l too: a capital I reads as an l ("AIice" for "Alice") and,
+ignoring case, as an i ("ALICE" for "Alice"), so both readings must meet.  The account keeps the key of its username and of its display name
 (``User.username_key``, ``User.display_name_key``), so a new name is compared with
 every stored one in one indexed query, whichever of the two was written oddly.
 """
@@ -31,7 +32,7 @@ def name_key(name: str) -> str:
     """What ``name`` reads as: two names with the same key can be taken for each other."""
     text = latin_reading(unicodedata.normalize("NFKC", name or ""))
     bare = "".join(c for c in unicodedata.normalize("NFD", text) if not unicodedata.combining(c))
-    return bare.translate(_SAME_SHAPE).casefold().strip()
+    return bare.translate(_SAME_SHAPE).casefold().replace("i", "l").strip()
 
 
 # What the board and the lobby write for seats that are not a person's, in every

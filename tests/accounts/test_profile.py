@@ -191,6 +191,22 @@ def test_a_display_name_cannot_copy_a_name_written_with_look_alike_letters(
     assert carol.display_name != "Dave"
 
 
+@pytest.mark.parametrize("copy", ["ALICE", "AIice", "alIce", "MILA"])
+def test_a_capital_i_reads_as_an_i_and_as_an_l(client, alice, bob, copy):
+    """A capital I reads as an l ("AIice") and, case aside, as an i: "ALICE" passed as
+    Alice's name (its key read "allce"), and her friends' lobbies showed invitations
+    from "ALICE"."""
+    from tests.factories import UserFactory
+
+    UserFactory(username="mila_k", display_name="Mila")
+    client.force_login(bob)
+    response = client.post(PROFILE, {"display_name": copy})
+    assert response.status_code == 400, copy
+    assert "Another player already goes by that name" in response.content.decode()
+    bob.refresh_from_db()
+    assert bob.display_name == "Bob"
+
+
 def test_a_display_name_may_keep_ones_own_name_in_another_case(client, alice, bob):
     client.force_login(alice)
     assert client.post(PROFILE, {"display_name": "ALICE"}).status_code == 302
@@ -233,3 +249,17 @@ def test_the_two_factor_line_speaks_to_the_reader(client, alice):
     alice.is_staff = True
     alice.save(update_fields=["is_staff"])
     assert "required for staff" in client.get(PROFILE).content.decode()
+
+
+def test_the_migration_gives_stored_names_the_new_key(alice):
+    """Accounts stored before an i read as an l get the key the check now compares."""
+    import importlib
+
+    from django.apps import apps
+
+    from accounts.models import User
+
+    User.objects.filter(pk=alice.pk).update(display_name_key="alice", username_key="alice")
+    importlib.import_module("accounts.migrations.0016_name_keys_fold_i").keys_fill(apps, None)
+    alice.refresh_from_db()
+    assert alice.display_name_key == "allce" and alice.username_key == "allce"
