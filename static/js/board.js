@@ -1186,6 +1186,16 @@
       if (!inView(refused)) {
         refused.scrollIntoView({ block: "center" });
       }
+    } else if (redrawn && fromOrders &&
+               (!document.activeElement || document.activeElement === document.body)) {
+      // Set: "Set this order", which had the focus, was disabled under it and is drawn
+      // again below the order; the sentence that says the order is in takes the focus
+      // (it was dropped to the page, and the next Tab went to the Resign toggle), or the
+      // hand when the order has made the move already.
+      var done = document.getElementById("order-done") || document.getElementById("tray");
+      if (done) {
+        done.focus({ preventScroll: true });
+      }
     }
   });
 })();

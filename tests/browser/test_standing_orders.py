@@ -347,3 +347,24 @@ def test_a_refused_amount_takes_the_focus_back_to_its_box(
     expect(page.locator("#order-error")).to_have_count(0)
     expect(box).not_to_have_attribute("aria-invalid", "true")
     assert StandingOrder.objects.filter(game=game).exists()
+
+
+def test_a_set_order_keeps_the_keyboard_in_the_orders(
+    live_server, new_page, log_in, dora, alice, bob
+):
+    """Enter on "Set this order" (disabled under the focus while sent) left the focus on
+    the page itself: the next Tab went to the Resign toggle, far below.  The sentence
+    saying the order is in takes it."""
+    from playwright.sync_api import expect
+
+    game = people_game(dora, alice, bob, deck=scenario_deck("lux5 lux6 lux7"), first_player=0)
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.check("#order-kind-bid")
+    page.fill("#order-max", "9000")
+    page.focus("#order-button")
+    page.keyboard.press("Enter")
+    expect(page.locator("#order-line")).to_have_text("Bid up to 9,000 for Luxury 5.")
+    expect(page.locator("#order-done")).to_be_focused()
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.closest('#orders') !== null")
