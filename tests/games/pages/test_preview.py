@@ -137,3 +137,16 @@ def test_preview_agrees_with_the_engine():
             action = random_action(state, rng) or legal_actions(state)[0]
             state = apply_action(state, action)
     assert checked > 1000
+
+
+@pytest.mark.django_db
+def test_before_any_card_is_ticked_the_preview_says_to_tick_them(client, table, alice, bob):
+    """The sentence read out when Bid is pressed with no card ticked said only "Nobody
+    has bid yet: any card opens.", not that no card was ticked."""
+    client.force_login(alice)
+    board = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Tick the cards of your bid: nobody has bid yet, so any card opens." in board
+    act(table, alice, type="bid", cards=[12000])
+    client.force_login(bob)
+    board = client.get(f"/games/{table.pk}/").content.decode()
+    assert "Tick the cards of your bid: it must total more than 12,000." in board
