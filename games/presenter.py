@@ -729,6 +729,25 @@ def score_lines(view: TableView) -> list[dict[str, Any]]:
     return rows
 
 
+def your_result(view: TableView) -> str:
+    """Under the end's headline (which names the winner), how the reader did when they
+    played their seat to the end without winning: their place, or that they were cast
+    out.  Nothing for a winner (the headline says it), a visitor, or a seat a bot
+    finished for its player (resigned, handed over: the board says so already)."""
+    seat = view.your_seat
+    row = next((row for row in view.score or () if row.seat == seat), None)
+    if seat is None or row is None or row.details.get("winner"):
+        return ""
+    if any(s.position == seat and (s.resigned or s.handed_over) for s in view.seats_info):
+        return ""
+    if row.details.get("cast_out"):
+        return _("You were cast out: you ended with the least money.")
+    return _("Your place: %(place)s of %(of)s.") % {
+        "place": view.places[seat],
+        "of": len(view.seats_info),
+    }
+
+
 # --------------------------------------------------------------------------- e-mails
 
 

@@ -1114,6 +1114,7 @@ def board_context(
     )
     if view.score is not None:
         context["scores"] = presenter.score_lines(view)
+        context["your_result"] = presenter.your_result(view)
     context["log_lines"] = list(reversed(view.log_text))
     return context
 

@@ -515,3 +515,30 @@ def test_a_pending_theft_warns_its_owner_beside_the_luxury_up(client, host, bob,
     html = client.get(url(game)).content.decode()
     assert "Your Theft is pending" not in html
     assert "Theft pending: it takes their next luxury." in html
+
+
+@pytest.mark.django_db
+def test_the_end_headline_tells_each_player_how_they_did(client, alice, bob, carol):
+    """The headline named only the winner: a player who lost heard "Bob wins." and had to
+    find their own row in the score table.  Under it now: their place, or cast out."""
+    from games.presenter import score_lines
+    from games.selectors import table_view
+    from tests.games.records.conftest import played_game
+
+    game = played_game([alice, bob, carol], seed=5)
+    rows = score_lines(table_view(game=game, user=None))
+    said = {}
+    for user, row in zip((alice, bob, carol), sorted(rows, key=lambda r: r["seat"]), strict=True):
+        client.force_login(user)
+        html = client.get(url(game)).content.decode()
+        banner = html[html.index('class="banner') :].split("</p>")[0]
+        said[user.username] = banner
+        if row["winner"]:
+            assert "banner__result" not in banner and "you win" in banner
+        elif row["cast_out"]:
+            assert "You were cast out: you ended with the least money." in banner
+        else:
+            assert f"Your place: {row['place']} of 3." in banner
+    assert sum("banner__result" in text for text in said.values()) >= 1, said
+    client.logout()
+    assert "banner__result" not in client.get(url(game)).content.decode()
