@@ -37,6 +37,11 @@ def deleted_username(user_id: int) -> str:
 def account_delete(*, user: Any) -> Withdrawal:
     """Delete ``user``'s account for good (see the module).  Returns what leaving their
     tables did.  Running games go on, each with a bot in their seat."""
+    # Silent from here on: a game the deletion resigns may end at once (bots play every
+    # seat), and its result must not reach the leaving account, whose last e-mail says
+    # it is the last.
+    User.objects.filter(pk=user.pk).update(turn_emails=User.TurnEmails.NONE)
+    PushSubscription.objects.filter(user=user).delete()
     withdrawal = player_withdraw(user=user)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)

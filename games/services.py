@@ -527,7 +527,11 @@ def game_leave(*, game: Game, user: User, withdrawn: bool = False) -> Game:
                 # An invitation declined by leaving, or given up after accepting: the
                 # seat waits for the host, who is told (a table of friends stays theirs).
                 seat.declined_by, seat.declined_after_joining = user, seat.accepted
-                _declined_announce(locked, user)
+                if not withdrawn:
+                    # Withdrawn (a deletion, a suspension), it is no answer of theirs:
+                    # the host's e-mail would say "… may take it back" and name someone
+                    # whose name the deletion is erasing; the table shows the seat free.
+                    _declined_announce(locked, user)
             seat.user, seat.accepted, seat.joined_at = None, False, None
             seat.by_invitation = False
             seat.save(update_fields=SEAT_TAKEN_FIELDS)

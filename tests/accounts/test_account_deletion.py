@@ -249,7 +249,11 @@ def test_the_admin_offers_no_plain_delete_that_would_fail(admin_client, alice):
     ("language", "subject", "opening"),
     [
         ("en", "Your account is deleted", "Your High Society account alice is deleted"),
-        ("de", "Dein Konto ist gelöscht", "Dein High-Society-Konto alice ist auf deinen Wunsch gelöscht"),
+        (
+            "de",
+            "Dein Konto ist gelöscht",
+            "Dein High-Society-Konto alice ist auf deinen Wunsch gelöscht",
+        ),
         ("fr", "Votre compte est supprimé", "Votre compte High Society alice est supprimé"),
     ],
 )
@@ -300,3 +304,26 @@ def test_a_deleted_player_is_named_without_a_link(client, alice, bob, carol, run
         assert "Deleted player" in html, url
         assert "/players/~deleted" not in html and alice.username not in html, url
         assert 'href="/players/carol/"' in html, url  # the others keep theirs
+
+
+def test_deleting_sends_nothing_about_the_leaving_player_but_the_last_e_mail(
+    client, alice, bob, carol, run_commits
+):
+    """Deleting resigns Alice's games (bots finish them at once) and declines her
+    invitations: her address got "The game at table 9 is over … Hello Alice" beside "the
+    last e-mail you get from us", and Bob, her host, "Alice declined your invitation …
+    Alice may take it back", her real name, about an account that was being erased."""
+    from django.core import mail
+
+    with run_commits():
+        running = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+        waiting = game_create(creator=bob, players=3, seats=[{"user": "alice"}, {"open": True}])
+    assert Game.objects.get(pk=running.pk).status == Game.Status.ACTIVE
+    signed_in(client, alice)
+    mail.outbox.clear()
+    with run_commits():
+        client.post(DELETE, {"confirm": "on"})
+    assert Game.objects.get(pk=running.pk).status == Game.Status.FINISHED  # bots ended it
+    assert Seat.objects.get(game=waiting, position=1).declined_by == alice
+    sent = [(message.to, message.subject) for message in mail.outbox]
+    assert sent == [(["alice@example.com"], "[High Society] Your account is deleted")], sent
