@@ -141,6 +141,13 @@ class User(AbstractUser):
         super().save(*args, **kwargs)
 
     @property
+    def public_username(self) -> str | None:
+        """The username others may read and link to; None once the account is deleted:
+        its stand-in ``~deleted-<id>``, the same in every game, would tie together the
+        games of someone the others know from one of them."""
+        return None if self.deleted_at is not None else self.username
+
+    @property
     def public_name(self) -> str:
         if self.deleted_at is not None:
             return gettext("Deleted player")

@@ -77,11 +77,13 @@ class TableSeat:
             "is_open": self.is_open,
             "invited": self.invited,
             "held": self.held,
-            "user_id": self.user_id,
+            # A deleted account's seat (its username withheld: None) shows no account at
+            # all: its id, the same in every game, would tie its games together as well.
+            "user_id": self.user_id if self.username is not None else None,
             "username": self.username,
             "user": (
                 {"id": self.user_id, "username": self.username}
-                if self.user_id is not None
+                if self.user_id is not None and self.username is not None
                 else None
             ),
             "accepted": self.accepted,

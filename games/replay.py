@@ -178,7 +178,7 @@ def game_record(replay: Replay) -> dict[str, Any]:
             {
                 "seat": seat.position,
                 "name": names[seat.position],
-                "username": seat.user.username if seat.user_id is not None else None,
+                "username": seat.user.public_username if seat.user_id is not None else None,
                 "bot": seat.ai_level if seat.user_id is None else None,
                 "resigned": seat.resigned,
                 "handed_over": seat.handed_over,

@@ -1030,14 +1030,14 @@ def _table_seat(
         invited=seat.invited,
         held=seat.held,
         user_id=seat.user_id,
-        username=seat.user.username if seat.user_id is not None else None,
+        username=seat.user.public_username if seat.user_id is not None else None,
         accepted=seat.accepted,
         resigned=seat.resigned,
         handed_over=seat.handed_over,
         is_you=is_you,
         vacation_until=_vacation_until(seat) if vacations else None,
         timeouts=seat.timeouts,
-        declined_by=declined.username if declined is not None else None,
+        declined_by=declined.public_username if declined is not None else None,
         declined_by_name=declined.public_name if declined is not None else None,
         left=seat.held and seat.declined_after_joining,
         idle_since=idle,
@@ -1102,7 +1102,7 @@ def _recent_row(result: PlayerResult) -> dict[str, Any]:
 
 def _seat_label(seat: Seat, name: str) -> dict[str, Any]:
     """A seat as a name to show, with the username to link to a person's profile."""
-    username = seat.user.username if seat.user_id is not None else None
+    username = seat.user.public_username if seat.user_id is not None else None
     return {"name": name, "username": username, "bot": bool(seat.ai_level and not seat.user_id)}
 
 

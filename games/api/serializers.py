@@ -442,7 +442,7 @@ class TableSeatSerializer(serializers.Serializer):
     display_name = _out(serializers.CharField, "The name shown for this seat.")
     username = _out(
         serializers.CharField,
-        "The seated (or invited) player's username; null for bots and open seats.",
+        "The seated (or invited) player's username; null for bots, open seats and deleted accounts.",
         allow_null=True,
     )
     is_bot = _out(serializers.BooleanField, "A bot plays this seat (also after a player resigned).")
@@ -507,7 +507,11 @@ class GameSummarySerializer(serializers.Serializer):
     )
     version = _out(serializers.IntegerField, "Moves made so far.")
     options = OptionsSerializer(help_text="The table's options.")
-    created_by = _out(serializers.CharField, "Username of the player who opened the table.")
+    created_by = _out(
+        serializers.CharField,
+        "Username of the player who opened the table; null once their account is deleted.",
+        allow_null=True,
+    )
     created_at = _out(serializers.DateTimeField, "When the table was opened.")
     started_at = _out(serializers.DateTimeField, "When the game started, or null.", allow_null=True)
     finished_at = _out(serializers.DateTimeField, "When the game ended, or null.", allow_null=True)

@@ -188,7 +188,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
             "memory_aid": game.memory_aid,
             "move_deadline_hours": game.move_deadline_hours,
         },
-        "created_by": game.created_by.username,
+        "created_by": game.created_by.public_username,
         "created_at": game.created_at,
         "started_at": game.started_at,
         "finished_at": game.finished_at,
@@ -205,7 +205,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
             {
                 "position": s.position,
                 "display_name": name,  # as the game's own view names it (two easy bots: #1, #2)
-                "username": s.user.username if s.user_id is not None else None,
+                "username": s.user.public_username if s.user_id is not None else None,
                 "is_bot": s.is_bot,
                 "ai_level": s.ai_level,
                 "is_open": s.is_open,
@@ -215,7 +215,7 @@ def _summary(game: Game, user) -> dict[str, Any]:
                 "resigned": s.resigned,
                 "handed_over": s.handed_over,
                 "is_you": s is mine,
-                "declined_by": getattr(seat_declined_by(s, host=host), "username", None),
+                "declined_by": getattr(seat_declined_by(s, host=host), "public_username", None),
             }
             for s, name in zip(seats, seat_names(seats), strict=True)
         ],

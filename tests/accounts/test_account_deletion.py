@@ -306,6 +306,37 @@ def test_a_deleted_player_is_named_without_a_link(client, alice, bob, carol, run
         assert 'href="/players/carol/"' in html, url  # the others keep theirs
 
 
+def test_a_deleted_players_games_share_no_identifier(client, alice, bob, carol, run_commits):
+    """The records and the API showed a deleted player's seat as "~deleted-7" with its
+    user id, the same in every game: knowing them in one game, Bob found all the others.
+    Their seat now carries no account at all, in the pages' JSON, the API and the record."""
+    game = play_out(people_game(alice, bob, carol), random.Random(3), run_commits)
+    signed_in(client, alice)
+    client.post(DELETE, {"confirm": "on"})
+    client.force_login(bob)
+    token = client.post(
+        "/api/v1/auth/token/",
+        {"username": "bob", "password": PASSWORD},
+        content_type="application/json",
+    ).json()["token"]
+    answers = {
+        "record": client.get(f"/games/{game.pk}/record.json"),
+        "api game": client.get(f"/api/v1/games/{game.pk}/", HTTP_AUTHORIZATION=f"Token {token}"),
+        "api list": client.get(
+            "/api/v1/games/?status=finished", HTTP_AUTHORIZATION=f"Token {token}"
+        ),
+    }
+    for what, answer in answers.items():
+        assert answer.status_code == 200, (what, answer.content[:300])
+        text = answer.content.decode()
+        assert "~deleted" not in text, what
+        assert f'"user_id": {alice.pk},' not in text, what
+    seat = next(
+        s for s in answers["api game"].json()["seats_info"] if s["display_name"] == "Deleted player"
+    )
+    assert (seat["username"], seat.get("user_id"), seat.get("user")) == (None, None, None)
+
+
 def test_deleting_sends_nothing_about_the_leaving_player_but_the_last_e_mail(
     client, alice, bob, carol, run_commits
 ):
