@@ -203,3 +203,25 @@ def test_the_history_filter_speaks_of_games_in_the_plural_in_french(client, alic
     client.force_login(alice)
     page = client.get("/games/history/").content.decode()
     assert ">Terminées<" in page and ">Gagnées<" in page and ">Perdues<" in page
+
+
+def test_a_password_change_says_what_else_it_did(client, alice):
+    """Changing the password signs out every other device and revokes the API tokens, as
+    a reset does; the page said only "Password successfully changed." and the e-mail
+    nothing, so a player's bot stopped with no word why."""
+    from accounts.tokens.services import token_create
+
+    token_create(user=alice, name="my bot")
+    client.force_login(alice)
+    mail.outbox.clear()
+    page = client.post(
+        reverse("account_change_password"),
+        {"oldpassword": PASSWORD, "password1": NEW_PASSWORD, "password2": NEW_PASSWORD},
+        follow=True,
+    ).content.decode()
+    said = "Every other device that was signed in is signed out, and your API tokens are revoked."
+    assert said in page
+    [message] = mail.outbox
+    assert said in message.body
+    assert said in message.alternatives[0][0]  # in the HTML layout every other e-mail has
+    assert not alice.api_tokens.exists()
