@@ -24,6 +24,7 @@ from django.contrib import messages
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db.models import Q
+from django.urls import reverse
 from django.utils.translation import gettext_lazy
 
 from accounts.devices import device_tag
@@ -248,10 +249,16 @@ class AccountAdapter(DefaultAccountAdapter):
         if template_prefix == "account/email/email_deleted" and removed is not None:
             if (context or {}).get("deleted_email") == removed:
                 return None
+        context = {**(context or {}), "user": user}
+        if template_prefix == "account/email/email_changed" and not context.get("by_staff"):
+            # The old address cannot reset the password any more (a reset goes to the new
+            # one): it gets a link to take the address back (accounts.email_undo).
+            from accounts.email_undo import undo_token
+
+            token = undo_token(user, context["from_email"], context["to_email"])
+            context["undo_url"] = settings.SITE_URL + reverse("email_undo", args=[token])
         # In the account's language (send_mail reads it from the context's user).
-        return super().send_notification_mail(
-            template_prefix, user, {**(context or {}), "user": user}, email
-        )
+        return super().send_notification_mail(template_prefix, user, context, email)
 
     def pre_authenticate(self, request, **credentials):
         """Count failed log-ins per account, not per text typed: "alice" and her

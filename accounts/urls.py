@@ -21,5 +21,6 @@ urlpatterns = [
     path("profile/time-zone/", views_preferences.time_zone_update, name="time_zone_update"),
     path("profile/vacation/", views_preferences.vacation_update, name="vacation_update"),
     path("unsubscribe/<str:token>/", views_preferences.unsubscribe, name="unsubscribe"),
+    path("email/undo/<str:token>/", views.email_undo, name="email_undo"),
     path("profile/tokens/", include("accounts.tokens.urls")),
 ]

@@ -9,6 +9,7 @@ from allauth.account.views import PasswordResetFromKeyView as AllauthPasswordRes
 from allauth.account.views import SignupView as AllauthSignupView
 from django.contrib import messages
 from django.contrib.auth import logout, update_session_auth_hash
+from django.core import signing
 from django.db import IntegrityError, transaction
 from django.db.models import F, Q
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -21,6 +22,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from accounts.decorators import login_required
 from accounts.deletion import account_delete_and_tell
+from accounts.email_undo import email_change_undo, undo_read
 from accounts.export import account_data
 from accounts.forms import AccountDeleteForm, ProfileForm
 from accounts.models import User
@@ -247,3 +249,27 @@ class ConfirmEmailView(SignOutOnSubmit, AllauthConfirmEmailView):
             current = addresses.get_verified(user)
             context["confirmed_email"] = current.email if current else None
         return context
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+def email_undo(request: HttpRequest, token: str) -> HttpResponse:
+    """The old address's link after an address change (accounts.email_undo): GET asks
+    (a mail program's link checker must not act), POST takes the address back."""
+    try:
+        undo = undo_read(token)
+    except signing.SignatureExpired:
+        return render(request, "accounts/email_undo.html", {"state": "expired"}, status=400)
+    except signing.BadSignature:
+        return render(request, "accounts/email_undo.html", {"state": "invalid"}, status=400)
+    context = {"old": undo.old, "new": undo.new, "token": token}
+    if request.method != "POST":
+        return render(request, "accounts/email_undo.html", {**context, "state": "ask"})
+    state = email_change_undo(undo=undo)
+    if state == "done" and request.user.is_authenticated and request.user.pk == undo.user_id:
+        logout(request)  # this browser too: the session may be the intruder's
+    return render(
+        request,
+        "accounts/email_undo.html",
+        {**context, "state": state},
+        status=200 if state == "done" else 409,
+    )

@@ -152,3 +152,79 @@ def test_an_address_confirmed_by_another_account_gets_no_link_and_no_name(client
     assert message.subject == "[High Society] Deine Adresse wurde für ein anderes Konto angegeben"
     assert "evil" not in message.body and "confirm-email" not in message.body
     assert "evil" not in message.alternatives[0][0]
+
+
+def _changed_by_someone(client, alice) -> str:
+    """Somebody in Alice's account moves it to their address; the old address's notice
+    is returned (its text)."""
+    signed_in(client, alice)
+    client.post(reverse("account_email"), {"action_add": "", "email": "thief@evil.example"})
+    confirm = next(m for m in mail.outbox if m.to == ["thief@evil.example"])
+    link = re.search(r"http://127\.0\.0\.1:8000(/accounts/confirm-email/\S+/)", confirm.body)
+    mail.outbox.clear()
+    client.post(link.group(1))
+    [notice] = [m for m in mail.outbox if m.to == ["alice@example.com"]]
+    return notice
+
+
+def test_the_old_address_takes_the_account_back(client, alice):
+    """The old address's notice said "If this was not you, choose a new password", but a
+    reset goes to the account's address, the intruder's now: "No account with this
+    e-mail address".  Its link puts the old address back, signs every device out,
+    revokes the tokens, and the reset then reaches the owner."""
+    from django.test import Client
+
+    from accounts.tokens.services import token_create
+
+    notice = _changed_by_someone(client, alice)
+    token_create(user=alice, name="intruder's bot")
+    url = re.search(r"http://127\.0\.0\.1:8000(/accounts/email/undo/\S+/)", notice.body).group(1)
+    assert "/accounts/email/undo/" in notice.alternatives[0][0]
+    owner = Client()
+    page = owner.get(url)  # a link checker's GET changes nothing
+    assert page.status_code == 200 and "Take back alice@example.com" in page.content.decode()
+    assert EmailAddress.objects.get(user=alice).email == "thief@evil.example"
+
+    done = owner.post(url)
+    assert done.status_code == 200 and "Your address is back" in done.content.decode()
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"
+    assert [(a.email, a.verified, a.primary) for a in EmailAddress.objects.filter(user=alice)] == [
+        ("alice@example.com", True, True)
+    ]
+    assert not alice.api_tokens.exists()
+    assert client.get(reverse("profile")).status_code == 302  # the intruder is signed out
+    mail.outbox.clear()
+    owner.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert [m.to for m in mail.outbox] == [["alice@example.com"]]
+    assert "/accounts/password/reset/key/" in mail.outbox[0].body
+
+    again = owner.post(url)  # once only
+    assert again.status_code == 409 and "Nothing to take back" in again.content.decode()
+
+
+@pytest.mark.parametrize("token", ["nonsense", "x" * 400, "eyJ1IjoxfQ:1:bad"])
+def test_a_broken_undo_link_changes_nothing(client, alice, token):
+    answer = client.post(f"/accounts/email/undo/{token}/")
+    assert answer.status_code == 400 and "This link does not work" in answer.content.decode()
+    assert alice.email == "alice@example.com"
+
+
+def test_an_undo_link_expires_and_never_hands_an_address_taken_since(client, alice, bob):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    notice = _changed_by_someone(client, alice)
+    url = re.search(r"http://127\.0\.0\.1:8000(/accounts/email/undo/\S+/)", notice.body).group(1)
+    EmailAddress.objects.filter(user=bob).update(email="alice@example.com")
+    taken = client.post(url)
+    assert taken.status_code == 409 and "Another account uses" in taken.content.decode()
+    EmailAddress.objects.filter(user=bob).update(email="bob@example.com")
+    later = timezone.now() + timedelta(days=8)
+    from unittest import mock
+
+    with mock.patch("django.core.signing.time.time", return_value=later.timestamp()):
+        expired = client.post(url)
+    assert expired.status_code == 400 and "This link has expired" in expired.content.decode()
+    assert EmailAddress.objects.get(user=alice).email == "thief@evil.example"

@@ -56,6 +56,7 @@ from django.test import Client, override_settings
 from django.urls import resolve
 from rest_framework.test import APIClient
 
+from accounts.email_undo import undo_token
 from accounts.models import User
 from accounts.preferences import unsubscribe_token
 from accounts.tokens.models import ApiToken
@@ -191,6 +192,8 @@ def _world_build() -> World:
         sam_token=spare.pk,
         unsub=good,
         unsub_bad=good[:-3] + ("xyz" if not good.endswith("xyz") else "abc"),
+        # A change of Other's address that is not (or no longer) the account's.
+        undo=undo_token(other, "other-before@example.com", "other-after@example.com"),
         user_id=seated.pk,
         game_ct=ContentType.objects.get_for_model(Game).pk,
         emailaddress_id=seated.emailaddress_set.get().pk,
@@ -1022,6 +1025,11 @@ add(
 )
 add("unsubscribe", "unsubscribe-tampered", "/accounts/unsubscribe/{unsub_bad}/", "GET", 400)
 add("unsubscribe", "unsubscribe-tampered", "/accounts/unsubscribe/{unsub_bad}/", "POST", 400)
+# The old address's link after an address change: the signed link is the credential
+# (the old mailbox's owner may be signed out, or in as the intruder), GET only asks.
+add("email_undo", "email-undo", "/accounts/email/undo/{undo}/", "GET", 200)
+add("email_undo", "email-undo", "/accounts/email/undo/{undo}/", "POST", 409)
+add("email_undo", "email-undo-tampered", "/accounts/email/undo/{unsub_bad}/", "POST", 400)
 add("api_tokens", "api-tokens", "/accounts/profile/tokens/", "GET", by(200, anonymous=LOGIN))
 add("api_tokens", "api-tokens", "/accounts/profile/tokens/", "POST", by(405, anonymous=LOGIN))
 add(
