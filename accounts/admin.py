@@ -11,6 +11,7 @@ from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
+from django.db import transaction
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -322,10 +323,10 @@ class UserAdmin(BaseUserAdmin):
             .order_by("username")
             .values_list("username", flat=True)
         )
-        before = {user.pk: user.chat_barred_until for user in users}
-        count = chat_users_bar(users=users, days=days)
-        for user in users.order_by("username"):
-            if user.chat_barred_until != before.get(user.pk):
+        # The change and its lines in the history, together or not at all.
+        with transaction.atomic():
+            changed = chat_users_bar(users=users, days=days)
+            for user in User.objects.filter(pk__in=changed).order_by("username"):
                 self.log_change(
                     request,
                     user,
@@ -333,7 +334,9 @@ class UserAdmin(BaseUserAdmin):
                     if days
                     else "May write in the table chats again.",
                 )
-        self.message_user(request, chat_bar_done_text(count, barred=bool(days)), messages.SUCCESS)
+        self.message_user(
+            request, chat_bar_done_text(len(changed), barred=bool(days)), messages.SUCCESS
+        )
         self._skipped(request, skipped)
 
     def has_delete_permission(self, request, obj=None):

@@ -12,7 +12,8 @@ is shown only once the game is over.
 import json
 
 from django.contrib import admin, messages
-from django.db import models
+from django.contrib.auth import get_user_model
+from django.db import models, transaction
 from django.db.models import Count, F
 from django.urls import reverse
 from django.utils.html import format_html
@@ -243,13 +244,22 @@ class ChatReportAdmin(ReadOnlyAdmin):
     """Chat messages players reported: the staff's queue (open reports first).  Staff
     with the permission to change reports hide a message (shown to nobody any more,
     kept here with its reports) or dismiss its reports; either answers every open report
-    of that message.  A hide made by mistake is undone with "Show … again"."""
+    of that message.  A hide made by mistake is undone with "Show … again".  Each report
+    says who answered it last ("resolved by"), and its history every answer."""
 
-    list_display = ("message_text", "author", "table", "reports", "state", "created_at")
+    list_display = (
+        "message_text",
+        "author",
+        "table",
+        "reports",
+        "state",
+        "resolved_by",
+        "created_at",
+    )
     list_filter = (ReportStateFilter, "outcome")
     search_fields = ("=message__game__id", "message__user__username", "message__text")
     ordering = (F("resolved_at").desc(nulls_first=True), "-created_at")
-    list_select_related = ("message__user", "reporter")
+    list_select_related = ("message__user", "reporter", "resolved_by")
     fields = (
         "message_text",
         "author",
@@ -259,6 +269,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
         "created_at",
         "resolved_at",
         "outcome",
+        "resolved_by",
     )
     readonly_fields = fields
     actions = ("hide_messages", "dismiss_reports", "show_again", "bar_authors", "unbar_authors")
@@ -267,7 +278,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
         return (
             super()
             .get_queryset(request)
-            .select_related("message__user", "reporter")
+            .select_related(*self.list_select_related)
             .annotate(report_count=Count("message__reports"))
         )
 
@@ -331,12 +342,19 @@ class ChatReportAdmin(ReadOnlyAdmin):
         }
         return super().changeform_view(request, object_id, form_url, extra_context)
 
+    # Each answer is one transaction with the lines it leaves in the admin's history (in
+    # English, as the accounts' list writes them: one history reads in one language), on
+    # every report it answered and on every account it barred or let write again.
+
     @admin.action(
         description=_("Hide the reported messages (shown to nobody, kept here)"),
         permissions=["change"],
     )
     def hide_messages(self, request, queryset):
-        n = chat_reports_resolve(reports=queryset, hide=True)
+        with transaction.atomic():
+            done = chat_reports_resolve(reports=queryset, hide=True, by=request.user)
+            self._reports_logged(request, done.reports, "Hid the message (report answered).")
+        n = len(done.lines)
         said = ngettext("%(count)d message hidden.", "%(count)d messages hidden.", n)
         self._done(request, said, n)
 
@@ -345,7 +363,12 @@ class ChatReportAdmin(ReadOnlyAdmin):
         permissions=["change"],
     )
     def show_again(self, request, queryset):
-        n = chat_lines_show_again(reports=queryset)
+        with transaction.atomic():
+            done = chat_lines_show_again(reports=queryset, by=request.user)
+            self._reports_logged(
+                request, done.reports, "Showed the message again (the report reads dismissed)."
+            )
+        n = len(done.lines)
         said = ngettext("%(count)d message shown again.", "%(count)d messages shown again.", n)
         self._done(request, said, n)
 
@@ -354,7 +377,10 @@ class ChatReportAdmin(ReadOnlyAdmin):
         permissions=["change"],
     )
     def dismiss_reports(self, request, queryset):
-        n = chat_reports_resolve(reports=queryset, hide=False)
+        with transaction.atomic():
+            done = chat_reports_resolve(reports=queryset, hide=False, by=request.user)
+            self._reports_logged(request, done.reports, "Dismissed the report (the message stays).")
+        n = len(done.reports)
         said = ngettext("%(count)d report dismissed.", "%(count)d reports dismissed.", n)
         self._done(request, said, n)
 
@@ -363,16 +389,49 @@ class ChatReportAdmin(ReadOnlyAdmin):
         permissions=["change"],
     )
     def bar_authors(self, request, queryset):
-        n = chat_authors_bar(reports=queryset, days=CHAT_BAR_DAYS)
-        self.message_user(request, chat_bar_done_text(n, barred=True), messages.SUCCESS)
+        self._authors_bar(request, queryset, days=CHAT_BAR_DAYS)
 
     @admin.action(
         description=_("Let the authors of the reported messages write in the chats again"),
         permissions=["change"],
     )
     def unbar_authors(self, request, queryset):
-        n = chat_authors_bar(reports=queryset, days=None)
-        self.message_user(request, chat_bar_done_text(n, barred=False), messages.SUCCESS)
+        self._authors_bar(request, queryset, days=None)
+
+    def _authors_bar(self, request, queryset, *, days: int | None) -> None:
+        """Bar (``days``) or let write again (None) the authors of the chosen reports'
+        lines, each change in the account's history with the lines it answers."""
+        with transaction.atomic():
+            changed = chat_authors_bar(reports=queryset, days=days)
+            lines: dict[int, list[str]] = {}
+            for author, message, table in (
+                ChatMessage.objects.filter(
+                    pk__in=queryset.values("message_id"), user_id__in=changed
+                )
+                .order_by("pk")
+                .values_list("user_id", "pk", "game_id")
+            ):
+                lines.setdefault(author, []).append(f"message {message} at table {table}")
+            for user in get_user_model().objects.filter(pk__in=changed).order_by("username"):
+                reported = ", ".join(lines.get(user.pk, []))
+                self.log_change(
+                    request,
+                    user,
+                    (
+                        f"Barred from the table chats for {days} days"
+                        if days
+                        else "May write in the table chats again"
+                    )
+                    + f" (chat reports queue: {reported}).",
+                )
+        self.message_user(
+            request, chat_bar_done_text(len(changed), barred=bool(days)), messages.SUCCESS
+        )
+
+    def _reports_logged(self, request, report_ids: list[int], said: str) -> None:
+        """``said`` in the history of each report of ``report_ids``."""
+        for report in ChatReport.objects.filter(pk__in=report_ids).order_by("pk"):
+            self.log_change(request, report, said)
 
     def _done(self, request, said: str, count: int) -> None:
         """What an action did, in a sentence with its count."""

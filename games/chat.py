@@ -18,6 +18,8 @@ staff, who are mailed once per line (``chat_report_mail``, settings.MANAGERS), h
 (kept for them, shown to nobody) or dismiss the report with ``chat_reports_resolve``,
 may show a hidden one again (``chat_lines_show_again``) and bar its author from writing
 in the chats for a while (``chat_authors_bar``: ``chat_post`` refuses them until then).
+Each of these answers records who gave it on the reports it answers (``resolved_by``)
+and returns exactly what it changed, for the admin to write in each object's history.
 Reading the chat is ``selectors.chat_lines``.
 """
 
@@ -27,7 +29,7 @@ import logging
 import math
 import unicodedata
 from datetime import UTC, timedelta
-from typing import Any
+from typing import Any, NamedTuple
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -250,27 +252,40 @@ def chat_report_mail(*, report_id: int) -> int:
     return len(settings.MANAGERS)
 
 
-def chat_reports_resolve(*, reports: QuerySet[ChatReport], hide: bool) -> int:
+class ReportsAnswered(NamedTuple):
+    """What an answer of staff to chat reports changed, for the admin's history: the
+    lines it hid (or showed again) and the reports it answered (every open report of
+    those lines, not only the ones chosen)."""
+
+    lines: list[int]
+    reports: list[int]
+
+
+def chat_reports_resolve(*, reports: QuerySet[ChatReport], hide: bool, by: Any) -> ReportsAnswered:
     """Staff's answer to ``reports``: hide their messages (``hide``: no page, API answer
     or e-mail shows them any more; every open board of their tables drops them at once,
     as for a deleted line) or leave them (dismiss); either closes every open report of
-    those messages, not only the ones chosen.  Returns how many messages were hidden
-    (``hide``) or how many reports were dismissed."""
+    those messages, not only the ones chosen, as answered by ``by`` (the member of
+    staff; None: nobody known).  Returns the lines hidden and the reports answered."""
     now = timezone.now()
     outcome = ChatReport.Outcome.HIDDEN if hide else ChatReport.Outcome.DISMISSED
     message_ids = set(reports.values_list("message_id", flat=True))
     with transaction.atomic():
-        hidden = _lines_hidden_set(message_ids, now) if hide else 0
-        answered = ChatReport.objects.filter(
-            message_id__in=message_ids, resolved_at__isnull=True
-        ).update(resolved_at=now, outcome=outcome)
-    return hidden if hide else answered
+        hidden = _lines_hidden_set(message_ids, now) if hide else []
+        answered = _reports_answered(
+            ChatReport.objects.filter(message_id__in=message_ids, resolved_at__isnull=True),
+            outcome=outcome,
+            by=by,
+            now=now,
+        )
+    return ReportsAnswered(lines=hidden, reports=answered)
 
 
-def chat_lines_show_again(*, reports: QuerySet[ChatReport]) -> int:
-    """Staff undo a hide: the messages of ``reports`` are shown again, everywhere (every
-    open board of their tables gets them back at once), and their reports read
-    dismissed.  Returns how many messages came back."""
+def chat_lines_show_again(*, reports: QuerySet[ChatReport], by: Any) -> ReportsAnswered:
+    """Staff (``by``) undo a hide: the messages of ``reports`` are shown again,
+    everywhere (every open board of their tables gets them back at once), and their
+    reports read dismissed, answered by ``by``.  Returns the lines shown again and the
+    reports that changed."""
     hidden = set(
         ChatMessage.objects.filter(
             pk__in=reports.values("message_id"), hidden_at__isnull=False
@@ -278,16 +293,33 @@ def chat_lines_show_again(*, reports: QuerySet[ChatReport]) -> int:
     )  # a report of a line that is shown stays as it is
     with transaction.atomic():
         shown = _lines_hidden_set(hidden, None)
-        ChatReport.objects.filter(message_id__in=hidden).update(
-            resolved_at=timezone.now(), outcome=ChatReport.Outcome.DISMISSED
+        answered = _reports_answered(
+            ChatReport.objects.filter(message_id__in=shown),
+            outcome=ChatReport.Outcome.DISMISSED,
+            by=by,
+            now=timezone.now(),
         )
-    return shown
+    return ReportsAnswered(lines=shown, reports=answered)
 
 
-def chat_authors_bar(*, reports: QuerySet[ChatReport], days: int | None = CHAT_BAR_DAYS) -> int:
+def _reports_answered(
+    reports: QuerySet[ChatReport], *, outcome: str, by: Any, now: Any
+) -> list[int]:
+    """Inside the caller's transaction: ``reports`` answered now with ``outcome`` by
+    ``by``, their rows locked first, so that two members of staff answering at once
+    each answer (and log) only the reports they changed.  Returns their ids."""
+    ids = list(reports.select_for_update().order_by("pk").values_list("pk", flat=True))
+    ChatReport.objects.filter(pk__in=ids).update(resolved_at=now, outcome=outcome, resolved_by=by)
+    return ids
+
+
+def chat_authors_bar(
+    *, reports: QuerySet[ChatReport], days: int | None = CHAT_BAR_DAYS
+) -> list[int]:
     """Staff bar the authors of the lines of ``reports`` from writing in any table chat
     for ``days`` days from now (None: let them write again); they still read, mute and
-    report.  A bar already running longer is kept.  Returns how many accounts changed."""
+    report.  A bar already running longer is kept.  Returns the ids of the accounts
+    that changed."""
     authors = User.objects.filter(
         pk__in=ChatMessage.objects.filter(pk__in=reports.values("message_id")).values("user_id")
     )
@@ -312,20 +344,37 @@ def chat_bar_done_text(count: int, *, barred: bool) -> str:
     return said % {"count": count}
 
 
-def chat_users_bar(*, users: QuerySet[User], days: int | None = CHAT_BAR_DAYS) -> int:
+def chat_users_bar(*, users: QuerySet[User], days: int | None = CHAT_BAR_DAYS) -> list[int]:
     """Staff bar ``users`` from writing in any table chat for ``days`` days from now
     (None: let them write again), from the reports' queue or the accounts' list.  A bar
-    already running longer is kept.  Returns how many accounts changed."""
+    already running longer is kept.  The rows are locked first (in one order), so the
+    ids returned are exactly the accounts that changed, each for the admin's history."""
+    accounts = User.objects.filter(pk__in=users.values("pk"))
     if days is None:
-        return users.filter(chat_barred_until__isnull=False).update(chat_barred_until=None)
-    until = timezone.now() + timedelta(days=days)
-    return users.filter(Q(chat_barred_until__isnull=True) | Q(chat_barred_until__lt=until)).update(
-        chat_barred_until=until
-    )
+        until = None
+        changing = accounts.filter(chat_barred_until__isnull=False)
+    else:
+        until = timezone.now() + timedelta(days=days)
+        changing = accounts.filter(
+            Q(chat_barred_until__isnull=True) | Q(chat_barred_until__lt=until)
+        )
+    with transaction.atomic():
+        ids = list(changing.select_for_update().order_by("pk").values_list("pk", flat=True))
+        User.objects.filter(pk__in=ids).update(chat_barred_until=until)
+    return ids
 
 
-def _lines_hidden_set(message_ids: set[int], hidden_at: Any) -> int:
+def _lines_hidden_set(message_ids: set[int], hidden_at: Any) -> list[int]:
     """Hide (``hidden_at``: when) or show again (None) the chat lines ``message_ids``,
-    table by table (``_chat_changed``).  Returns how many lines changed."""
+    table by table (``_chat_changed``: under its game row's lock, which every change of
+    a table's lines takes).  Returns the ids of the lines that changed."""
     lines = ChatMessage.objects.filter(pk__in=message_ids, hidden_at__isnull=hidden_at is not None)
-    return _chat_changed(lines, lambda here: here.update(hidden_at=hidden_at))
+    changed: list[int] = []
+
+    def change(here: QuerySet[ChatMessage]) -> int:
+        ids = list(here.values_list("pk", flat=True))
+        changed.extend(ids)
+        return ChatMessage.objects.filter(pk__in=ids).update(hidden_at=hidden_at)
+
+    _chat_changed(lines, change)
+    return sorted(changed)

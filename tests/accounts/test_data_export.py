@@ -77,7 +77,7 @@ def test_the_file_holds_the_account_its_games_and_words(client, alice, bob, caro
     chat_report(game=running, user=alice, message=theirs.pk)
     hidden = chat_post(game=running, user=alice, text="Sorry, staff hid this")
     chat_report(game=running, user=bob, message=hidden.pk)
-    chat_reports_resolve(reports=ChatReport.objects.filter(message=hidden), hide=True)
+    chat_reports_resolve(reports=ChatReport.objects.filter(message=hidden), hide=True, by=None)
     chat_mute(user=alice, username="bob")
     InvitationBlock.objects.create(user=alice, blocked=carol)
     _token, secret = token_create(user=alice, name="my bot")

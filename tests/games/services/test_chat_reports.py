@@ -5,11 +5,14 @@ reports."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.auth.models import Permission
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 from rest_framework.test import APIClient
 
 from games.chat import chat_lines_show_again, chat_post, chat_report, chat_reports_resolve
@@ -87,7 +90,8 @@ def test_hiding_takes_the_line_from_everyone_everywhere_and_keeps_it(
     chat_report(game=game, user=alice, message=abuse.pk)
     chat_report(game=game, user=dora, message=abuse.pk)
     reports = ChatReport.objects.filter(reporter=alice)  # one report answers them all
-    assert chat_reports_resolve(reports=reports, hide=True) == 1
+    done = chat_reports_resolve(reports=reports, hide=True, by=dora)
+    assert done.lines == [abuse.pk] and len(done.reports) == 2
     for user in (alice, bob, dora):
         assert _texts(game, user) == ["please stop"]
     api = APIClient()
@@ -96,7 +100,7 @@ def test_hiding_takes_the_line_from_everyone_everywhere_and_keeps_it(
     assert [m["text"] for m in listed] == ["please stop"]
     kept = ChatMessage.objects.get(pk=abuse.pk)
     assert kept.hidden_at is not None and kept.text == "you all play like idiots"
-    assert set(ChatReport.objects.values_list("outcome", flat=True)) == {"hidden"}
+    assert set(ChatReport.objects.values_list("outcome", "resolved_by")) == {("hidden", dora.pk)}
     assert not ChatReport.objects.filter(resolved_at__isnull=True).exists()
     # Nor does an e-mail quote it: Alice's turn e-mail lists the chat.
     mail.outbox.clear()
@@ -106,9 +110,10 @@ def test_hiding_takes_the_line_from_everyone_everywhere_and_keeps_it(
     assert "please stop" in to_alice.body and "idiots" not in to_alice.body
 
 
-def test_dismissing_leaves_the_message(game, abuse, alice):
+def test_dismissing_leaves_the_message(game, abuse, alice, dora):
     chat_report(game=game, user=alice, message=abuse.pk)
-    assert chat_reports_resolve(reports=ChatReport.objects.all(), hide=False) == 1
+    done = chat_reports_resolve(reports=ChatReport.objects.all(), hide=False, by=dora)
+    assert done.lines == [] and done.reports == [ChatReport.objects.get().pk]
     assert _texts(game, alice) == ["you all play like idiots"]
     assert ChatReport.objects.get().outcome == "dismissed"
     # Reported again after a dismissal, it is still her one report (already answered).
@@ -198,7 +203,7 @@ def test_dismissing_one_report_answers_every_report_of_that_message(
 
 def test_a_hide_made_by_mistake_is_undone(admin_client, game, abuse, alice, bob):
     chat_report(game=game, user=alice, message=abuse.pk)
-    chat_reports_resolve(reports=ChatReport.objects.all(), hide=True)
+    chat_reports_resolve(reports=ChatReport.objects.all(), hide=True, by=None)
     assert _texts(game, bob) == []
     report = ChatReport.objects.get()
     done = admin_client.post(
@@ -207,12 +212,110 @@ def test_a_hide_made_by_mistake_is_undone(admin_client, game, abuse, alice, bob)
     assert "1 message shown again." in done.content.decode()
     assert _texts(game, bob) == ["you all play like idiots"]
     assert ChatReport.objects.get().outcome == "dismissed"
-    assert chat_lines_show_again(reports=ChatReport.objects.all()) == 0  # nothing hidden now
+    again = chat_lines_show_again(reports=ChatReport.objects.all(), by=None)
+    assert again == ([], [])  # nothing hidden now
     # "Show again" on the open report of a line never hidden leaves that report open.
     other = chat_post(game=game, user=bob, text="gg")
     chat_report(game=game, user=alice, message=other.pk)
-    assert chat_lines_show_again(reports=ChatReport.objects.filter(message=other)) == 0
+    assert chat_lines_show_again(reports=ChatReport.objects.filter(message=other), by=None) == (
+        [],
+        [],
+    )
     assert ChatReport.objects.get(message=other).resolved_at is None
+
+
+def _history(obj):
+    """The admin history of ``obj``: (who, what) of each line, oldest first."""
+    from django.contrib.admin.models import LogEntry
+    from django.contrib.contenttypes.models import ContentType
+
+    return [
+        (entry.user.username, entry.change_message)
+        for entry in LogEntry.objects.filter(
+            content_type=ContentType.objects.get_for_model(obj), object_id=str(obj.pk)
+        ).order_by("id")
+    ]
+
+
+def test_every_answer_from_the_queue_is_in_the_history_with_who_gave_it(
+    admin_client, admin_user, game, abuse, alice, bob, dora
+):
+    """The queue's answers left no trace of who gave them: the report's and the
+    account's "History" said there was none, the report kept only when and how.  Each
+    answer now writes a line in the history of every report it answered (those of the
+    same message not chosen too) and of every account it barred or let write again,
+    and the report names who answered it, on its page and in the list."""
+    chat_report(game=game, user=alice, message=abuse.pk)
+    chat_report(game=game, user=dora, message=abuse.pk)
+    other = chat_post(game=game, user=bob, text="gg ez")
+    chat_report(game=game, user=alice, message=other.pk)
+    first, second = ChatReport.objects.filter(message=abuse).order_by("reporter__username")
+    third = ChatReport.objects.get(message=other)
+
+    def act(action, *reports):
+        answer = admin_client.post(
+            QUEUE, {"action": action, "_selected_action": [r.pk for r in reports]}, follow=True
+        )
+        assert answer.status_code == 200
+        return answer.content.decode()
+
+    assert "1 message hidden." in act("hide_messages", first)
+    hid = ("admin", "Hid the message (report answered).")
+    assert _history(first) == _history(second) == [hid]
+    assert "1 report dismissed." in act("dismiss_reports", third)
+    assert _history(third) == [("admin", "Dismissed the report (the message stays).")]
+    assert {r.resolved_by for r in ChatReport.objects.all()} == {admin_user}
+
+    assert "1 message shown again." in act("show_again", second)
+    shown = ("admin", "Showed the message again (the report reads dismissed).")
+    assert _history(first) == _history(second) == [hid, shown]
+    assert _history(third) == [("admin", "Dismissed the report (the message stays).")]
+
+    where = f"message {abuse.pk} at table {game.pk}, message {other.pk} at table {game.pk}"
+    assert "1 player may not write" in act("bar_authors", first, third)
+    barred = ("admin", f"Barred from the table chats for 7 days (chat reports queue: {where}).")
+    assert _history(bob) == [barred]
+    longer = timezone.now() + timedelta(days=30)
+    type(bob).objects.filter(pk=bob.pk).update(chat_barred_until=longer)
+    assert "0 players may not write" in act("bar_authors", first)  # a longer bar stands
+    assert _history(bob) == [barred]
+    assert "1 player may write in the chats again." in act("unbar_authors", third)
+    again = f"May write in the table chats again (chat reports queue: message {other.pk} at "
+    assert _history(bob) == [barred, ("admin", again + f"table {game.pk}).")]
+    assert _history(alice) == _history(dora) == []  # the reporters are untouched
+
+    # Django's own history pages read them (they said "no change history").
+    account = admin_client.get(reverse("admin:accounts_user_history", args=[bob.pk]))
+    assert "Barred from the table chats for 7 days" in account.content.decode()
+    page = admin_client.get(reverse("admin:games_chatreport_history", args=[first.pk]))
+    assert "Hid the message (report answered)." in page.content.decode()
+    # Who answered: on the report's page (a link to the account) and in the list.
+    link = reverse("admin:accounts_user_change", args=[admin_user.pk])
+    report_page = admin_client.get(reverse("admin:games_chatreport_change", args=[first.pk]))
+    assert "Resolved by" in report_page.content.decode() and link in report_page.content.decode()
+    assert 'name="_save"' not in report_page.content.decode()
+    listing = admin_client.get(QUEUE).content.decode()
+    assert (
+        "Resolved by" in listing and listing.count('class="field-resolved_by nowrap">admin<') == 3
+    )
+
+
+def test_a_bar_from_the_accounts_list_is_in_the_history_only_when_it_changed(
+    admin_client, admin_user, alice, bob
+):
+    accounts = reverse("admin:accounts_user_changelist")
+    admin_client.post(accounts, {"action": "bar_from_chats", "_selected_action": [bob.pk]})
+    longer = timezone.now() + timedelta(days=30)
+    type(bob).objects.filter(pk=bob.pk).update(chat_barred_until=longer)
+    admin_client.post(accounts, {"action": "bar_from_chats", "_selected_action": [bob.pk]})
+    admin_client.post(
+        accounts, {"action": "unbar_from_chats", "_selected_action": [alice.pk, bob.pk]}
+    )
+    assert _history(bob) == [
+        ("admin", "Barred from the table chats for 7 days."),
+        ("admin", "May write in the table chats again."),
+    ]
+    assert _history(alice) == []
 
 
 def test_a_moderator_without_the_permission_neither_sees_the_count_nor_answers(game, abuse, alice):
@@ -270,7 +373,7 @@ def test_the_moderators_are_mailed_once_per_line_until_they_answer(
         chat_report(game=game, user=alice, message=abuse.pk)
     assert len(_to_moderators()) == 1
     # Answered (dismissed), a new report of the same line is news again.
-    chat_reports_resolve(reports=ChatReport.objects.all(), hide=False)
+    chat_reports_resolve(reports=ChatReport.objects.all(), hide=False, by=None)
     ChatReport.objects.filter(reporter=dora).delete()
     with run_commits():
         chat_report(game=game, user=dora, message=abuse.pk)
@@ -289,7 +392,7 @@ def test_no_moderator_mail_without_an_address_or_once_answered(
         report = chat_report(game=game, user=alice, message=abuse.pk)
     assert mail.outbox == []
     settings.MANAGERS = [("Moderators", "mods@example.org")]
-    chat_reports_resolve(reports=ChatReport.objects.all(), hide=True)
+    chat_reports_resolve(reports=ChatReport.objects.all(), hide=True, by=None)
     assert chat_report_mail(report_id=report.pk) == 0  # answered before the task ran
     assert chat_report_mail(report_id=987654) == 0  # gone (the line deleted)
     assert mail.outbox == []
