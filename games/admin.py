@@ -194,9 +194,7 @@ class ChatMessageAdmin(GameRowAdmin):
     @admin.display(description=_("author"), ordering="user__username")
     def author(self, message):
         """The name the players see, the username beside it, and a link to the account."""
-        user = message.user
-        link = reverse("admin:accounts_user_change", args=[user.pk])
-        return format_html('<a href="{}">{}</a> ({})', link, user.public_name, user.username)
+        return _account_link(message.user)
 
     def has_delete_permission(self, request, obj=None):
         return request.user.has_perm("games.delete_chatmessage")
@@ -217,6 +215,17 @@ class ChatMessageAdmin(GameRowAdmin):
 
     def delete_queryset(self, request, queryset):
         chat_lines_delete(lines=queryset)
+
+
+def _account_link(user):
+    """A player as staff read them: the name the boards show, linked to the account, and
+    the username beside it."""
+    return format_html(
+        '<a href="{}">{}</a> ({})',
+        reverse("admin:accounts_user_change", args=[user.pk]),
+        user.public_name,
+        user.username,
+    )
 
 
 class ReportStateFilter(admin.SimpleListFilter):
@@ -251,13 +260,23 @@ class ChatReportAdmin(ReadOnlyAdmin):
         "message_text",
         "author",
         "table",
+        "reporter_shown",
         "reports",
         "state",
         "resolved_by",
         "created_at",
     )
     list_filter = (ReportStateFilter, "outcome")
-    search_fields = ("=message__game__id", "message__user__username", "message__text")
+    # The moderators' e-mail names both players by the name the boards show and by the
+    # username: either finds the report here.
+    search_fields = (
+        "=message__game__id",
+        "message__user__username",
+        "message__user__display_name",
+        "reporter__username",
+        "reporter__display_name",
+        "message__text",
+    )
     ordering = (F("resolved_at").desc(nulls_first=True), "-created_at")
     list_select_related = ("message__user", "reporter", "resolved_by")
     fields = (
@@ -265,7 +284,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
         "author",
         "author_messages",
         "table",
-        "reporter",
+        "reporter_shown",
         "created_at",
         "resolved_at",
         "outcome",
@@ -289,13 +308,12 @@ class ChatReportAdmin(ReadOnlyAdmin):
     @admin.display(description=_("author"), ordering="message__user__username")
     def author(self, report):
         """The author's public name and username, linked to their account."""
-        user = report.message.user
-        return format_html(
-            '<a href="{}">{}</a> ({})',
-            reverse("admin:accounts_user_change", args=[user.pk]),
-            user.public_name,
-            user.username,
-        )
+        return _account_link(report.message.user)
+
+    @admin.display(description=_("reporter"), ordering="reporter__username")
+    def reporter_shown(self, report):
+        """The reporter's public name and username, linked to their account."""
+        return _account_link(report.reporter)
 
     @admin.display(description=_("all their messages"))
     def author_messages(self, report):

@@ -215,7 +215,8 @@ def chat_report(*, game: Game, user: Any, message: Any) -> ChatReport:
 
 def chat_report_mail(*, report_id: int) -> int:
     """Tell the moderators (settings.MANAGERS) of the report ``report_id`` by e-mail:
-    who reported whose line at which table, the line, and where to answer it.  Nothing
+    who reported whose line at which table, the line, and where to answer it (the
+    queue, the report's own page, and the table's chat in the admin).  Nothing
     when nobody is to be told or the report was answered meanwhile.  Returns how many
     addresses it went to.  The mail backend's errors are raised (the task retries)."""
     if not settings.MANAGERS:
@@ -230,15 +231,22 @@ def chat_report_mail(*, report_id: int) -> int:
     line = report.message
     site = settings.SITE_URL
     # In the site's language and in UTC, whoever's request or task sends it.
+    # Each person by the name the boards show and by the username (what the queue and the
+    # accounts' list find them by, and what no other account shares).  Nothing of the
+    # game itself: no card, no sealed choice, no standing order.
     with translation.override(settings.LANGUAGE_CODE), timezone.override(UTC):
         context = {
-            "reporter": report.reporter.public_name,
-            "author": line.user.public_name,
+            "reporter": _person(report.reporter),
+            "author": _person(line.user),
             "table": line.game_id,
             "text": line.text,
             "written_at": line.created_at,
             "reports": ChatReport.objects.filter(message=line, resolved_at__isnull=True).count(),
             "queue_url": site + reverse("admin:games_chatreport_changelist") + "?state=open",
+            "report_url": site + reverse("admin:games_chatreport_change", args=[report.pk]),
+            "chat_url": site
+            + reverse("admin:games_chatmessage_changelist")
+            + f"?game__id__exact={line.game_id}",
             "table_url": site + reverse("games:detail", args=[line.game_id]),
         }
         subject = _("Chat report at table %(table)s") % {"table": line.game_id}
@@ -259,6 +267,11 @@ class ReportsAnswered(NamedTuple):
 
     lines: list[int]
     reports: list[int]
+
+
+def _person(user: Any) -> str:
+    """A player for the moderators: the name the boards show, and the username."""
+    return f"{user.public_name} ({user.username})"
 
 
 def chat_reports_resolve(*, reports: QuerySet[ChatReport], hide: bool, by: Any) -> ReportsAnswered:

@@ -362,8 +362,9 @@ def test_the_moderators_are_mailed_once_per_line_until_they_answer(
     [sent] = _to_moderators()
     assert sent.to == ["mods@example.org", "m2@example.org"]
     assert sent.subject == f"[High Society] Chat report at table {game.pk}"
-    assert "Alice reported a chat line at table" in sent.body
-    assert "Bob wrote (" in sent.body and "UTC):\n    you all play like idiots" in sent.body
+    assert "Alice (alice) reported a chat line at table" in sent.body
+    assert "Bob (bob) wrote (" in sent.body
+    assert "UTC):\n    you all play like idiots" in sent.body
     assert "This line has 1 open report." in sent.body
     assert f"https://hs.example.org{QUEUE}?state=open" in sent.body
     assert f"https://hs.example.org/games/{game.pk}/" in sent.body
@@ -379,6 +380,52 @@ def test_the_moderators_are_mailed_once_per_line_until_they_answer(
         chat_report(game=game, user=dora, message=abuse.pk)
     assert len(_to_moderators()) == 2
     assert "This line has 1 open report." in _to_moderators()[1].body  # one was answered
+
+
+def test_the_moderators_find_the_report_the_mail_names(
+    admin_client, game, abuse, alice, bob, dora, moderators, run_commits
+):
+    """The e-mail named the players by the names the boards show, which the queue did
+    not search (usernames only), and its table link opened a board without the chat.
+    It now names each by both, links to the report's own page and to the table's chat
+    in the admin; the queue finds the report by either name of either player and
+    lists who reported it.  Nothing of the game itself is in the e-mail."""
+    from games.ai.orders import Order
+    from games.services import game_orders_set
+
+    type(bob).objects.filter(pk=bob.pk).update(display_name="Robert Rude")
+    type(alice).objects.filter(pk=alice.pk).update(display_name="Al Watchful")
+    game_orders_set(game=game, user=bob, card="lux5", order=Order(kind="bid", maximum=7000))
+    mail.outbox.clear()
+    with run_commits():
+        report = chat_report(game=game, user=alice, message=abuse.pk)
+    [sent] = _to_moderators()
+    body = sent.body
+    assert "Al Watchful (alice) reported a chat line" in body
+    assert "Robert Rude (bob) wrote (" in body
+    change = reverse("admin:games_chatreport_change", args=[report.pk])
+    chat = reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={game.pk}"
+    assert f"This report: https://hs.example.org{change}\n" in body
+    assert f"The table's chat: https://hs.example.org{chat}\n" in body
+    assert f"https://hs.example.org{QUEUE}?state=open" in body
+    # No card (the deck, the card up), no standing order, no money.
+    for secret in ("lux", "Luxury", "7000", "7,000", "order", "bid"):
+        assert secret not in body, secret
+    # The report's page (the link) opens, and names both.
+    page = admin_client.get(change).content.decode()
+    assert "Robert Rude</a> (bob)" in page and "Al Watchful</a> (alice)" in page
+
+    # Every name of the e-mail finds the report; the list shows the reporter.
+    chat_report(game=game, user=dora, message=chat_post(game=game, user=alice, text="hi").pk)
+    for words in ("Robert", "Rude", "bob", "Watchful", "alice"):
+        listing = admin_client.get(QUEUE, {"q": words})
+        found = [r.pk for r in listing.context["cl"].result_list]
+        assert report.pk in found, words
+    listing = admin_client.get(QUEUE, {"q": "Robert"})
+    assert [r.pk for r in listing.context["cl"].result_list] == [report.pk]
+    html = listing.content.decode()
+    assert "Reporter" in html and "Al Watchful</a> (alice)" in html
+    assert reverse("admin:accounts_user_change", args=[alice.pk]) in html
 
 
 def test_no_moderator_mail_without_an_address_or_once_answered(
