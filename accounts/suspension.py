@@ -37,7 +37,7 @@ def account_suspend(*, user: Any) -> Withdrawal:
         locked.session_generation = F("session_generation") + 1  # every session ends
         locked.save(update_fields=["is_active", "session_generation"])
         tokens_revoke_all(user=locked)
-    withdrawal = player_tables_leave(user=user)
+    withdrawal = player_tables_leave(user=user, why="suspended")
     logger.info(
         "account %s suspended: left %s tables, closed %s, resigned %s games",
         user.pk,

@@ -32,6 +32,8 @@ from games.models import ChatMessage, ChatReport, Game, Move, Notification, Seat
 
 HIDDEN_WHILE_RUNNING = _("(hidden until the game is over: it holds the deck order)")
 SEALED_WHILE_RUNNING = _("(hidden until the game is over: it holds a sealed choice)")
+# A table closed before its reason was kept (games/migrations/0023_game_closed_reason).
+CLOSED_UNKNOWN = _("Unknown (closed before the reason was kept)")
 
 # A game's JSON fields (its state above all, which grows with every move): no list shows
 # them, so no list loads them, neither the games' own nor, through ``game``, the lists of
@@ -89,6 +91,24 @@ class SeatInline(admin.TabularInline):
         return False
 
 
+class ClosedReasonFilter(admin.SimpleListFilter):
+    """The tables closed before their start, by why: their host, their host's suspension
+    or deletion, the wait, or unknown (closed before the reason was kept)."""
+
+    title = _("reason for closing")
+    parameter_name = "closed"
+
+    def lookups(self, request, model_admin):
+        return [*Game.ClosedReason.choices, ("unknown", CLOSED_UNKNOWN)]
+
+    def queryset(self, request, queryset):
+        if self.value() == "unknown":
+            return queryset.filter(status=Game.Status.ABANDONED, closed_reason="")
+        if self.value() in Game.ClosedReason.values:
+            return queryset.filter(closed_reason=self.value())
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyAdmin):
     # Secret while a game runs (the deck order, hands, sealed choices): the list's URL
@@ -97,7 +117,7 @@ class GameAdmin(ReadOnlyAdmin):
     # refuses any lookup on them (400), whatever the value and the game.
     secret_fields = frozenset({"state", "scenario_deck", "scenario_first_player", "result"})
     list_display = ("id", "status", "players", "created_by", "version", "created_at", "finished_at")
-    list_filter = ("status", "players", "memory_aid")
+    list_filter = ("status", ClosedReasonFilter, "players", "memory_aid")
     search_fields = (
         "=id",
         "created_by__username",
@@ -112,6 +132,8 @@ class GameAdmin(ReadOnlyAdmin):
     inlines = [SeatInline]
     fields = (
         "status",
+        "closed_shown",
+        "closed_at",
         "created_by",
         "players",
         "advanced",
@@ -129,9 +151,25 @@ class GameAdmin(ReadOnlyAdmin):
         "scenario_shown",
     )
     readonly_fields = fields
+    CLOSED_FIELDS = ("closed_shown", "closed_at")
 
     def get_queryset(self, request):
         return super().get_queryset(request).defer(*GAME_JSON_FIELDS)
+
+    def get_fields(self, request, obj=None):
+        """Why and when it closed, on the page of a table closed before its start only."""
+        fields = super().get_fields(request, obj)
+        if obj is not None and obj.status == Game.Status.ABANDONED:
+            return fields
+        return [name for name in fields if name not in self.CLOSED_FIELDS]
+
+    @admin.display(description=_("reason for closing"))
+    def closed_shown(self, game):
+        """Its host closed it, their account was suspended or deleted, or it waited
+        too long (``services._table_close``); unknown for a table closed before."""
+        if game.status != Game.Status.ABANDONED:
+            return "-"
+        return game.get_closed_reason_display() if game.closed_reason else CLOSED_UNKNOWN
 
     @admin.display(description=_("state"))
     def state_shown(self, game):

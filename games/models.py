@@ -44,9 +44,24 @@ class Game(models.Model):
     # shuffled when the game starts, so an id never says anything about the deck.
     id = models.BigAutoField(primary_key=True)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+
+    class ClosedReason(models.TextChoices):
+        """Why a table closed before its game started (``services._table_close``), for
+        staff: the admin shows it.  Blank: not closed, or closed before it was kept."""
+
+        HOST = "host", gettext_lazy("Its host closed it")
+        HOST_SUSPENDED = "suspended", gettext_lazy("Its host's account was suspended")
+        HOST_DELETED = "deleted", gettext_lazy("Its host's account was deleted")
+        WAITED = "waited", gettext_lazy("It waited too long for players, with nothing changed")
+
     # Abandoned because it waited WAITING_TABLE_DAYS unchanged (the stalled sweep), not
     # because its host closed it: what its page and the e-mails then say.
     closed_waiting = models.BooleanField(default=False)
+    # Why and when it closed before its start (set with ``status`` "abandoned").
+    closed_reason = models.CharField(
+        max_length=16, choices=ClosedReason.choices, blank=True, default=""
+    )
+    closed_at = models.DateTimeField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,

@@ -507,10 +507,12 @@ def _seat_is(seat: Seat, kind: str, value: Any, invitee: Any) -> bool:
 
 
 @game_logged
-def game_leave(*, game: Game, user: User, withdrawn: bool = False) -> Game:
+def game_leave(*, game: Game, user: User, withdrawn: str = "") -> Game:
     """Leave a table before it starts (an invited user declines).  When the creator
     leaves, the table is abandoned.  ``withdrawn``: staff or a deletion takes the
-    account out of its tables (``player_tables_leave``), not the player's own choice."""
+    account out of its tables (``player_tables_leave``), not the player's own choice;
+    it says why (``Game.ClosedReason``: the host's account suspended or deleted), and a
+    table of the account's own keeps it as the reason it closed."""
     _user_require(user, NotYourSeat(_("You do not have a seat at this table.")))
     with transaction.atomic():
         locked, seats = _game_lock_with_seats(game)
@@ -521,7 +523,7 @@ def game_leave(*, game: Game, user: User, withdrawn: bool = False) -> Game:
             raise NotAllowed(_("The game has started: you can resign instead of leaving."))
         _open_require(locked)
         if user.pk == locked.created_by_id:
-            _table_close(locked, why="gone" if withdrawn else "left")
+            _table_close(locked, reason=Game.ClosedReason(withdrawn or Game.ClosedReason.HOST))
         else:
             if not seat.accepted or seat.by_invitation:
                 # An invitation declined by leaving, or given up after accepting: the
@@ -552,7 +554,7 @@ def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
         quiet_since = now - timedelta(days=settings.WAITING_TABLE_DAYS)
         if locked is None or locked.status != Game.Status.OPEN or locked.updated_at > quiet_since:
             return False
-        _table_close(locked, why="expired")
+        _table_close(locked, reason=Game.ClosedReason.WAITED)
         _board_changed(locked)
     logger.info(
         "game %s: closed after waiting %s days for players", game_id, settings.WAITING_TABLE_DAYS
@@ -560,14 +562,28 @@ def waiting_table_expire(*, game_id: int, now: datetime) -> bool:
     return True
 
 
-def _table_close(locked: Game, *, why: str) -> None:
-    """Close a table before its game starts, ``why``: its host "left", the host's
-    account is "gone" (suspended or deleted: the host chose nothing), or it "expired"
-    (it waited too long).  Abandoned, no longer the rematch of its finished game, and
-    the people seated or invited there told (the host too when it expired)."""
+# What the e-mails about a closed table say of each reason (the key of their rows):
+# its host "left", the host's account is "gone" (suspended or deleted: the host chose
+# nothing), or it "expired" (it waited too long).
+CLOSED_TOLD = {
+    Game.ClosedReason.HOST: "left",
+    Game.ClosedReason.HOST_SUSPENDED: "gone",
+    Game.ClosedReason.HOST_DELETED: "gone",
+    Game.ClosedReason.WAITED: "expired",
+}
+
+
+def _table_close(locked: Game, *, reason: Game.ClosedReason) -> None:
+    """Close a table before its game starts, for ``reason`` (kept, with the time, for
+    staff).  Abandoned, no longer the rematch of its finished game, and the people
+    seated or invited there told (the host too when it expired)."""
+    why = CLOSED_TOLD[reason]
     expired = why == "expired"
     locked.status, locked.closed_waiting = Game.Status.ABANDONED, expired
-    locked.save(update_fields=["status", "closed_waiting", "updated_at"])
+    locked.closed_reason, locked.closed_at = reason, timezone.now()
+    locked.save(
+        update_fields=["status", "closed_waiting", "closed_reason", "closed_at", "updated_at"]
+    )
     if locked.rematch_of_id is not None:
         _rematch_release(locked)
     told = Seat.objects.filter(game=locked, user__isnull=False).values_list("user_id", flat=True)
@@ -989,7 +1005,7 @@ def player_withdraw(*, user: Any) -> Withdrawal:
     what they said and set: their chat lines, mutes and invitation blocks both ways,
     their unsent notices.  Finished games keep them in their seats: the records stay
     true."""
-    withdrawal = player_tables_leave(user=user)
+    withdrawal = player_tables_leave(user=user, why=Game.ClosedReason.HOST_DELETED)
     chat_lines_delete(lines=ChatMessage.objects.filter(user=user))
     with transaction.atomic():
         ChatMute.objects.filter(Q(user=user) | Q(muted=user)).delete()
@@ -998,18 +1014,23 @@ def player_withdraw(*, user: Any) -> Withdrawal:
     return withdrawal
 
 
-def player_tables_leave(*, user: Any) -> Withdrawal:
+def player_tables_leave(*, user: Any, why: str) -> Withdrawal:
     """Take ``user`` out of every table they play: leave each waiting table (declining
     its invitation; a table of their own is closed) and resign each running game (a bot
     plays the seat to the end, so the others' game stays whole).  For an account that
-    is deleted or suspended by staff; the account must still be active while it runs."""
+    is deleted or suspended by staff, ``why``: "deleted" or "suspended" (the values of
+    ``Game.ClosedReason``), which a table of their own keeps as the reason it closed;
+    the account must still be active while it runs."""
+    reason = Game.ClosedReason(why)
+    if reason not in (Game.ClosedReason.HOST_SUSPENDED, Game.ClosedReason.HOST_DELETED):
+        raise ValueError(f"not a reason to take an account out of its tables: {why!r}")
     _user_require(user, NotAllowed(_("Log in to leave your tables.")))
     left = closed = resigned = 0
     for game_id, host_id in Game.objects.filter(
         status=Game.Status.OPEN, seats__user=user
     ).values_list("pk", "created_by_id"):
         try:
-            game_leave(game=Game(pk=game_id), user=user, withdrawn=True)
+            game_leave(game=Game(pk=game_id), user=user, withdrawn=reason)
         except GameError:
             continue  # started, or closed, meanwhile: the next loop or nothing
         if host_id == user.pk:

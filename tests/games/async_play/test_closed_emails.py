@@ -168,7 +168,7 @@ def test_a_host_taken_out_by_staff_is_not_said_to_have_closed_it(
     from games.services import player_tables_leave
 
     with run_commits():
-        player_tables_leave(user=alice)
+        player_tables_leave(user=alice, why="suspended")
     (message,) = _to(carol)
     table = waiting.pk
     assert message.subject == f"[High Society] Table {table} closed before its game started"
