@@ -12,6 +12,7 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db import transaction
+from django.db.models import Q
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -29,8 +30,8 @@ from games.selectors import player_tables
 RIGHTS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions")
 # Suspending and deleting pass over these (their confirmation page says so too).
 PASSED_OVER = _(
-    "Passed over (your own account, deleted or suspended accounts, and superusers’ "
-    "accounts unless you are one): %(names)s."
+    "Passed over (your own account, deleted or suspended accounts, and the staff’s "
+    "accounts unless you are a superuser): %(names)s."
 )
 USERNAME_HELP = _("At most 30 characters, no “@”; nothing that reads as another account’s name.")
 
@@ -42,6 +43,10 @@ def _username_checked(form: forms.ModelForm) -> str:
     if User.objects.exclude(pk=form.instance.pk).filter(username__iexact=username).exists():
         raise forms.ValidationError(gettext("Another account has this username (in some case)."))
     return username
+
+
+def _staff(user) -> bool:
+    return bool(user.is_staff or user.is_superuser)
 
 
 class UserAdminChangeForm(UserChangeForm):
@@ -63,6 +68,9 @@ class UserAdminChangeForm(UserChangeForm):
         super().__init__(*args, **kwargs)
         if "username" in self.fields:
             self.fields["username"].help_text = USERNAME_HELP
+        if "password" in self.fields:
+            # Whether a password is set, not its hash's algorithm and first characters.
+            self.fields["password"].widget.template_name = "accounts/widgets/password_summary.html"
 
     # A name is checked when it changes: one made under older rules (before "open"
     # read as a seat, say) does not keep the staff from saving the account's other fields.
@@ -125,7 +133,7 @@ class UserAdmin(BaseUserAdmin):
         the account keeps beside it, which a change here would not follow."""
         # A chat bar is set and lifted by the actions (here, and in the chat reports'
         # queue: games.admin).
-        fields = ["deleted_at", "chat_barred_until"]
+        fields = ["deleted_at", "chat_barred_until", "last_login", "date_joined"]
         if obj is not None:
             fields += ["is_active", "email"]
         if not request.user.is_superuser:
@@ -139,14 +147,27 @@ class UserAdmin(BaseUserAdmin):
         return form
 
     def has_change_permission(self, request, obj=None):
-        """A superuser's account is changed by superusers only; a deleted account by
-        nobody (a name or address given to it would put a person back on its seats and
-        records, which say "Deleted player")."""
+        """A staff member's account (their own too) is changed by superusers only: a
+        moderator set another's password here, which is taking the account; their own
+        they change on the site's pages.  A deleted account is changed by nobody (a name
+        or address given to it would put a person back on its seats and records, which
+        say "Deleted player")."""
         if obj is not None and obj.deleted_at is not None:
             return False
-        if obj is not None and obj.is_superuser and not request.user.is_superuser:
+        if obj is not None and _staff(obj) and not request.user.is_superuser:
             return False
         return super().has_change_permission(request, obj)
+
+    def get_fieldsets(self, request, obj=None):
+        """Only a superuser sees the rights (staff, superuser, groups, permissions);
+        **Active** stays in sight for everyone."""
+        fieldsets = super().get_fieldsets(request, obj)
+        if request.user.is_superuser or obj is None:
+            return fieldsets
+        return tuple(
+            (name, {**options, "fields": [f for f in options["fields"] if f not in RIGHTS_FIELDS]})
+            for name, options in fieldsets
+        )
 
     def user_change_password(self, request, id, form_url=""):
         """Django's set-password page, and then what a password reset does: every API
@@ -180,7 +201,7 @@ class UserAdmin(BaseUserAdmin):
                 user.pk == request.user.pk
                 or user.deleted_at is not None
                 or user.is_active != active
-                or (user.is_superuser and not request.user.is_superuser)
+                or (_staff(user) and not request.user.is_superuser)
             ):
                 skipped.append(user.username)
             else:
@@ -317,7 +338,7 @@ class UserAdmin(BaseUserAdmin):
         # As suspending: not one's own account, nor a superuser's unless one is one.
         users = queryset.filter(deleted_at__isnull=True, is_active=True).exclude(pk=request.user.pk)
         if not request.user.is_superuser:
-            users = users.exclude(is_superuser=True)
+            users = users.exclude(Q(is_superuser=True) | Q(is_staff=True))
         skipped = list(
             queryset.exclude(pk__in=users.values("pk"))
             .order_by("username")

@@ -366,3 +366,47 @@ def test_e_mail_addresses_are_shown_not_changed_in_the_admin(admin_client, alice
     assert list(EmailAddress.objects.filter(user=alice).values_list("email", "verified")) == [
         ("alice@example.com", True)
     ]
+
+
+def test_a_moderator_cannot_take_or_lock_out_another_member_of_staff(moderator, carol):
+    """A moderator set another moderator's password in the admin ("Password changed
+    successfully"), which is taking that account, and could bar them from the chats.
+    Staff accounts, their own too, are changed by superusers only."""
+    from tests.games.factories import StaffUserFactory
+
+    user, client = moderator
+    other = StaffUserFactory(username="mod2")
+    for account in (other, user):
+        page = reverse("admin:accounts_user_change", args=[account.pk])
+        assert client.post(page, {"username": "taken"}).status_code == 403
+        password = page.replace("/change/", "/password/")
+        answer = client.post(
+            password, {"password1": "N3w-secret-pass!", "password2": "N3w-secret-pass!"}
+        )
+        assert answer.status_code == 403, account
+    answer = _act(client, "bar_from_chats", [other, carol], confirm=True)
+    other.refresh_from_db()
+    carol.refresh_from_db()
+    assert other.chat_barred_until is None and carol.chat_barred_until is not None
+    assert "mod2" in answer.content.decode()  # named among those passed over
+    answer = _act(client, "suspend_accounts", [other], confirm=True)
+    other.refresh_from_db()
+    assert other.is_active
+
+
+def test_a_moderator_sees_no_rights_and_no_part_of_a_hash(moderator, admin_client, carol):
+    """The account page showed a moderator the rights fields (read only) and, to
+    everyone, the password's algorithm and the first characters of its salt and hash;
+    the dates could be edited."""
+    _, client = moderator
+    page = reverse("admin:accounts_user_change", args=[carol.pk])
+    html = client.get(page).content.decode()
+    assert "Superuser status" not in html and "Staff status" not in html and "Groups" not in html
+    assert "Active" in html
+    algorithm, *_, salt, digest = carol.password.split("$")
+    for reader in (client, admin_client):
+        html = reader.get(page).content.decode()
+        assert "A password is set." in html
+        assert salt[:6] not in html and digest[:6] not in html and f">{algorithm}<" not in html
+    form = client.get(page).context["adminform"].form
+    assert "last_login" not in form.fields and "date_joined" not in form.fields
