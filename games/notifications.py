@@ -1043,8 +1043,9 @@ def _message_closed(letter: Letter) -> EmailMultiAlternatives:
         next_step, url = _("To play, open a new table:"), _absolute(reverse("games:new"))
         button = _("Open a new table")
     else:
-        next_step, url = _("Open tables wait in the lobby:"), _absolute(reverse("lobby"))
-        button = _("See the open tables")
+        # Not "open tables wait": there may be none right now.
+        next_step = _("To play, join a table in the lobby or open one of your own:")
+        url, button = _absolute(reverse("lobby")), _("Go to the lobby")
     return _message(
         user=letter.user,
         address=letter.address,

@@ -81,7 +81,7 @@ def test_the_board_speaks_the_browsers_language(client, host, bob, carol):
     assert "Du bist am Zug: Biete für Luxus 3 oder passe." in html
     assert "Luxus — normale Versteigerung" in html
     html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="fr").content.decode()
-    assert "À vous\xa0: enchérissez pour la carte Luxe 3, ou passez." in html
+    assert "À vous\xa0: enchérissez pour la carte Luxe 3 ou passez." in html
     html = client.get(f"/games/{game.pk}/", HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Your turn: bid for Luxury 3, or pass." in html
 
@@ -490,7 +490,7 @@ def test_dates_read_as_each_language_writes_them(client, host, bob, carol, langu
         ),
         (
             "fr",
-            "À vous\u00a0: enchérissez pour éviter la carte Scandale (½), ou passez et prenez-la.",
+            "À vous\u00a0: enchérissez pour éviter la carte Scandale (½) ou passez et prenez-la.",
         ),
     ],
 )

@@ -50,7 +50,7 @@ def test_the_host_closing_tells_the_seated_and_the_invited(alice, bob, carol, wa
     assert "You no longer have a seat there: it does not count against your tables." in (
         to_carol.body
     )
-    assert "Open tables wait in the lobby:\nhttp" in to_carol.body
+    assert "To play, join a table in the lobby or open one of your own:\nhttp" in to_carol.body
     assert "tables you were at closed before their game started" in to_carol.body  # unsubscribe
     (to_bob,) = _to(bob)
     assert "Your invitation to it no longer stands." in to_bob.body
@@ -109,7 +109,7 @@ def test_a_host_name_is_not_markup_and_the_mail_is_in_the_readers_language(
     html = message.alternatives[0][0]
     assert "&lt;b&gt;Alice&lt;/b&gt;" in html and "<b>Alice</b>" not in html
     assert "Du hast dort keinen Platz mehr" in message.body
-    assert "Offene Tische warten in der Lobby:" in message.body
+    assert "Zum Spielen setz dich in der Lobby an einen Tisch oder eröffne deinen eigenen:" in message.body
 
 
 def test_not_when_the_player_saw_it_at_the_table_nor_when_switched_off(
