@@ -393,7 +393,7 @@ def my_game_row(context: Any, game: Any) -> SafeString:
                 else:
                     said = gettext("%(name)s declined")
                 badge += format_html(
-                    ' <span class="badge badge--done">{}</span>',
+                    ' <span class="badge badge--done badge--names">{}</span>',
                     said % {"name": declined.public_name},
                 )
     elif game.status == "active" and game.your_seat.handed_over:

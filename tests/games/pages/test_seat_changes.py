@@ -149,7 +149,10 @@ def test_the_hosts_lobby_says_who_declined(client, table, alice, bob, carol):
     User.objects.filter(pk=bob.pk).update(display_name="")  # named by the username then
     game_invitation_respond(game=table, user=bob, accept=False)
     client.force_login(alice)
-    assert "bob declined" in client.get("/").content.decode()
+    # As written, not in a label's capitals ("BOB DECLINED" changed how a name reads).
+    assert '<span class="badge badge--done badge--names">bob declined</span>' in client.get(
+        "/"
+    ).content.decode()
     assert "bob declined" in client.get(f"/games/{table.pk}/").content.decode()
     client.force_login(carol)
     assert "declined" not in client.get("/").content.decode()
