@@ -202,3 +202,21 @@ def test_forgot_your_password_is_a_fingers_height_on_a_phone(live_server, new_pa
     link = page.locator(".form__aside a")
     assert link.inner_text() == "Passwort vergessen?"
     assert link.bounding_box()["height"] >= 40, link.bounding_box()
+
+
+def test_the_replay_steps_on_a_french_tablet(live_server, new_page, alice, bob):
+    """At 820 px in French "Fin »" wrapped alone onto a line of its own, and the keys'
+    help (no use on a touch screen) was shown; on a phone "· The table" began a line
+    with its separator."""
+    game = played_game([alice, bob, "medium", "hard"], seed=31)
+    page = new_page(viewport={"width": 820, "height": 1180}, touch=True, locale="fr-FR")
+    page.goto(f"{live_server.url}/games/{game.pk}/replay/?move=5")
+    tops = page.locator(".replay__steps .button").evaluate_all(
+        "els => els.map(e => Math.round(e.getBoundingClientRect().top))"
+    )
+    assert len(tops) == 4 and len(set(tops)) == 2, tops  # two rows of two
+    assert not page.locator(".replay__keys").is_visible()
+    phone = new_page(viewport=PHONE, touch=True)
+    phone.goto(f"{live_server.url}/games/{game.pk}/replay/?move=5")
+    for link in phone.locator(".replay__link").all():
+        assert link.evaluate("e => e.getClientRects().length") == 1, link.inner_text()
