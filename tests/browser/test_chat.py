@@ -212,3 +212,24 @@ def test_reporting_a_line_on_a_phone_opens_in_sight_and_stays_in_place(
     expect(note).to_be_focused()
     assert abs(page.evaluate("window.scrollY") - scrolled) < 200
     assert ChatReport.objects.filter(message=last, reporter=alice).exists()
+
+
+@pytest.mark.parametrize("width", [390, 820])
+def test_opening_report_keeps_the_lines_actions_together(
+    live_server, new_page, log_in, alice, bob, carol, width
+):
+    """Opened, "Report" dropped to the left of a line of its own while "Mute" stayed at
+    the right of the message: now both keep to the right, Report under Mute."""
+    alice.is_staff = True  # a staff table: the deck and the first player are set
+    alice.save(update_fields=["is_staff"])
+    game = table_make(alice, [bob, carol])
+    chat_post(game=game, user=bob, text="Bonne chance à tous, et que le meilleur gagne !")
+    page = log_in(new_page(viewport={"width": width, "height": 900}, touch=True), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.locator(".chat__report summary").click()
+    mute = page.locator(".chat__mute button").bounding_box()
+    report = page.locator(".chat__report summary").bounding_box()
+    assert report["width"] < 3 * mute["width"], report  # a link, not a line-wide bar
+    assert abs((mute["x"] + mute["width"]) - (report["x"] + report["width"])) < 3, (mute, report)
+    assert report["y"] >= mute["y"] + mute["height"] - 1  # under it
+    assert page.get_by_role("button", name="Report to the staff").is_visible()
