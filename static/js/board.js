@@ -138,7 +138,13 @@
   var lastLogged = null;
   var logDrawn = false;
 
-  function newMoves() {
+  function newMoves(afterWaiting) {
+    // The table was waiting for players until this board: its game has just begun, and
+    // its set-up ("Set-up: Dora reveals Theft.", numbered 0) and first moves are news
+    // to read, not an old log drawn with the page.
+    if (lastLogged === null && afterWaiting) {
+      lastLogged = -1;
+    }
     if (lastLogged === null && logDrawn) {
       lastLogged = 0;
     }
@@ -228,7 +234,8 @@
       return;
     }
     var text = headline ? headline.textContent.trim() : "";
-    var moves = newMoves();
+    var afterWaiting = lastSeats !== null && !document.querySelector("#board .seat-list");
+    var moves = newMoves(afterWaiting);
     if (moves.length > READ_AT_MOST) {
       var earlier = region.dataset.earlier || "";
       moves = (earlier ? [earlier] : []).concat(moves.slice(-READ_AT_MOST));

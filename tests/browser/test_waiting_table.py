@@ -146,3 +146,17 @@ def test_the_host_closes_the_table_after_a_second_press(
     close.click()
     expect(page.locator(".messages")).to_contain_text("You closed the table.")
     assert Game.objects.get(pk=table.pk).status == Game.Status.ABANDONED
+
+
+def test_the_host_hears_the_game_begin(live_server, new_page, log_in, alice, bob):
+    """Waiting at her table, the host heard "Waiting for Bob." when the game began: not
+    its set-up (the card revealed) in the log, drawn as if it were old news."""
+    from playwright.sync_api import expect
+
+    table = game_create(creator=alice, players=3, seats=[{"user": "bob"}, {"ai": "easy"}])
+    page = log_in(new_page(), alice)
+    page.goto(f"{live_server.url}/games/{table.pk}/")
+    expect(page.locator(".seat-list")).to_be_visible()
+    game_invitation_respond(game=table, user=bob, accept=True)
+    expect(page.locator("#board .log__lines")).to_be_visible(timeout=8000)
+    expect(page.locator("#turn-announcer")).to_contain_text("Set-up: ")
