@@ -531,11 +531,19 @@
     // and is read out (the message at the top is read out with the headline).
     var note = document.getElementById("seat-note");
     var here = document.activeElement;
-    if (note && document.querySelector("#main > .messages") &&
-        (!here || here === document.body || here.id === "main")) {
+    var answered = document.querySelector("#main > .messages");
+    var nowhere = !here || here === document.body || here.id === "main";
+    if (note && answered && nowhere) {
       note.focus({ preventScroll: true });
       if (!partlyInView(note)) {
         note.scrollIntoView({ block: "nearest" });
+      }
+    } else if (answered && nowhere && document.querySelector("#board.board--finished")) {
+      // The form ended the game at once (resigned, the bots played the rest): the
+      // result's headline takes the focus, read out after the form's message.
+      var banner = document.querySelector("#board .banner");
+      if (banner) {
+        banner.focus({ preventScroll: true });
       }
     }
   });

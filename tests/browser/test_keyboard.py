@@ -232,3 +232,22 @@ def test_resigning_puts_the_focus_on_what_it_did(live_server, new_page, log_in, 
     page.wait_for_timeout(300)
     assert page.evaluate("document.activeElement.id") == "seat-note"
     assert "You resigned" in page.evaluate("document.activeElement.textContent")
+
+
+def test_resigning_a_game_the_bots_then_finish_puts_the_focus_on_the_result(
+    live_server, new_page, log_in, alice
+):
+    """Against bots alone, resigning ends the game at once: the page came back finished
+    with the focus on <body>, and only "You resigned" was read, not the result."""
+    from games.services import game_create
+
+    game = game_create(creator=alice, players=3, seats=[{"ai": "easy"}, {"ai": "easy"}])
+    page = log_in(new_page(viewport=DESKTOP), alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    page.click(".resign summary")
+    page.keyboard.press("Tab")
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#board.board--finished", timeout=20_000)
+    page.wait_for_timeout(300)
+    assert page.evaluate("document.activeElement.classList.contains('banner')")
+    assert "The game is over" in page.evaluate("document.activeElement.textContent")
