@@ -263,3 +263,17 @@ def test_the_migration_gives_stored_names_the_new_key(alice):
     importlib.import_module("accounts.migrations.0016_name_keys_fold_i").keys_fill(apps, None)
     alice.refresh_from_db()
     assert alice.display_name_key == "allce" and alice.username_key == "allce"
+
+
+def test_the_profiles_save_buttons_say_what_each_saves(client, alice):
+    """A screen reader's list of buttons read "Save" three times: each now names what it
+    saves, its visible word first in the name (what a voice-control user says)."""
+    import re
+
+    client.force_login(alice)
+    html = client.get(PROFILE).content.decode()
+    names = re.findall(
+        r'<button type="submit" class="button" aria-label="([^"]+)">Save</button>', html
+    )
+    assert len(names) >= 3 and len(set(names)) == len(names), names
+    assert all(name.startswith("Save ") for name in names), names
