@@ -50,6 +50,30 @@ class LookupGuard:
     order of classes, so it declares none itself): the model's fields no list may filter
     on, whatever the value."""
 
+    def changelist_view(self, request, extra_context=None):
+        """An action's selection that holds something no row's key can be ("abc" among
+        the ids, sent by hand): Django ran the action's query with it, a 500.  Refused
+        here with a message, and nothing done."""
+        from django.contrib import messages
+        from django.contrib.admin import helpers
+        from django.core.exceptions import ValidationError
+        from django.http import HttpResponseRedirect
+        from django.utils.translation import gettext
+
+        if request.method == "POST" and "action" in request.POST:
+            key = self.model._meta.pk
+            try:
+                for value in request.POST.getlist(helpers.ACTION_CHECKBOX_NAME):
+                    key.to_python(value)
+            except ValidationError:
+                self.message_user(
+                    request,
+                    gettext("The selection was not rows of this list: nothing was done."),
+                    messages.ERROR,
+                )
+                return HttpResponseRedirect(request.get_full_path())
+        return super().changelist_view(request, extra_context)
+
     def lookup_allowed(self, lookup, value, request=None):
         secret = getattr(self, "secret_fields", ())
         if lookup_refused(self.model, lookup) or lookup.split("__", 1)[0] in secret:

@@ -190,3 +190,25 @@ def test_a_reported_chat_line_can_be_deleted(client, admin_client, game, alice, 
     assert acting.post(url, {"post": "yes"}).status_code == 302
     assert not ChatMessage.objects.filter(pk=rude.pk).exists()
     assert not ChatReport.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("list_name", "action"),
+    [
+        ("admin:accounts_user_changelist", "suspend_accounts"),
+        ("admin:games_chatreport_changelist", "hide_messages"),
+        ("admin:games_chatmessage_changelist", "delete_selected"),
+    ],
+)
+@pytest.mark.parametrize("value", ["abc", "1e5", ""])
+def test_an_action_on_a_selection_that_is_not_rows_changes_nothing(
+    admin_client, game, list_name, action, value
+):
+    """A hand-made POST with "abc" among the ids was a 500 (the action's query)."""
+    answer = admin_client.post(
+        reverse(list_name),
+        {"action": action, "_selected_action": [value], "post": "yes"},
+        follow=True,
+    )
+    assert answer.status_code == 200
+    assert "nothing was done" in answer.content.decode()
