@@ -13,6 +13,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.utils import timezone
 
 from accounts.models import PushSubscription, User
@@ -66,6 +67,12 @@ def account_data(*, user: User) -> dict[str, Any]:
                 "last_success_at": s.last_success_at,
             }
             for s in PushSubscription.objects.filter(user=user)
+        ],
+        # Which second factors the account has and when each was set up and last used,
+        # never a secret (an app's key, the recovery codes).
+        "second_factors": [
+            {"type": a.type, "created_at": a.created_at, "last_used_at": a.last_used_at}
+            for a in Authenticator.objects.filter(user=user).order_by("type")
         ],
         "stats": {
             "games_played": stats.games_played,

@@ -161,3 +161,20 @@ def test_its_queries_do_not_grow_with_the_games(
         people_game(alice, bob, carol)
     with django_assert_max_num_queries(20):
         assert client.get(DATA).status_code == 200
+
+
+def test_the_export_lists_the_second_factors_never_their_secrets(client, alice):
+    """The download promises everything the site keeps about you, yet said nothing of an
+    authenticator app and its recovery codes."""
+    from tests.factories import PASSWORD
+    from tests.second_factor import second_factor_set_up
+
+    secret, codes = second_factor_set_up(client, alice)
+    client.post(reverse("account_reauthenticate"), {"password": PASSWORD})
+    response = client.get(reverse("download_data"))
+    assert response.status_code == 200, response
+    text = response.content.decode()
+    data = json.loads(text)
+    assert [f["type"] for f in data["second_factors"]] == ["recovery_codes", "totp"]
+    assert all(f["created_at"] for f in data["second_factors"])
+    assert secret not in text and not any(code in text for code in codes)
