@@ -358,3 +358,21 @@ def test_deleting_sends_nothing_about_the_leaving_player_but_the_last_e_mail(
     assert Seat.objects.get(game=waiting, position=1).declined_by == alice
     sent = [(message.to, message.subject) for message in mail.outbox]
     assert sent == [(["alice@example.com"], "[High Society] Your account is deleted")], sent
+
+
+@pytest.mark.parametrize(
+    ("target", "said"),
+    [
+        (DELETE, "to delete your account"),
+        ("/accounts/profile/data/", "to download your data"),
+        ("/accounts/email/", "to change your e-mail address"),
+    ],
+)
+def test_the_password_prompt_says_what_it_is_for(client, alice, target, said):
+    """"Confirm Access: Please reauthenticate to safeguard your account." did not say
+    for what: deleting the account, downloading one's data, moving the address."""
+    client.force_login(alice)
+    answer = client.get(reverse("account_reauthenticate") + f"?next={target}")
+    assert f"Give your password again {said}." in answer.content.decode()
+    other = client.get(reverse("account_reauthenticate") + "?next=/accounts/profile/")
+    assert "Give your password again" not in other.content.decode()
