@@ -1045,6 +1045,14 @@ def board_context(
         "error": error,
         "selected": selected or set(),
         "preview": preview,
+        # What a bid of the ticked cards would total, when the preview says it beats
+        # the high bid: the Bid button says it, in sight while the preview is scrolled
+        # under the buttons that stay at the bottom of the screen.
+        "bid_total": (
+            view.legal.current_bid + sum(selected or ())
+            if preview and preview[0] and view.legal is not None
+            else None
+        ),
         "names": view.names,
         "you": view.your_seat,
         "deadline_at": view.deadline_at,

@@ -8,6 +8,8 @@
 //   standing order is filled in (the form's hidden first button: games.views.game_act).
 // - Ticking or unticking a card makes it active again until the new preview arrives: a
 //   bid pressed meanwhile goes to the server, which decides.
+// - While the preview says the ticked cards beat the high bid, the button says their
+//   total ("Bid 14,000"): in sight when the preview is scrolled under the buttons.
 (function () {
   function parts() {
     var button = document.getElementById("bid-button");
@@ -32,6 +34,15 @@
     }
     var ticked = document.querySelector("#board .hand input[name=cards]:checked");
     setInactive(found.button, !ticked || found.preview.classList.contains("preview--no"));
+    // The button says what the ticked cards would total ("Bid 14,000"), from the
+    // preview the server drew: the preview itself may be under the buttons, which stay
+    // at the bottom of the screen.  Nothing ticked, or no good: its own word again.
+    var button = found.button;
+    if (button.dataset.label === undefined) {
+      button.dataset.label = button.textContent.trim();
+    }
+    var total = ticked && found.preview.getAttribute("data-bid-label");
+    button.textContent = total || button.dataset.label;
   }
 
   document.addEventListener("DOMContentLoaded", follow);
@@ -43,6 +54,9 @@
       var found = parts();
       if (found) {
         setInactive(found.button, false);
+        if (found.button.dataset.label !== undefined) {
+          found.button.textContent = found.button.dataset.label;  // until the new total
+        }
       }
     }
   });
@@ -93,6 +107,8 @@
         }, 50);
       }
       if (preview) {
+        // Where the player can see it: not under the buttons at the bottom.
+        preview.scrollIntoView({ block: "nearest" });
         preview.classList.remove("preview--nudge");
         void preview.offsetWidth;  // restarts the animation on every press
         preview.classList.add("preview--nudge");

@@ -116,9 +116,12 @@ def test_the_bid_button_waits_for_a_bid_that_beats_the_high_bid(
     assert Game.objects.get(pk=game.pk).version == 1
     expect(page.locator("#hand-1000")).to_be_checked()
 
+    expect(button).to_have_text("Bid")  # no good: no total on it
     page.click("label[for=hand-10000]")
     expect(page.locator("#bid-preview")).to_have_class(re.compile("preview--ok"))
     expect(button).not_to_have_attribute("aria-disabled", "true")
+    # The total the preview gives, on the button that stays in sight at the bottom.
+    expect(button).to_have_text("Bid 11,000")
     button.click()
     expect(page.locator(".log")).to_contain_text("Bob bids 1,000 + 10,000 (total 11,000).")
     assert Game.objects.get(pk=game.pk).version == 2
