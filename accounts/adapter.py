@@ -30,6 +30,7 @@ from django.utils.translation import gettext_lazy
 from accounts.devices import device_tag
 from accounts.names import name_key, reads_as_a_seat
 from accounts.preferences import zone_named
+from accounts.retired_names import RETIRED, name_retired
 from games.presenter import moment_text
 
 EMAIL_MAX_LENGTH = 254  # RFC 5321, and the length of the columns that keep it
@@ -64,6 +65,8 @@ def username_problem(username: str) -> str | None:
     others = get_user_model().objects.exclude(username__iexact=username)
     if others.filter(Q(username_key=key) | Q(display_name_key=key)).exists():
         return LOOK_ALIKE
+    if name_retired(username):
+        return str(RETIRED)
     return None
 
 

@@ -22,6 +22,7 @@ from django.db.models import F
 from django.utils import timezone, translation
 
 from accounts.models import PushSubscription, User
+from accounts.retired_names import names_retire
 from accounts.tokens.services import tokens_revoke_all
 from games.services import Withdrawal, player_withdraw
 
@@ -45,6 +46,7 @@ def account_delete(*, user: Any) -> Withdrawal:
     withdrawal = player_withdraw(user=user)
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
+        names_retire(locked.username, locked.display_name)
         locked.username = deleted_username(locked.pk)
         locked.display_name = locked.first_name = locked.last_name = locked.email = ""
         locked.set_unusable_password()

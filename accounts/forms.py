@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 from accounts.adapter import READS_AS_A_SEAT, USERNAME_MAX_LENGTH
 from accounts.models import User
 from accounts.names import name_key, reads_as_a_seat
+from accounts.retired_names import RETIRED, name_retired
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH
 
 
@@ -30,6 +31,8 @@ def display_name_problem(name: str, *, user_pk: int | None) -> str | None:
         return gettext(
             "Another player already goes by that name: choose one they cannot be taken for."
         )
+    if name_retired(name):
+        return str(RETIRED)
     return None
 
 

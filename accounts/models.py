@@ -197,6 +197,19 @@ class User(AbstractUser):
         return self.public_name
 
 
+class RetiredName(models.Model):
+    """A name a deleted account went by (its username or display name, as
+    ``accounts.names.name_key`` reads it), kept for ``RETIRED_NAME_DAYS`` days so that
+    nobody signs up as that person the day after: their friends' bookmarks and
+    memories still lead to the name.  Kept as a keyed digest, not the name itself."""
+
+    digest = models.CharField(max_length=64, primary_key=True)
+    until = models.DateTimeField(db_index=True)
+
+    def __str__(self) -> str:
+        return f"retired until {self.until:%Y-%m-%d}"
+
+
 # --------------------------------------------------------------------------- push
 
 

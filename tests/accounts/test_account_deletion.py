@@ -148,14 +148,55 @@ def test_deleting_leaves_every_table_and_empties_the_account(
     assert not Notification.objects.filter(user=alice).exists()
 
 
-def test_nobody_can_sign_in_to_it_and_the_name_and_address_are_free_again(client, alice):
+def test_nobody_can_sign_in_to_it_and_the_address_is_free_again(client, alice):
     signed_in(client, alice)
     client.post(DELETE, {"confirm": "on"})
     assert client.get(reverse("profile")).status_code == 302  # this session ended
     response = client.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
     assert response.status_code == 200  # refused
-    newcomer = UserFactory(username="alice", email="alice@example.com")
+    newcomer = UserFactory(username="alice2", email="alice@example.com")
     assert newcomer.pk != alice.pk
+
+
+def test_a_deleted_accounts_names_wait_90_days(client, alice, bob):
+    """The day after Marta deleted her account a stranger signed up as "marta", and her
+    friends' bookmarks led to him.  Her username and display name (and names that read
+    as them) are held back for 90 days, kept only as keyed digests."""
+    from datetime import timedelta
+    from unittest import mock
+
+    from django.test import Client
+    from django.utils import timezone
+
+    from accounts.models import RetiredName
+
+    User.objects.filter(pk=alice.pk).update(display_name="Alice Martin")
+    signed_in(client, alice)
+    client.post(DELETE, {"confirm": "on"})
+    assert RetiredName.objects.count() == 2
+    assert not any("alice" in row.digest.lower() for row in RetiredName.objects.all())
+
+    stranger = Client()
+    answer = stranger.post(
+        reverse("account_signup"),
+        {
+            "username": "ALICE",
+            "email": "x@example.org",
+            "password1": "N3w-secret-pass!",
+            "password2": "N3w-secret-pass!",
+        },
+    )
+    assert "deleted in the last 90 days" in answer.content.decode()
+    assert not User.objects.filter(username__iexact="alice").exists()
+    stranger.force_login(bob)
+    answer = stranger.post("/accounts/profile/", {"display_name": "Alice Martin"})
+    assert answer.status_code == 400 and "deleted in the last 90 days" in answer.content.decode()
+
+    later = timezone.now() + timedelta(days=91)
+    with mock.patch("accounts.retired_names.timezone.now", return_value=later):
+        assert (
+            stranger.post("/accounts/profile/", {"display_name": "Alice Martin"}).status_code == 302
+        )
 
 
 def test_api_tokens_stop_working(client, alice):
@@ -369,7 +410,7 @@ def test_deleting_sends_nothing_about_the_leaving_player_but_the_last_e_mail(
     ],
 )
 def test_the_password_prompt_says_what_it_is_for(client, alice, target, said):
-    """"Confirm Access: Please reauthenticate to safeguard your account." did not say
+    """ "Confirm Access: Please reauthenticate to safeguard your account." did not say
     for what: deleting the account, downloading one's data, moving the address."""
     client.force_login(alice)
     answer = client.get(reverse("account_reauthenticate") + f"?next={target}")

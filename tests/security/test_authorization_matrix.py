@@ -446,7 +446,14 @@ def account_deleted(persona: str) -> Effect:
         assert changes["accounts.user"] == {user.pk}
         assert user.deleted_at is not None and user.username == f"~deleted-{user.pk}"
 
-    tables = {"accounts.user", "account.emailaddress", "tokens.apitoken", "mfa.authenticator"}
+    # Its names, held back for a while as digests (accounts.retired_names).
+    tables = {
+        "accounts.user",
+        "account.emailaddress",
+        "tokens.apitoken",
+        "mfa.authenticator",
+        "accounts.retiredname",
+    }
     return Effect(frozenset(tables), check, "account-deleted")
 
 
