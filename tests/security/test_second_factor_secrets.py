@@ -73,3 +73,28 @@ def test_a_rotated_secret_key_kept_as_a_fallback_still_decrypts(settings):
     settings.SECRET_KEY_FALLBACKS = []
     with pytest.raises(InvalidToken):
         secret_decrypt(stored)
+
+
+def test_the_second_factor_e_mails_speak_the_sites_words(alice):
+    """"[High Society] Authenticator App Activated" in allauth's Title Case, in plain text
+    only, where every other e-mail has the site's layout; likewise when it is turned off
+    and when new recovery codes are made."""
+    from allauth.account.adapter import get_adapter
+    from allauth.core import context
+    from django.core import mail
+    from django.test import RequestFactory
+
+    request = RequestFactory().get("/accounts/2fa/totp/activate/")
+    request.user = alice
+    said = {
+        "totp_activated": ("Two-factor authentication is on", "each log-in asks for a code"),
+        "totp_deactivated": ("Two-factor authentication is off", "asks for the password only"),
+        "recovery_codes_generated": ("New recovery codes", "the earlier ones no longer work"),
+    }
+    for kind, (subject, text) in said.items():
+        mail.outbox.clear()
+        with context.request_context(request):
+            get_adapter(request).send_notification_mail(f"mfa/email/{kind}", alice)
+        [message] = mail.outbox
+        assert message.subject == f"[High Society] {subject}"
+        assert text in message.body and text in message.alternatives[0][0]
