@@ -346,7 +346,7 @@ class UserAdmin(BaseUserAdmin):
         )
         # The change and its lines in the history, together or not at all.
         with transaction.atomic():
-            changed = chat_users_bar(users=users, days=days)
+            changed = chat_users_bar(users=users, days=days, by=request.user)
             for user in User.objects.filter(pk__in=changed).order_by("username"):
                 self.log_change(
                     request,

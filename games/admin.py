@@ -458,7 +458,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
         """Bar (``days``) or let write again (None) the authors of the chosen reports'
         lines, each change in the account's history with the lines it answers."""
         with transaction.atomic():
-            changed = chat_authors_bar(reports=queryset, days=days)
+            changed = chat_authors_bar(reports=queryset, days=days, by=request.user)
             lines: dict[int, list[str]] = {}
             for author, message, table in (
                 ChatMessage.objects.filter(

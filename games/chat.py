@@ -327,16 +327,16 @@ def _reports_answered(
 
 
 def chat_authors_bar(
-    *, reports: QuerySet[ChatReport], days: int | None = CHAT_BAR_DAYS
+    *, reports: QuerySet[ChatReport], days: int | None = CHAT_BAR_DAYS, by: Any = None
 ) -> list[int]:
-    """Staff bar the authors of the lines of ``reports`` from writing in any table chat
-    for ``days`` days from now (None: let them write again); they still read, mute and
-    report.  A bar already running longer is kept.  Returns the ids of the accounts
-    that changed."""
+    """Staff (``by``) bar the authors of the lines of ``reports`` from writing in any
+    table chat for ``days`` days from now (None: let them write again); they still read,
+    mute and report.  A bar already running longer is kept.  Returns the ids of the
+    accounts that changed."""
     authors = User.objects.filter(
         pk__in=ChatMessage.objects.filter(pk__in=reports.values("message_id")).values("user_id")
     )
-    return chat_users_bar(users=authors, days=days)
+    return chat_users_bar(users=authors, days=days, by=by)
 
 
 def chat_bar_done_text(count: int, *, barred: bool) -> str:
@@ -357,12 +357,21 @@ def chat_bar_done_text(count: int, *, barred: bool) -> str:
     return said % {"count": count}
 
 
-def chat_users_bar(*, users: QuerySet[User], days: int | None = CHAT_BAR_DAYS) -> list[int]:
-    """Staff bar ``users`` from writing in any table chat for ``days`` days from now
-    (None: let them write again), from the reports' queue or the accounts' list.  A bar
-    already running longer is kept.  The rows are locked first (in one order), so the
-    ids returned are exactly the accounts that changed, each for the admin's history."""
-    accounts = User.objects.filter(pk__in=users.values("pk"))
+def chat_users_bar(
+    *, users: QuerySet[User], days: int | None = CHAT_BAR_DAYS, by: Any = None
+) -> list[int]:
+    """Staff (``by``) bar ``users`` from writing in any table chat for ``days`` days from
+    now (None: let them write again), from the reports' queue or the accounts' list.  A
+    bar already running longer is kept.  Passed over, whichever list it came from: ``by``
+    themselves, deleted accounts, and the staff's accounts unless ``by`` is a superuser
+    (a moderator could bar another, or lift their own bar).  The rows are locked first
+    (in one order), so the ids returned are exactly the accounts that changed, each for
+    the admin's history."""
+    accounts = User.objects.filter(pk__in=users.values("pk"), deleted_at__isnull=True)
+    if by is not None:
+        accounts = accounts.exclude(pk=by.pk)
+        if not by.is_superuser:
+            accounts = accounts.exclude(Q(is_staff=True) | Q(is_superuser=True))
     if days is None:
         until = None
         changing = accounts.filter(chat_barred_until__isnull=False)

@@ -555,3 +555,22 @@ def test_a_moderator_bars_neither_themselves_nor_a_superuser(client, alice, bob)
     alice.refresh_from_db(), bob.refresh_from_db(), moderator.refresh_from_db()
     assert alice.chat_barred_until is not None
     assert bob.chat_barred_until is None and moderator.chat_barred_until is None
+
+
+def test_a_moderator_cannot_bar_staff_from_the_reports_queue(game, dora, alice):
+    """The accounts' list passed over the staff's accounts for a moderator, but the
+    reports' queue barred a superuser (Dora, who wrote the line) for a week, and a
+    moderator could lift their own bar there."""
+    mod = StaffUserFactory(username="mod", display_name="Mod")
+    mod.user_permissions.add(
+        *Permission.objects.filter(codename__in=["view_chatreport", "change_chatreport"])
+    )
+    type(dora).objects.filter(pk=dora.pk).update(is_superuser=True)
+    line = chat_post(game=game, user=dora, text="a superuser's line")
+    chat_report(game=game, user=alice, message=line.pk)
+    client = Client()
+    staff_admin_session(client, mod)
+    report = ChatReport.objects.get(message=line)
+    client.post(QUEUE, {"action": "bar_authors", "_selected_action": [report.pk]})
+    dora.refresh_from_db()
+    assert dora.chat_barred_until is None
