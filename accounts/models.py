@@ -172,6 +172,9 @@ class User(AbstractUser):
     # "Sign out everywhere": raising it ends every session signed in before (the session
     # hash below changes), like a new password does.
     session_generation = models.PositiveIntegerField(default=0)
+    # When the change of address last taken back (accounts.email_undo) was made: a link
+    # to take back a later change (an intruder's second one) no longer works.
+    email_undone_back_to = models.DateTimeField(null=True, blank=True, editable=False)
 
     def get_session_auth_hash(self) -> str:
         return self._session_hash()

@@ -207,7 +207,9 @@ def test_the_old_address_takes_the_account_back(client, alice):
 def test_a_broken_undo_link_changes_nothing(client, alice, token):
     answer = client.post(f"/accounts/email/undo/{token}/")
     assert answer.status_code == 400 and "This link does not work" in answer.content.decode()
-    assert alice.email == "alice@example.com"
+    assert [a.email for a in EmailAddress.objects.filter(user=alice)] == ["alice@example.com"]
+    alice.refresh_from_db()
+    assert alice.has_usable_password() and alice.email_undone_back_to is None
 
 
 def test_an_undo_link_expires_and_never_hands_an_address_taken_since(client, alice, bob):
@@ -228,3 +230,33 @@ def test_an_undo_link_expires_and_never_hands_an_address_taken_since(client, ali
         expired = client.post(url)
     assert expired.status_code == 400 and "This link has expired" in expired.content.decode()
     assert EmailAddress.objects.get(user=alice).email == "thief@evil.example"
+
+
+def test_an_intruders_second_change_does_not_void_the_owners_link(client, alice):
+    """Old -> a -> b: the owner's link (from the first notice) answered "Nothing to take
+    back" because the address was no longer a; and the intruder's own link (a's notice)
+    must not take a back after the owner took the account back.  The password the
+    intruder knew goes, as does a second factor they added."""
+    from allauth.mfa.models import Authenticator
+    from django.test import Client
+
+    owners = _changed_by_someone(client, alice)
+    owner_url = re.search(r"http://127\.0\.0\.1:8000(/accounts/email/undo/\S+/)", owners.body)
+    signed_in(client, alice)
+    client.post(reverse("account_email"), {"action_add": "", "email": "second@evil.example"})
+    confirm = next(m for m in mail.outbox if m.to == ["second@evil.example"])
+    link = re.search(r"http://127\.0\.0\.1:8000(/accounts/confirm-email/\S+/)", confirm.body)
+    mail.outbox.clear()
+    client.post(link.group(1))
+    [intruders] = [m for m in mail.outbox if m.to == ["thief@evil.example"]]
+    Authenticator.objects.create(user=alice, type="totp", data={"secret": "x"})
+    intruder_url = re.search(r"http://127\.0\.0\.1:8000(/accounts/email/undo/\S+/)", intruders.body)
+
+    owner = Client()
+    assert owner.post(owner_url.group(1)).status_code == 200
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com" and not alice.has_usable_password()
+    assert not Authenticator.objects.filter(user=alice).exists()
+    again = Client().post(intruder_url.group(1))
+    assert again.status_code == 409
+    assert [a.email for a in EmailAddress.objects.filter(user=alice)] == ["alice@example.com"]

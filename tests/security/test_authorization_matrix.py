@@ -192,8 +192,8 @@ def _world_build() -> World:
         sam_token=spare.pk,
         unsub=good,
         unsub_bad=good[:-3] + ("xyz" if not good.endswith("xyz") else "abc"),
-        # A change of Other's address that is not (or no longer) the account's.
-        undo=undo_token(other, "other-before@example.com", "other-after@example.com"),
+        # A change of Other's address back to the one it has: nothing to take back.
+        undo=undo_token(other, other.email, "other-after@example.com"),
         user_id=seated.pk,
         game_ct=ContentType.objects.get_for_model(Game).pk,
         emailaddress_id=seated.emailaddress_set.get().pk,
