@@ -907,7 +907,9 @@ class RecentGameSerializer(serializers.Serializer):
 
 class HeadToHeadSerializer(serializers.Serializer):
     opponent = _out(
-        serializers.CharField, "The opponent's username, or null for a bot level.", allow_null=True
+        serializers.CharField,
+        "The opponent's username, or null for a bot level or a deleted account.",
+        allow_null=True,
     )
     opponent_name = _out(serializers.CharField, "The opponent's name as shown.")
     bot_level = _out(serializers.CharField, "The bot level, or null for a person.", allow_null=True)

@@ -257,7 +257,7 @@ def user_stats(user) -> dict[str, Any]:
         ],
         "head_to_head": [
             {
-                "opponent": h.opponent.username if h.opponent_id else None,
+                "opponent": h.opponent.public_username if h.opponent_id else None,
                 "opponent_name": h.opponent.public_name
                 if h.opponent_id
                 else _("Bot (%(level)s)") % {"level": pgettext("bot level", h.opponent_bot)},

@@ -366,6 +366,8 @@ def test_a_deleted_players_games_share_no_identifier(client, alice, bob, carol, 
         "api list": client.get(
             "/api/v1/games/?status=finished", HTTP_AUTHORIZATION=f"Token {token}"
         ),
+        # Bob's profile: his head-to-head with everyone he played, Alice among them.
+        "api profile": client.get("/api/v1/users/bob/", HTTP_AUTHORIZATION=f"Token {token}"),
     }
     for what, answer in answers.items():
         assert answer.status_code == 200, (what, answer.content[:300])
