@@ -105,6 +105,10 @@ class ProfileForm(forms.ModelForm):
 
     def clean_display_name(self) -> str:
         name = self.cleaned_data["display_name"]
+        if name == self.instance.display_name:
+            # Kept as it is: a name made under older rules (two may read alike since a
+            # capital I reads as an l and as an i) is not refused to its owner.
+            return name
         problem = display_name_problem(name, user_pk=self.instance.pk)
         if problem is not None:
             raise forms.ValidationError(problem)

@@ -38,8 +38,16 @@ def user_by_username(username: str) -> User | None:
     return (
         users.filter(username=username).first()
         or users.filter(username__iexact=username).order_by("pk").first()
-        or users.filter(username_key=name_key(username)).order_by("pk").first()
+        or _only(users.filter(username_key=name_key(username)))
     )
+
+
+def _only(users) -> User | None:
+    """The one user of ``users``, or None when there are none or several: names made
+    before a change of ``name_key`` (an i read as an l since) may share a key, and a
+    name that reads as two accounts' names names neither."""
+    found = list(users.order_by("pk")[:2])
+    return found[0] if len(found) == 1 else None
 
 
 def user_by_name(name: str) -> User | None:
@@ -50,7 +58,9 @@ def user_by_name(name: str) -> User | None:
     if user is not None or not name or len(name) > 150 or "\x00" in name:
         return user
     users = get_user_model().objects.filter(is_active=True)
-    return users.filter(display_name_key=name_key(name)).order_by("pk").first()
+    return users.filter(display_name__iexact=name).order_by("pk").first() or _only(
+        users.filter(display_name_key=name_key(name))
+    )
 
 
 def username_deleted(username: str) -> bool:

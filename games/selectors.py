@@ -1235,11 +1235,25 @@ def players_by_name(names: list[str]) -> dict[str, Any]:
         key = user.username.casefold()
         if key not in found or user.username in wanted:
             found[key] = user
+    # Then display names: the same words first (any case), else as they read; a name
+    # that reads as two accounts' names (made before the key read an i as an l) names
+    # neither.
+    left = [name for name in names if name.casefold() not in found]
+    if left:
+        exact = Q()
+        for name in left:
+            exact |= Q(display_name__iexact=name)
+        for user in users.filter(exact).order_by("pk"):
+            found.setdefault(user.display_name.casefold(), user)
     rest = {name_key(name): name.casefold() for name in names if name.casefold() not in found}
     rest.pop("", None)
     if rest:
+        by_key: dict[str, list[Any]] = {}
         for user in users.filter(display_name_key__in=rest).order_by("pk"):
-            found.setdefault(rest[user.display_name_key], user)  # the oldest, if ever two
+            by_key.setdefault(user.display_name_key, []).append(user)
+        for key, matches in by_key.items():
+            if len(matches) == 1:
+                found.setdefault(rest[key], matches[0])
     return found
 
 

@@ -277,3 +277,24 @@ def test_the_profiles_save_buttons_say_what_each_saves(client, alice):
     )
     assert len(names) >= 3 and len(set(names)) == len(names), names
     assert all(name.startswith("Save ") for name in names), names
+
+
+def test_names_that_read_alike_since_the_i_fold_stay_apart(client, alice, bob):
+    """Since an i reads as an l, "Neil" and "Nell" (both made before) share a key: an
+    invitation to "Neil" went to the older "Nell".  The exact name wins; a key shared by
+    two names names neither; each keeps saving their own name."""
+    from accounts.models import User
+    from accounts.selectors import user_by_name
+    from games.selectors import players_by_name
+    from tests.factories import UserFactory
+
+    nell = UserFactory(username="nell_k", display_name="Nell")
+    neil = UserFactory(username="neil_k", display_name="Neil")
+    assert nell.display_name_key == neil.display_name_key  # as the migration left them
+    assert user_by_name("Neil") == neil and user_by_name("nell") == nell
+    assert players_by_name(["Neil", "NELL"]) == {"neil": neil, "nell": nell}
+    assert user_by_name("Ne1l") is None  # reads as both: names neither
+    assert players_by_name(["Ne1l"]) == {}
+    client.force_login(neil)
+    assert client.post(PROFILE, {"display_name": "Neil"}).status_code == 302
+    assert User.objects.get(pk=neil.pk).display_name == "Neil"
