@@ -237,7 +237,7 @@ class UserAdmin(BaseUserAdmin):
         if reinstating:
             text = gettext(
                 "Passed over (your own account, deleted accounts, accounts that are not "
-                "suspended, and superusers’ accounts unless you are one): %(names)s."
+                "suspended, and the staff’s accounts unless you are a superuser): %(names)s."
             )
         else:
             text = gettext(PASSED_OVER)

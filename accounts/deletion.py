@@ -40,10 +40,17 @@ def account_delete(*, user: Any) -> Withdrawal:
     tables did.  Running games go on, each with a bot in their seat."""
     # Silent from here on: a game the deletion resigns may end at once (bots play every
     # seat), and its result must not reach the leaving account, whose last e-mail says
-    # it is the last.
-    User.objects.filter(pk=user.pk).update(turn_emails=User.TurnEmails.NONE)
-    PushSubscription.objects.filter(user=user).delete()
-    withdrawal = player_withdraw(user=user)
+    # it is the last.  Put back as they were if leaving the tables fails (the account
+    # then stays, with the player's own choices).
+    before = User.objects.filter(pk=user.pk).values("turn_emails", "push_off").get()
+    User.objects.filter(pk=user.pk).update(
+        turn_emails=User.TurnEmails.NONE, push_off=list(User.PUSH_KINDS)
+    )
+    try:
+        withdrawal = player_withdraw(user=user)
+    except BaseException:
+        User.objects.filter(pk=user.pk).update(**before)
+        raise
     with transaction.atomic():
         locked = User.objects.select_for_update().get(pk=user.pk)
         names_retire(locked.username, locked.display_name)

@@ -532,7 +532,8 @@ def game_leave(*, game: Game, user: User, withdrawn: str = "") -> Game:
                 if not withdrawn:
                     # Withdrawn (a deletion, a suspension), it is no answer of theirs:
                     # the host's e-mail would say "… may take it back" and name someone
-                    # whose name the deletion is erasing; the table shows the seat free.
+                    # whose name the deletion is erasing.  The seat waits for the host
+                    # as after a decline; their table and lobby say so.
                     _declined_announce(locked, user)
             seat.user, seat.accepted, seat.joined_at = None, False, None
             seat.by_invitation = False

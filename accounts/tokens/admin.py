@@ -20,3 +20,20 @@ class ApiTokenAdmin(admin.ModelAdmin):
 
     def has_change_permission(self, request, obj=None):
         return False
+
+    def has_delete_permission(self, request, obj=None):
+        """A member of staff's token is revoked by a superuser (or its owner) only: a
+        moderator could otherwise stop another's scripts, as with their accounts."""
+        if (
+            obj is not None
+            and not request.user.is_superuser
+            and obj.user_id != request.user.pk
+            and (obj.user.is_staff or obj.user.is_superuser)
+        ):
+            return False
+        return super().has_delete_permission(request, obj)
+
+    def delete_queryset(self, request, queryset):
+        if not request.user.is_superuser:  # the list's bulk delete: the same rule
+            queryset = queryset.exclude(user__is_staff=True).exclude(user__is_superuser=True)
+        super().delete_queryset(request, queryset)

@@ -419,3 +419,21 @@ def test_the_password_prompt_says_what_it_is_for(client, alice, target, said):
     assert f"Give your password again {said}." in answer.content.decode()
     other = client.get(reverse("account_reauthenticate") + "?next=/accounts/profile/")
     assert "Give your password again" not in other.content.decode()
+
+
+def test_a_deletion_that_fails_leaves_the_players_choices(client, alice, monkeypatch):
+    """The e-mails are switched off before the tables are left (their results must not
+    reach the leaving account); when leaving fails, the account stays, as it was."""
+    import accounts.deletion
+
+    User.objects.filter(pk=alice.pk).update(turn_emails=User.TurnEmails.DIGEST, push_off=["turn"])
+
+    def broken(**kwargs):
+        raise RuntimeError("the database went away")
+
+    monkeypatch.setattr(accounts.deletion, "player_withdraw", broken)
+    with pytest.raises(RuntimeError):
+        accounts.deletion.account_delete(user=alice)
+    alice.refresh_from_db()
+    assert alice.deleted_at is None and alice.turn_emails == User.TurnEmails.DIGEST
+    assert alice.push_off == ["turn"]

@@ -46,3 +46,44 @@ def test_a_moderator_does_the_documented_tasks_in_the_admin(client, alice, bob, 
     assert client.get(reverse("admin:games_chatmessage_delete", args=[line.pk])).status_code == 200
     assert client.get(reverse("admin:accounts_user_change", args=[bob.pk])).status_code == 200
     assert client.get(reverse("admin:games_game_change", args=[game.pk])).status_code == 200
+
+
+def test_a_moderator_cannot_revoke_another_staff_members_tokens(client, alice, bob, carol):
+    """The group may revoke API tokens (a thief's), but not a superuser's or another
+    moderator's: that locks them out as taking their account would."""
+    from django.urls import reverse
+
+    from accounts.tokens.models import ApiToken
+    from accounts.tokens.services import token_create
+    from tests.second_factor import staff_admin_session
+
+    call_command("moderator", "alice")
+    call_command("moderator", "bob")
+    theirs, _ = token_create(user=bob, name="bob's bot")
+    players, _ = token_create(user=carol, name="carol's bot")
+    staff_admin_session(client, alice)
+    page = reverse("admin:tokens_apitoken_delete", args=[theirs.pk])
+    assert client.post(page, {"post": "yes"}).status_code == 403
+    listing = reverse("admin:tokens_apitoken_changelist")
+    client.post(
+        listing,
+        {"action": "delete_selected", "_selected_action": [theirs.pk, players.pk], "post": "yes"},
+    )
+    assert ApiToken.objects.filter(pk=theirs.pk).exists()  # refused as a whole
+    client.post(
+        listing, {"action": "delete_selected", "_selected_action": [players.pk], "post": "yes"}
+    )
+    assert ApiToken.objects.filter(pk=theirs.pk).exists()
+    assert not ApiToken.objects.filter(pk=players.pk).exists()
+
+
+def test_removing_a_moderator_leaves_other_staff_as_they_are(bob):
+    """--remove took staff status from anyone without a group, a member of staff with
+    permissions of their own who had never been a moderator among them."""
+    from django.contrib.auth.models import Permission
+
+    type(bob).objects.filter(pk=bob.pk).update(is_staff=True)
+    bob.user_permissions.add(Permission.objects.get(codename="view_game"))
+    call_command("moderator", "bob", "--remove")
+    bob.refresh_from_db()
+    assert bob.is_staff

@@ -69,8 +69,16 @@ class Command(BaseCommand):
                 raise CommandError(f"No account is called {username!r}.")
             group = moderators_group()
             if remove:
+                was = user.groups.filter(pk=group.pk).exists()
                 user.groups.remove(group)
-                if not user.is_superuser and not user.groups.exists():
+                # Staff only through this group: no longer staff.  Staff for other
+                # reasons (a group, permissions of their own, a superuser) stay staff.
+                if (
+                    was
+                    and not user.is_superuser
+                    and not user.groups.exists()
+                    and not user.user_permissions.exists()
+                ):
                     user.is_staff = False
                     user.save(update_fields=["is_staff"])
                 self.stdout.write(f"{username} is no longer a moderator.")
