@@ -154,16 +154,18 @@ def test_an_address_confirmed_by_another_account_gets_no_link_and_no_name(client
     assert "evil" not in message.alternatives[0][0]
 
 
-def _changed_by_someone(client, alice) -> str:
-    """Somebody in Alice's account moves it to their address; the old address's notice
-    is returned (its text)."""
+def _changed_by_someone(
+    client, alice, new: str = "thief@evil.example", old: str = "alice@example.com"
+):
+    """Somebody in Alice's account moves it from ``old`` to ``new``, their address; the
+    old address's notice is returned."""
     signed_in(client, alice)
-    client.post(reverse("account_email"), {"action_add": "", "email": "thief@evil.example"})
-    confirm = next(m for m in mail.outbox if m.to == ["thief@evil.example"])
+    client.post(reverse("account_email"), {"action_add": "", "email": new})
+    confirm = next(m for m in mail.outbox if m.to == [new])
     link = re.search(r"http://127\.0\.0\.1:8000(/accounts/confirm-email/\S+/)", confirm.body)
     mail.outbox.clear()
     client.post(link.group(1))
-    [notice] = [m for m in mail.outbox if m.to == ["alice@example.com"]]
+    [notice] = [m for m in mail.outbox if m.to == [old]]
     return notice
 
 
@@ -242,13 +244,7 @@ def test_an_intruders_second_change_does_not_void_the_owners_link(client, alice)
 
     owners = _changed_by_someone(client, alice)
     owner_url = re.search(r"http://127\.0\.0\.1:8000(/accounts/email/undo/\S+/)", owners.body)
-    signed_in(client, alice)
-    client.post(reverse("account_email"), {"action_add": "", "email": "second@evil.example"})
-    confirm = next(m for m in mail.outbox if m.to == ["second@evil.example"])
-    link = re.search(r"http://127\.0\.0\.1:8000(/accounts/confirm-email/\S+/)", confirm.body)
-    mail.outbox.clear()
-    client.post(link.group(1))
-    [intruders] = [m for m in mail.outbox if m.to == ["thief@evil.example"]]
+    intruders = _changed_by_someone(client, alice, "second@evil.example", "thief@evil.example")
     Authenticator.objects.create(user=alice, type="totp", data={"secret": "x"})
     intruder_url = re.search(r"http://127\.0\.0\.1:8000(/accounts/email/undo/\S+/)", intruders.body)
 
