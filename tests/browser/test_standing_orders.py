@@ -231,7 +231,9 @@ def test_a_refused_order_says_why_beside_the_form_and_keeps_nothing_for_the_next
     error = page.locator("#order-error")
     expect(error).to_contain_text("is over: look at the board again")
     expect(error).to_be_in_viewport()
-    assert page.evaluate("document.activeElement.id") == "order-error"
+    # Drawn at the swap, focused when the board settles: waited for, not sampled (a
+    # loaded machine read the focus between the two).
+    expect(error).to_be_focused()
     expect(page.locator(".auction")).to_contain_text("Luxury 6")
     expect(page.locator("#order-kind-pass")).not_to_be_checked()
     screenshot(page, "browser-standing-order-refused-phone")
