@@ -247,7 +247,9 @@ def test_resigning_a_game_the_bots_then_finish_puts_the_focus_on_the_result(
     page.click(".resign summary")
     page.keyboard.press("Tab")
     page.keyboard.press("Enter")
+    from playwright.sync_api import expect
+
     page.wait_for_selector("#board.board--finished", timeout=20_000)
-    page.wait_for_timeout(300)
-    assert page.evaluate("document.activeElement.classList.contains('banner')")
-    assert "The game is over" in page.evaluate("document.activeElement.textContent")
+    banner = page.locator("#board .banner")
+    expect(banner).to_be_focused()
+    expect(banner).to_contain_text("The game is over")
