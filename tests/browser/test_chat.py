@@ -202,6 +202,17 @@ def test_reporting_a_line_on_a_phone_opens_in_sight_and_stays_in_place(
     line.locator(".chat__report summary").click()
     send = line.get_by_role("button", name="Report to the staff")
     expect(send).to_be_visible()
+    # Scrolled into sight by the board's script once the report has opened: waited for
+    # (a loaded machine measured before the scroll), then measured.
+    page.wait_for_function(
+        """() => {
+          const send = [...document.querySelectorAll('.chat__report[open] button')].pop();
+          const list = document.getElementById('chat-lines');
+          return send && send.getBoundingClientRect().bottom
+            <= list.getBoundingClientRect().bottom + 1;
+        }""",
+        timeout=5000,
+    )
     box, chat = send.bounding_box(), page.locator("#chat-lines").bounding_box()
     assert box["y"] + box["height"] <= chat["y"] + chat["height"] + 1, (box, chat)
     screenshot(page, "browser-chat-report")
