@@ -12,7 +12,6 @@ from django.contrib.admin.utils import unquote
 from django.contrib.auth.admin import UserAdmin as BaseUserAdmin
 from django.contrib.auth.forms import AdminUserCreationForm, UserChangeForm
 from django.db import transaction
-from django.db.models import Q
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext, ngettext
 from django.utils.translation import gettext_lazy as _
@@ -22,7 +21,7 @@ from accounts.forms import display_name_problem
 from accounts.models import PushSubscription, User
 from accounts.suspension import account_reinstate, account_suspend
 from accounts.tokens.services import tokens_revoke_all
-from games.chat import CHAT_BAR_DAYS, chat_bar_done_text, chat_users_bar
+from games.chat import CHAT_BAR_DAYS, chat_bar_done_text, chat_bar_reach, chat_users_bar
 from games.selectors import player_tables
 
 # The fields that grant rights: a superuser's to change, nobody else's (a moderator who
@@ -335,10 +334,8 @@ class UserAdmin(BaseUserAdmin):
 
     def _chat_bar(self, request, queryset, *, days: int | None) -> None:
         """Bar (``days``) or let write again (None), each change in the account's history."""
-        # As suspending: not one's own account, nor a superuser's unless one is one.
-        users = queryset.filter(deleted_at__isnull=True, is_active=True).exclude(pk=request.user.pk)
-        if not request.user.is_superuser:
-            users = users.exclude(Q(is_superuser=True) | Q(is_staff=True))
+        # As suspending: active accounts, within the chat bar's reach (games.chat).
+        users = chat_bar_reach(queryset.filter(is_active=True), by=request.user)
         skipped = list(
             queryset.exclude(pk__in=users.values("pk"))
             .order_by("username")

@@ -357,6 +357,18 @@ def chat_bar_done_text(count: int, *, barred: bool) -> str:
     return said % {"count": count}
 
 
+def chat_bar_reach(users: QuerySet[User], *, by: Any = None) -> QuerySet[User]:
+    """The accounts of ``users`` a chat bar by ``by`` may reach: not deleted ones, not
+    ``by``'s own, and no staff account unless ``by`` is a superuser.  The one rule of
+    the reports' queue and the accounts' list (which names the others as passed over)."""
+    accounts = User.objects.filter(pk__in=users.values("pk"), deleted_at__isnull=True)
+    if by is not None:
+        accounts = accounts.exclude(pk=by.pk)
+        if not by.is_superuser:
+            accounts = accounts.exclude(Q(is_staff=True) | Q(is_superuser=True))
+    return accounts
+
+
 def chat_users_bar(
     *, users: QuerySet[User], days: int | None = CHAT_BAR_DAYS, by: Any = None
 ) -> list[int]:
@@ -367,11 +379,7 @@ def chat_users_bar(
     (a moderator could bar another, or lift their own bar).  The rows are locked first
     (in one order), so the ids returned are exactly the accounts that changed, each for
     the admin's history."""
-    accounts = User.objects.filter(pk__in=users.values("pk"), deleted_at__isnull=True)
-    if by is not None:
-        accounts = accounts.exclude(pk=by.pk)
-        if not by.is_superuser:
-            accounts = accounts.exclude(Q(is_staff=True) | Q(is_superuser=True))
+    accounts = chat_bar_reach(users, by=by)
     if days is None:
         until = None
         changing = accounts.filter(chat_barred_until__isnull=False)
