@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
@@ -542,3 +544,26 @@ def test_the_end_headline_tells_each_player_how_they_did(client, alice, bob, car
     assert sum("banner__result" in text for text in said.values()) >= 1, said
     client.logout()
     assert "banner__result" not in client.get(url(game)).content.decode()
+
+
+def _heard(html: str) -> str:
+    """The text a screen reader reads: what is marked aria-hidden and the tags taken out."""
+    html = re.sub(r'<span[^>]*aria-hidden="true"[^>]*>[^<]*</span>', "", html)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+def test_a_bots_seat_says_bot_once_to_a_screen_reader(client, host, bob):
+    """A bot's name already says what it is ("Bot (easy)"): its tag ("Bot · easy"),
+    there for the eye, is not read out after it, at a waiting table or at play."""
+    from games import services
+
+    waiting = services.game_create(creator=host, players=3, seats=[{"open": True}, {"ai": "easy"}])
+    client.force_login(host)
+    seats = client.get(url(waiting)).content.decode().split('class="seat')
+    seat = _heard(next(s for s in seats if "Bot (easy)" in s))
+    assert "Bot (easy)" in seat and "Bot · easy" not in seat
+    playing = table_make(host, [bob], bots=["hard"])
+    players = client.get(url(playing)).content.decode().split('class="player')
+    player = _heard(next(p for p in players if "Bot (hard)" in p))
+    assert "Bot (hard)" in player and "Bot · hard" not in player
+    assert "Bot · hard" in "".join(players)  # still there for the eye

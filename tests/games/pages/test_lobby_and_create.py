@@ -345,3 +345,13 @@ def test_an_address_typed_for_an_invitation_says_how_to_bring_a_friend(client, a
     assert "bob" not in html.split('id="form-errors"', 1)[1].split("</div>", 1)[0].lower()
     unknown = client.post("/games/new/", _form(seat_2="invite", invite_2="frank")).content.decode()
     assert "There is no player called “frank”. Someone without an account yet" in unknown
+
+
+def test_each_name_to_invite_field_says_its_seat_to_a_screen_reader(client, alice):
+    """Four fields all read "Name to invite" told a screen reader's field list nothing:
+    each is named with its seat, the visible words first."""
+    client.force_login(alice)
+    html = client.get("/games/new/").content.decode()
+    for n in range(1, 6):
+        field = html.split(f'id="id_invite_{n}"', 1)[1].split(">", 1)[0]
+        assert f'aria-label="Name to invite to seat {n}"' in field
