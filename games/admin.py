@@ -23,6 +23,7 @@ from django.utils.translation import ngettext, pgettext_lazy
 from games.chat import (
     CHAT_BAR_DAYS,
     chat_authors_bar,
+    chat_authors_passed_over_text,
     chat_bar_done_text,
     chat_lines_delete,
     chat_lines_show_again,
@@ -483,6 +484,9 @@ class ChatReportAdmin(ReadOnlyAdmin):
         self.message_user(
             request, chat_bar_done_text(len(changed), barred=bool(days)), messages.SUCCESS
         )
+        passed_over = chat_authors_passed_over_text(reports=queryset, by=request.user)
+        if passed_over:
+            self.message_user(request, passed_over, messages.WARNING)
 
     def _reports_logged(self, request, report_ids: list[int], said: str) -> None:
         """``said`` in the history of each report of ``report_ids``."""

@@ -326,6 +326,12 @@ def _reports_answered(
     return ids
 
 
+def _reported_authors(reports: QuerySet[ChatReport]) -> QuerySet[User]:
+    return User.objects.filter(
+        pk__in=ChatMessage.objects.filter(pk__in=reports.values("message_id")).values("user_id")
+    )
+
+
 def chat_authors_bar(
     *, reports: QuerySet[ChatReport], days: int | None = CHAT_BAR_DAYS, by: Any = None
 ) -> list[int]:
@@ -333,10 +339,26 @@ def chat_authors_bar(
     table chat for ``days`` days from now (None: let them write again); they still read,
     mute and report.  A bar already running longer is kept.  Returns the ids of the
     accounts that changed."""
-    authors = User.objects.filter(
-        pk__in=ChatMessage.objects.filter(pk__in=reports.values("message_id")).values("user_id")
+    return chat_users_bar(users=_reported_authors(reports), days=days, by=by)
+
+
+def chat_authors_passed_over_text(*, reports: QuerySet[ChatReport], by: Any) -> str:
+    """The authors of the lines of ``reports`` a bar by ``by`` passes over (out of the
+    chat bar's reach), named for staff as the accounts' list names them; "" if none.
+    A deleted account has no name to give and writes nothing any more."""
+    authors = _reported_authors(reports)
+    names = list(
+        authors.exclude(pk__in=chat_bar_reach(authors, by=by).values("pk"))
+        .filter(deleted_at__isnull=True)
+        .order_by("username")
+        .values_list("username", flat=True)
     )
-    return chat_users_bar(users=authors, days=days, by=by)
+    if not names:
+        return ""
+    return _(
+        "Passed over (your own account and the staff’s accounts unless you are a "
+        "superuser): %(names)s."
+    ) % {"names": ", ".join(names)}
 
 
 def chat_bar_done_text(count: int, *, barred: bool) -> str:

@@ -571,6 +571,10 @@ def test_a_moderator_cannot_bar_staff_from_the_reports_queue(game, dora, alice):
     client = Client()
     staff_admin_session(client, mod)
     report = ChatReport.objects.get(message=line)
-    client.post(QUEUE, {"action": "bar_authors", "_selected_action": [report.pk]})
+    done = client.post(
+        QUEUE, {"action": "bar_authors", "_selected_action": [report.pk]}, follow=True
+    ).content.decode()
     dora.refresh_from_db()
     assert dora.chat_barred_until is None
+    # Said, as the accounts' list says it, not only "0 players may not write …".
+    assert "Passed over (your own account" in done and dora.username in done
