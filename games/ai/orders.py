@@ -181,6 +181,18 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
     if order.discard and (problem := _discard_problem(view, order)):
         return problem  # first: a discard named wrongly is named, whatever the rest
     if order.kind in ("pass", "bid"):
+        if view.phase == SEALED:  # a choice made by all at once, not an auction
+            if order.kind == "pass":
+                return Message(
+                    gettext_noop(
+                        "There is no auction to pass in now: the Yacht Club is a sealed choice."
+                    )
+                )
+            return Message(
+                gettext_noop(
+                    "There is no auction to bid in now: the Yacht Club is a sealed choice."
+                )
+            )
         if view.phase != AUCTION:
             return Message(gettext_noop("There is no auction to bid in now."))
         if me.passed:

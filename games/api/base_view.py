@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 
 from django.utils.translation import gettext as _
+from rest_framework import serializers
 from rest_framework.views import APIView
 
 from games.api.errors import ApiError
@@ -52,3 +53,15 @@ class ApiView(APIView):
             response[remaining] = str(counted.remaining)
             response[reset] = str(max(1, math.ceil(counted.reset)))
         return response
+
+
+def query_once(request):
+    """The query of a view that reads one (the lists, the move log, the chat), each
+    parameter given once: ``?status=open&status=active`` would be read as its last
+    value, silently, where the client meant both or made a mistake."""
+    repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
+    if repeated:
+        raise serializers.ValidationError(
+            {name: [_("Give this parameter once.")] for name in repeated}
+        )
+    return request.query_params

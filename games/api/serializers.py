@@ -447,8 +447,9 @@ class TableSeatSerializer(serializers.Serializer):
     )
     is_bot = _out(serializers.BooleanField, "A bot plays this seat (also after a player resigned).")
     ai_level = _out(
-        serializers.CharField,
+        serializers.ChoiceField,
         "The bot's level (random, easy, medium, hard, expert), else empty.",
+        choices=AI_LEVELS,
         allow_blank=True,
     )
     is_open = _out(serializers.BooleanField, "Nobody sits here yet: anyone may join.")

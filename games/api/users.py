@@ -29,7 +29,7 @@ from accounts.selectors import (
 )
 from accounts.tokens.models import ApiToken
 from accounts.tokens.services import TokenLimitReached, token_create
-from games.api.base_view import ApiView
+from games.api.base_view import ApiView, query_once
 from games.api.errors import ApiError
 from games.api.pagination import PagePagination
 from games.api.schema import error_responses
@@ -42,11 +42,13 @@ from games.api.serializers import (
 )
 from games.api.throttling import AuthLimit
 from games.selectors import RECENT_GAMES
+from ops.limits import Counted
 
 # ACCOUNT_RATE_LIMITS["login_failed"] counts failures per address (ten a minute) and per
 # account (five in five minutes); allauth does not say which one refused, so the answer
 # names both and asks for the longer wait.
 LOCKOUT_RETRY_SECONDS = 300
+LOCKOUT_FAILURES = 5
 
 
 def _suspended() -> str:
@@ -140,6 +142,11 @@ class TokenView(ApiView):
         try:
             user = get_adapter(request._request).authenticate(request._request, **credentials)
         except DjangoValidationError:
+            # The headers speak of the limit that refused, not of the requests' own
+            # count (which has some left): none left until the lockout ends.
+            request.rate_limit = Counted(
+                limit=LOCKOUT_FAILURES, remaining=0, reset=LOCKOUT_RETRY_SECONDS, over=True
+            )
             raise exceptions.Throttled(
                 wait=LOCKOUT_RETRY_SECONDS,
                 detail=_(
@@ -292,7 +299,7 @@ class UserDetailView(ApiView):
         user = user_by_username(username)  # as the profile page finds a player
         if user is None:
             raise exceptions.NotFound(
-                _("There is no player called %(name)s.") % {"name": repr(username[:40])}
+                _("There is no player called “%(name)s”.") % {"name": username[:40]}
             )
         return Response(UserProfileSerializer(user_stats(user)).data)
 
@@ -311,7 +318,7 @@ class LeaderboardView(ApiView):
         responses={200: LeaderboardSerializer, **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request) -> Response:
-        PageQuerySerializer(data=request.query_params).is_valid(raise_exception=True)
+        PageQuerySerializer(data=query_once(request)).is_valid(raise_exception=True)
         paginator = PagePagination()
         rows = paginator.paginate_queryset(leaderboard_players(), request, view=self)
         first = paginator.page.start_index()

@@ -17,7 +17,7 @@ from rest_framework.request import Request
 from rest_framework.response import Response
 
 from games import chat, notifications, services
-from games.api.base_view import ApiView
+from games.api.base_view import ApiView, query_once
 from games.api.errors import ApiError, NotYourTurn
 from games.api.pagination import PagePagination
 from games.api.schema import CREATE_EXAMPLES, MOVE_EXAMPLES, ORDER_EXAMPLES, error_responses
@@ -240,7 +240,7 @@ class GamesView(ApiView):
         responses={200: GamePageSerializer, **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request) -> Response:
-        query = GameListQuerySerializer(data=request.query_params)
+        query = GameListQuerySerializer(data=query_once(request))
         query.is_valid(raise_exception=True)
         games = Game.objects.exclude(status=Game.Status.ABANDONED)
         # A staff scenario table waiting for players (its deck or first player is known
@@ -529,7 +529,7 @@ class GameMovesView(ApiView):
         responses={200: MoveLogSerializer, **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        query = MovesQuerySerializer(data=request.query_params)
+        query = MovesQuerySerializer(data=query_once(request))
         query.is_valid(raise_exception=True)
         since, limit = query.validated_data["since"], query.validated_data["limit"]
         game = _game_get(game_id, request.user)
@@ -689,7 +689,7 @@ class GameChatView(ApiView):
         responses={200: ChatSerializer, **error_responses(400, 401, 403, 404, 409, 429)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        query = ChatQuerySerializer(data=request.query_params)
+        query = ChatQuerySerializer(data=query_once(request))
         query.is_valid(raise_exception=True)
         game = _chat_game(request, game_id)
         notifications.seat_seen(game_id=game.pk, user=request.user)  # at the table
@@ -788,8 +788,10 @@ class GameOrdersView(ApiView):
         summary="Leave or change standing orders",
         description=(
             "Sets your order for the card up for auction (`for_card`, `order`) and/or your "
-            "defaults for the coming auctions; a part left out stays as it is, a part sent "
-            "replaces the stored one as a whole, null clears it. An order that answers now plays at once (your turn), and on as "
+            "defaults for the coming auctions; a part left out stays as it is, an order sent "
+            "replaces the stored order as a whole, defaults change field by field (a field "
+            "left out stays), null clears either. An order that answers now plays at once "
+            "(your turn), and on as "
             "the others move, until the auction ends. 400 for an order that could never "
             "act (a maximum that does not beat the high bid, cards you do not hold); 409 "
             "when the auction of `for_card` has ended or the game is over."

@@ -187,6 +187,21 @@ def test_throttled_token_log_ins_issue_no_token(settings, alice):
     assert alice.api_tokens.count() == tokens
 
 
+def test_a_locked_accounts_429_says_none_left_in_its_rate_limit_headers(alice):
+    """The lockout's 429 (five wrong passwords) said "RateLimit-Remaining: 4" beside
+    "Retry-After: 300": a client reading the headers would try again at once."""
+    client = Client()
+    wrong = {"username": "alice", "password": "not-it-at-all"}
+    for _ in range(5):
+        response = client.post("/api/v1/auth/token/", wrong, content_type="application/json")
+        assert response.status_code == 400
+    right = {"username": "alice", "password": PASSWORD}
+    response = client.post("/api/v1/auth/token/", right, content_type="application/json")
+    assert response.status_code == 429 and response["Retry-After"] == "300"
+    assert response["RateLimit-Remaining"] == "0" and response["RateLimit-Reset"] == "300"
+    assert response["RateLimit-Limit"] == "5"
+
+
 def test_someone_elses_throttle_is_not_yours(settings, alice):
     """The limits count per user and per address: Bob, from another address, is not
     refused because Alice used up hers."""

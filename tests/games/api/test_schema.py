@@ -328,6 +328,18 @@ def test_the_error_codes_are_one_closed_list(document):
     assert known_code("weird", 500) == "server_error" and known_code("invalid", 400) == "invalid"
 
 
+def test_a_seats_bot_level_is_the_bots_enum_or_blank(document):
+    """``ai_level`` was a free string: a generated client got no enum for it."""
+    from games.models import AI_LEVELS
+
+    field = document["components"]["schemas"]["TableSeat"]["properties"]["ai_level"]
+    refs = {part["$ref"].rsplit("/", 1)[1] for part in field["oneOf"]}
+    assert refs == {"AiEnum", "BlankEnum"}
+    schemas = document["components"]["schemas"]
+    assert schemas["AiEnum"]["enum"] == list(AI_LEVELS)
+    assert schemas["BlankEnum"]["enum"] == [""]
+
+
 @pytest.mark.django_db
 def test_the_docs_give_each_operation_the_statuses_the_schema_does(document):
     """docs/api.md's table of status codes per endpoint and the schema say the same (the

@@ -69,6 +69,26 @@ def test_unknown_players_are_404(clients, name):
     assert response.status_code == 404 and response.json()["code"] == "not_found"
 
 
+@pytest.mark.parametrize(
+    ("name", "said"), [("nobody", "nobody"), ("%00", "\x00"), ("o'hara", "o'hara")]
+)
+def test_an_unknown_player_is_named_as_typed_not_as_python_writes_it(clients, name, said):
+    """The 404 named the name the way Python writes a string ('nobody', '\\x00'), as the
+    profile page does not."""
+    detail = clients["alice"].get(f"/api/v1/users/{name}/").json()["detail"]
+    assert detail == f"There is no player called “{said}”."
+
+
+def test_a_query_parameter_given_twice_is_400_not_its_last_value(clients):
+    """``?status=open&status=active`` listed the active games, silently."""
+    for path in ("/api/v1/games/?status=open&status=active", "/api/v1/leaderboard/?page=1&page=2"):
+        response = clients["alice"].get(path)
+        assert response.status_code == 400, path
+        body = response.json()
+        assert body["code"] == "invalid" and "Give this parameter once" in body["detail"]
+    assert clients["alice"].get("/api/v1/games/?status=open&mine=true").status_code == 200
+
+
 def test_inactive_players_are_404(clients, db):
     UserFactory(username="gone", is_active=False)
     assert clients["alice"].get("/api/v1/users/gone/").status_code == 404
