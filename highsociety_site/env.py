@@ -232,7 +232,10 @@ def parse_email_url(url: str, *, name: str = "EMAIL_URL") -> dict[str, Any]:
     try:
         port = parts.port
     except ValueError:
-        raise ImproperlyConfigured(f"{name}={shown!r} has a port that is not a number.") from None
+        raise ImproperlyConfigured(
+            f"{name}={shown!r} has a port that is not a number (a user name or password "
+            "holding / : @ ? or # is written percent-encoded: / as %2F)."
+        ) from None
     if not parts.hostname:
         raise ImproperlyConfigured(f"{name}={shown!r} names no host.")
     use_ssl = scheme in {"smtps", "smtp+ssl"}

@@ -629,6 +629,7 @@ FORMAT_MODULE_PATH = ["highsociety_site.formats"]
 LANGUAGE_COOKIE_NAME = "hs_language"
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_SECURE = SESSION_COOKIE_SECURE  # over https only, as the session's
 TIME_ZONE = "UTC"
 USE_I18N = True
 USE_TZ = True

@@ -2,7 +2,8 @@
 let ``make run`` work on a fresh machine (SQLite, tasks in the web process, e-mail on
 the console, links to 127.0.0.1) are wrong in production, and a site started with
 ``DEBUG`` off but one of them left in place would run without a word.  Each is a
-warning, so ``check --deploy --fail-level WARNING`` (docs/operations.md) stops there.
+warning, so ``check --deploy --fail-level WARNING`` (docs/operations.md) stops there;
+so does a SITE_URL at odds with the HTTPS settings or ALLOWED_HOSTS.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import checks
+from django.http.request import validate_host
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -55,6 +57,7 @@ def embedded_defaults_check(app_configs=None, **kwargs) -> list[checks.CheckMess
                 id="ops.W004",
             )
         )
+    found.extend(_site_url_checks())
     if settings.DEFAULT_FROM_EMAIL.rstrip(">").endswith("@localhost"):
         found.append(
             checks.Warning(
@@ -62,6 +65,36 @@ def embedded_defaults_check(app_configs=None, **kwargs) -> list[checks.CheckMess
                 "answer and many mail servers refuse.",
                 hint="Set DEFAULT_FROM_EMAIL.",
                 id="ops.W005",
+            )
+        )
+    return found
+
+
+def _site_url_checks() -> list[checks.CheckMessage]:
+    """SITE_URL at odds with the rest: the links in e-mails (confirmations and password
+    resets among them) lead where the site does not answer, or over plain http."""
+    site = urlsplit(settings.SITE_URL)
+    host = site.hostname or ""
+    found = []
+    if host in LOCAL_HOSTS:
+        return found  # ops.W004 says it
+    if site.scheme == "http" and settings.SECURE_SSL_REDIRECT:
+        found.append(
+            checks.Warning(
+                f"SITE_URL is {settings.SITE_URL}, but the site redirects to https: the "
+                "links in e-mails (password resets among them) travel over plain http "
+                "before the redirect.",
+                hint="Write SITE_URL with https://.",
+                id="ops.W006",
+            )
+        )
+    if not validate_host(host, settings.ALLOWED_HOSTS):
+        found.append(
+            checks.Warning(
+                f"SITE_URL's host, {host}, is not in ALLOWED_HOSTS: the links in e-mails "
+                "lead to an address that answers 400.",
+                hint="Add it to ALLOWED_HOSTS, or set SITE_URL to the site's public address.",
+                id="ops.W007",
             )
         )
     return found

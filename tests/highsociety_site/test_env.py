@@ -246,6 +246,15 @@ def test_env_url_takes_a_redis_url_with_a_database_number_or_none(url):
     assert env_url("REDIS_URL", schemes=("redis", "rediss"), environ={"REDIS_URL": url}) == url
 
 
+def test_an_email_url_with_a_slash_in_its_password_says_how_to_write_it():
+    """ "has a port that is not a number" alone sent an operator looking at the port."""
+    with pytest.raises(ImproperlyConfigured, match="percent-encoded: / as %2F") as refused:
+        parse_email_url("smtp://u:s3cret/pw@mail:587")
+    assert "s3cret" not in str(refused.value)
+    config = parse_email_url("smtp://u:s3cret%2Fpw@mail:587")
+    assert config["EMAIL_HOST_PASSWORD"] == "s3cret/pw"
+
+
 def test_env_url_refuses_a_port_that_is_not_a_number_whatever_the_scheme():
     with pytest.raises(ImproperlyConfigured, match="SITE_URL=.*port"):
         env_url("SITE_URL", environ={"SITE_URL": "https://play.example.org:https"})

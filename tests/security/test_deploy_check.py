@@ -81,6 +81,21 @@ def test_check_deploy_names_each_embedded_default_left_in_production(tmp_path):
     assert "ops.W004" in said and "ops.W001" not in said and "ops.W003" not in said
 
 
+@pytest.mark.parametrize(
+    ("site_url", "code"),
+    [("http://example.org", "ops.W006"), ("https://other.example.net", "ops.W007")],
+)
+def test_check_deploy_warns_of_a_site_url_at_odds_with_the_settings(tmp_path, site_url, code):
+    """An http SITE_URL under https mails reset links over plain http (allauth takes its
+    scheme); a host ALLOWED_HOSTS does not name mails links that answer 400.  The check
+    said "no issues"."""
+    result = _check_deploy(_production_environ(tmp_path, SITE_URL=site_url))
+    said = result.stdout + result.stderr
+    assert result.returncode != 0 and code in said, said
+    other = ({"ops.W006", "ops.W007"} - {code}).pop()
+    assert other not in said
+
+
 def test_check_deploy_is_clean_with_production_settings(tmp_path):
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],
@@ -126,6 +141,7 @@ def test_production_defaults_are_secure(load_settings):
     assert s["SECURE_SSL_REDIRECT"] is True
     assert s["SESSION_COOKIE_SECURE"] is True and s["CSRF_COOKIE_SECURE"] is True
     assert s["SESSION_COOKIE_HTTPONLY"] is True
+    assert s["LANGUAGE_COOKIE_SECURE"] is True  # as the session's, over https only
     assert s["SECURE_HSTS_SECONDS"] == 31536000
     assert s["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is True and s["SECURE_HSTS_PRELOAD"] is True
     assert s["SECURE_CONTENT_TYPE_NOSNIFF"] is True
@@ -138,6 +154,7 @@ def test_debug_defaults_stay_on_plain_http(load_settings):
     s = load_settings(DEBUG="1")
     assert s["SECURE_SSL_REDIRECT"] is False and s["SECURE_HSTS_SECONDS"] == 0
     assert s["SESSION_COOKIE_SECURE"] is False and s["CSRF_COOKIE_SECURE"] is False
+    assert s["LANGUAGE_COOKIE_SECURE"] is False
 
 
 def test_security_settings_follow_the_environment(load_settings):
