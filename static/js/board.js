@@ -293,10 +293,25 @@
       return;
     }
     var headline = document.querySelector("#board .banner__text");
-    new Notification(current.dataset.title || "High Society", {
+    var title = current.dataset.title || "High Society";
+    var options = {
       body: headline ? headline.textContent.trim() : "",
       tag: "high-society-" + current.id,
-    });
+      data: { url: window.location.origin + window.location.pathname },  // sw.js opens it
+    };
+    try {
+      new Notification(title, options);
+    } catch (refused) {
+      // Android's Chrome shows notifications only through a service worker ("Illegal
+      // constructor"): the site's own (/sw.js, push's) shows it, and opens the board.
+      if ("serviceWorker" in navigator) {
+        navigator.serviceWorker.register("/sw.js", { scope: "/" }).then(function () {
+          return navigator.serviceWorker.ready;
+        }).then(function (registration) {
+          return registration.showNotification(title, options);
+        }).catch(function () {});
+      }
+    }
   }
 
   // As the server writes them (highsociety_site/formats): day before month, a 24-hour
@@ -394,6 +409,9 @@
     var went = !event.detail.isError && !/flash--error/.test(event.detail.serverResponse || "");
     if (source && source.closest && source.closest(".tray")) {
       ownMove = false;  // no board of its own will settle
+      if (!went && !event.detail.isError) {
+        sayRefusal(event.detail.serverResponse);
+      }
       // The pressed button was disabled under the focus, which dropped to the page; the
       // board shown may not have settled yet (and will not put it back): it goes into
       // the hand now, as the answer's own board would have put it.
@@ -417,6 +435,21 @@
     }
     if (went && (order || (source && source.id === "chat-form"))) {
       askAgain();
+    }
+  }
+
+  // A move refused (another tab moved first, say) whose answer came after a refresh had
+  // replaced the board: its reason goes into the board shown, in the alert at its top,
+  // as its own board would have shown it; the next refresh takes it away.
+  function sayRefusal(html) {
+    var flash = document.getElementById("board-flash");
+    if (!flash || !html) {
+      return;
+    }
+    var answer = new DOMParser().parseFromString(html, "text/html");
+    var said = answer.querySelector("#board-flash .flash--error");
+    if (said) {
+      flash.replaceChildren(document.importNode(said, true));
     }
   }
 

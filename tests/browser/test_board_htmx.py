@@ -197,3 +197,79 @@ def test_the_notice_offers_follow_the_table_from_waiting_to_the_end(
     act(game, users[last.turn], **passing_move(last))
     expect(page.locator(".board--finished")).to_be_attached(timeout=8000)
     expect(page.locator(offer)).to_have_attribute("hidden", "")
+
+
+REFUSED_CONSTRUCTOR = """
+Object.defineProperty(Document.prototype, "hidden", { get() { return true; } });
+(function () {
+  var Real = window.Notification;
+  function Refused() {
+    throw new TypeError("Failed to construct 'Notification': Illegal constructor. "
+      + "Use ServiceWorkerRegistration.showNotification() instead.");
+  }
+  Object.defineProperty(Refused, "permission", { get() { return Real.permission; } });
+  Refused.requestPermission = Real.requestPermission.bind(Real);
+  window.Notification = Refused;
+})();
+"""
+
+SHOWN_BY_THE_WORKER = """() => navigator.serviceWorker.getRegistration()
+    .then(r => r ? r.getNotifications() : [])
+    .then(list => list.map(n => ({title: n.title, url: n.data && n.data.url})))"""
+
+
+def test_a_turn_notice_where_the_browser_refuses_new_notification(
+    live_server, new_page, log_in, staff_alice, bob, carol
+):
+    """Android's Chrome shows notifications only through a service worker: its
+    `new Notification()` throws ("Illegal constructor"), so "Tell me in this browser when
+    it is my turn" told nothing there, and the error stopped the rest of the refresh.
+    (The page here acts as Android's does: the tab in the background, the constructor
+    refused.)"""
+    game = table_make(staff_alice, [bob, carol], first_player=2)  # Carol first, then Alice
+    page = new_page()
+    page.context.grant_permissions(["notifications"], origin=live_server.url)
+    page.add_init_script(REFUSED_CONSTRUCTOR)
+    log_in(page, staff_alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    act(game, carol, type="pass")
+    shown = []
+    for _ in range(100):
+        shown = page.evaluate(SHOWN_BY_THE_WORKER)
+        if shown:
+            break
+        page.wait_for_timeout(100)
+    [shown] = shown
+    assert "Your turn" in shown["title"]
+    assert shown["url"] == f"{live_server.url}/games/{game.pk}/"
+
+
+def test_a_refused_move_says_why_even_when_a_refresh_came_first(
+    live_server, new_page, log_in, staff_alice, bob, carol
+):
+    """Alice passes in another tab while this one's Bid is on its way: the board here
+    refreshes to the new turn first, and the Bid's refusal, answering a board already
+    replaced, was dropped without a word: the player saw the board jump on."""
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol])  # Alice to bid first
+    page = log_in(new_page(), staff_alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    expect(page.locator(".board--my-turn")).to_be_attached()
+    held = []
+    page.route("**/act/", lambda route: held.append(route))
+    page.click("label[for=hand-10000]")
+    expect(page.locator("#bid-preview.preview--ok")).to_be_attached()
+    page.click("#bid-button")
+    for _ in range(100):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the Bid never left"
+    act(game, staff_alice, type="pass")  # the other tab
+    expect(page.locator(".board--my-turn")).not_to_be_attached(timeout=10_000)
+    held[0].continue_()
+    expect(page.locator("#board-flash .flash--error")).to_contain_text(
+        "Look at the board again before you act.", timeout=10_000
+    )
+    assert Game.objects.get(pk=game.pk).version == 1  # the pass alone
