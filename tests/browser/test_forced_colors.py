@@ -54,6 +54,9 @@ def test_a_ticked_card_the_page_shown_and_a_qr_code_show_in_forced_colours(
     page.goto(f"{live_server.url}/leaderboard/")
     current = '.site-nav__links a[aria-current="page"]'
     assert _style(page, current, "borderBottomWidth")[0] == "3px"
+    other = ".site-nav__links a:not([aria-current]):not(.button)"
+    canvas = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert _style(page, other, "borderBottomColor")[0] == canvas  # no underline
     # The 2FA QR code, black on nothing: on white, as in any palette.
     page.goto(f"{live_server.url}/accounts/2fa/totp/activate/")
     page.fill("input[name=password]", PASSWORD)  # allauth asks for it once more

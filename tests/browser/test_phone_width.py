@@ -208,3 +208,20 @@ def test_the_final_scores_on_a_phone_show_no_bare_dash(live_server, new_page, lo
     assert page.locator(".scores__table td.scores__no-result").count() >= 1
     page.set_viewport_size({"width": 1280, "height": 900})
     assert page.locator(".scores__table td.scores__no-result").first.is_visible()
+
+
+SELECTED_FITS = """() => [...document.querySelectorAll('.seat-row select')].filter(s => s.offsetParent)
+  .map(s => { const cs = getComputedStyle(s); const c = document.createElement('canvas').getContext('2d');
+    c.font = cs.font; const room = s.clientWidth - parseFloat(cs.paddingLeft) - parseFloat(cs.paddingRight) - 16;
+    return c.measureText(s.selectedOptions[0].text).width <= room ? '' : s.selectedOptions[0].text; })
+  .filter(Boolean)"""
+
+
+@pytest.mark.parametrize("language", ["en", "fr", "de"])
+def test_a_seats_choice_reads_whole_on_a_phone(live_server, new_page, log_in, alice, language):
+    """ "Open seat (anyone may jo", "Place libre (ouverte à tou": the seats' choices were
+    cut off at 360 px, their card's padding taking the room."""
+    page = log_in(new_page(viewport={"width": 360, "height": 800}, locale=language), alice)
+    page.goto(f"{live_server.url}/games/new/")
+    assert page.evaluate("document.documentElement.lang") == language
+    assert page.evaluate(SELECTED_FITS) == []
