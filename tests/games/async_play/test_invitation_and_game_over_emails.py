@@ -112,6 +112,14 @@ def test_everyone_who_played_hears_the_result(dora, alice, bob, run_commits):
         assert len(scores) == 3 and scores[0].strip().startswith("1. ")
         assert all(": status " in line for line in scores)
         assert "Final scores:" in message.alternatives[0][0]
+        # The way back to the table is a button a thumb finds, as in the other e-mails
+        # (it was a small inline link, beside the replay's).
+        html = message.alternatives[0][0]
+        url = f"{settings.SITE_URL}/games/{game.pk}/?" + urlencode(
+            {"for": reader_token(game.pk, user.pk)}
+        )
+        table = html.split(f'href="{url}"', 1)[1].split(">", 1)[0]
+        assert "display:inline-block;padding:8px 16px" in table
 
 
 def test_no_result_mail_for_who_watched_the_end_and_one_for_who_resigned(
