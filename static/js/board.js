@@ -36,6 +36,18 @@
   var wasMyTurn = null;
   var lastHeadline = null;
 
+  // Offline (a phone in a tunnel): the note above the board says the board may be
+  // behind; back online, it goes, and the polls and the stream catch the board up.
+  function connectionSaid() {
+    var note = document.getElementById("offline-note");
+    if (note) {
+      note.textContent = navigator.onLine ? "" : note.dataset.offline || "";
+    }
+  }
+  window.addEventListener("offline", connectionSaid);
+  window.addEventListener("online", connectionSaid);
+  document.addEventListener("DOMContentLoaded", connectionSaid);
+
   function board() {
     return document.getElementById("board");
   }

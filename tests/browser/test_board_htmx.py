@@ -273,3 +273,28 @@ def test_a_refused_move_says_why_even_when_a_refresh_came_first(
         "Look at the board again before you act.", timeout=10_000
     )
     assert Game.objects.get(pk=game.pk).version == 1  # the pass alone
+
+
+def test_a_board_offline_says_so_and_catches_up_when_back(
+    live_server, new_page, log_in, staff_alice, bob, carol
+):
+    """A phone that lost its connection kept showing the board as if it were current,
+    without a word, until its player tried a move."""
+    from playwright.sync_api import expect
+
+    game = table_make(staff_alice, [bob, carol], first_player=1)  # Bob first
+    page = log_in(new_page(viewport=PHONE, touch=True), staff_alice)
+    page.goto(f"{live_server.url}/games/{game.pk}/")
+    note = page.locator("#offline-note")
+    expect(note).to_be_empty()
+    expect(note).to_be_hidden()
+    page.context.set_offline(True)
+    expect(note).to_have_text(
+        "You are offline: this board will catch up once the connection is back."
+    )
+    expect(note).to_be_visible()
+    assert note.get_attribute("role") == "status"
+    act(game, bob, type="pass")  # meanwhile
+    page.context.set_offline(False)
+    expect(note).to_be_empty()
+    expect(page.locator("#board")).to_have_attribute("data-version", "1", timeout=15_000)
