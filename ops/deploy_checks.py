@@ -12,7 +12,7 @@ from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core import checks
-from django.http.request import validate_host
+from django.http.request import split_domain_port, validate_host
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1", "[::1]")
 
@@ -88,7 +88,9 @@ def _site_url_checks() -> list[checks.CheckMessage]:
                 id="ops.W006",
             )
         )
-    if not validate_host(host, settings.ALLOWED_HOSTS):
+    # As Django reads a request's Host: an IPv6 address in its brackets, no trailing dot.
+    domain, _port = split_domain_port(site.netloc.rpartition("@")[2])
+    if not validate_host(domain, settings.ALLOWED_HOSTS):
         found.append(
             checks.Warning(
                 f"SITE_URL's host, {host}, is not in ALLOWED_HOSTS: the links in e-mails "

@@ -185,12 +185,12 @@ def order_problem(view: PlayerView, order: Order) -> str | None:
             if order.kind == "pass":
                 return Message(
                     gettext_noop(
-                        "There is no auction to pass in now: the Yacht Club is a sealed choice."
+                        "You cannot order a pass now: the Yacht Club is auctioned by sealed choice."
                     )
                 )
             return Message(
                 gettext_noop(
-                    "There is no auction to bid in now: the Yacht Club is a sealed choice."
+                    "You cannot order a bid now: the Yacht Club is auctioned by sealed choice."
                 )
             )
         if view.phase != AUCTION:

@@ -55,13 +55,17 @@ class ApiView(APIView):
         return response
 
 
-def query_once(request):
+def query_once(request, query_class):
     """The query of a view that reads one (the lists, the move log, the chat), each
-    parameter given once: ``?status=open&status=active`` would be read as its last
-    value, silently, where the client meant both or made a mistake."""
-    repeated = sorted(name for name, values in request.query_params.lists() if len(values) > 1)
+    parameter ``query_class`` (its serializer) reads given once: ``?status=open&status=
+    active`` would be read as its last value, silently, where the client meant both or
+    made a mistake.  Others, which it ignores (a cache's own, ``utm_…``), may repeat."""
+    known = query_class().fields
+    repeated = sorted(
+        name for name, values in request.query_params.lists() if len(values) > 1 and name in known
+    )
     if repeated:
         raise serializers.ValidationError(
             {name: [_("Give this parameter once.")] for name in repeated}
         )
-    return request.query_params
+    return query_class(data=request.query_params)

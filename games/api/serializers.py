@@ -913,7 +913,12 @@ class HeadToHeadSerializer(serializers.Serializer):
         allow_null=True,
     )
     opponent_name = _out(serializers.CharField, "The opponent's name as shown.")
-    bot_level = _out(serializers.CharField, "The bot level, or null for a person.", allow_null=True)
+    bot_level = _out(
+        serializers.ChoiceField,
+        "The bot level, or null for a person.",
+        choices=AI_LEVELS,
+        allow_null=True,
+    )
     games = _out(serializers.IntegerField, "Finished games together.")
     wins = _out(
         serializers.IntegerField,

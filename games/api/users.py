@@ -299,7 +299,8 @@ class UserDetailView(ApiView):
         user = user_by_username(username)  # as the profile page finds a player
         if user is None:
             raise exceptions.NotFound(
-                _("There is no player called “%(name)s”.") % {"name": username[:40]}
+                _("There is no player called “%(name)s”.")
+                % {"name": "".join(c if c.isprintable() else "\ufffd" for c in username[:40])}
             )
         return Response(UserProfileSerializer(user_stats(user)).data)
 
@@ -318,7 +319,7 @@ class LeaderboardView(ApiView):
         responses={200: LeaderboardSerializer, **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request) -> Response:
-        PageQuerySerializer(data=query_once(request)).is_valid(raise_exception=True)
+        query_once(request, PageQuerySerializer).is_valid(raise_exception=True)
         paginator = PagePagination()
         rows = paginator.paginate_queryset(leaderboard_players(), request, view=self)
         first = paginator.page.start_index()

@@ -240,7 +240,7 @@ class GamesView(ApiView):
         responses={200: GamePageSerializer, **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request) -> Response:
-        query = GameListQuerySerializer(data=query_once(request))
+        query = query_once(request, GameListQuerySerializer)
         query.is_valid(raise_exception=True)
         games = Game.objects.exclude(status=Game.Status.ABANDONED)
         # A staff scenario table waiting for players (its deck or first player is known
@@ -529,7 +529,7 @@ class GameMovesView(ApiView):
         responses={200: MoveLogSerializer, **error_responses(400, 401, 404, 429)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        query = MovesQuerySerializer(data=query_once(request))
+        query = query_once(request, MovesQuerySerializer)
         query.is_valid(raise_exception=True)
         since, limit = query.validated_data["since"], query.validated_data["limit"]
         game = _game_get(game_id, request.user)
@@ -689,7 +689,7 @@ class GameChatView(ApiView):
         responses={200: ChatSerializer, **error_responses(400, 401, 403, 404, 409, 429)},
     )
     def get(self, request: Request, game_id: int) -> Response:
-        query = ChatQuerySerializer(data=query_once(request))
+        query = query_once(request, ChatQuerySerializer)
         query.is_valid(raise_exception=True)
         game = _chat_game(request, game_id)
         notifications.seat_seen(game_id=game.pk, user=request.user)  # at the table

@@ -308,7 +308,7 @@
     var title = current.dataset.title || "High Society";
     var options = {
       body: headline ? headline.textContent.trim() : "",
-      tag: "high-society-" + current.id,
+      tag: "high-society-" + window.location.pathname,  // one notice per table
       data: { url: window.location.origin + window.location.pathname },  // sw.js opens it
     };
     try {

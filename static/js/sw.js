@@ -1,5 +1,7 @@
 // The service worker of High Society online (served at /sw.js, scope: the whole site).
-// It only shows the site's Web Push notifications and opens the game they are about;
+// It only shows notifications (the site's Web Push ones, and the board's "your turn"
+// notice where the browser makes notices through a service worker only, as Android's
+// do: board.js) and opens the game they are about;
 // it caches nothing and sees no request of the pages.  A subscription the push service
 // renewed is posted again by the next page that loads static/js/push.js.
 //

@@ -49,7 +49,12 @@ def test_a_ticked_card_the_page_shown_and_a_qr_code_show_in_forced_colours(
     assert _style(page, card, "outlineStyle", "borderTopWidth") == ("none", "4px")
     # The replay's step shown: its gold is gone, a ring stays.
     page.goto(f"{live_server.url}/games/{finished.pk}/replay/?move=5")
-    assert _style(page, ".replay__list .is-current a", "outlineStyle")[0] == "solid"
+    step = ".replay__list .is-current a"
+    assert _style(page, step, "borderTopStyle", "outlineStyle") == ("solid", "none")
+    page.focus(step)
+    page.keyboard.press("Shift+Tab")
+    page.keyboard.press("Tab")  # reached by the keyboard: its focus ring shows as well
+    assert _style(page, step, "borderTopStyle", "outlineStyle") == ("solid", "solid")
     # The header's link of the page one is on: its gold is gone, its underline stays.
     page.goto(f"{live_server.url}/leaderboard/")
     current = '.site-nav__links a[aria-current="page"]'

@@ -96,6 +96,21 @@ def test_check_deploy_warns_of_a_site_url_at_odds_with_the_settings(tmp_path, si
     assert other not in said
 
 
+@pytest.mark.parametrize(
+    ("site_url", "allowed"),
+    [
+        ("https://[2001:db8::1]:8443", "[2001:db8::1]"),
+        ("https://play.example.org.", "play.example.org"),
+        ("https://play.example.org:8443", ".example.org"),
+        ("https://PLAY.example.org", "*"),
+    ],
+)
+def test_a_site_url_allowed_hosts_names_as_django_reads_it_passes(tmp_path, site_url, allowed):
+    result = _check_deploy(_production_environ(tmp_path, SITE_URL=site_url, ALLOWED_HOSTS=allowed))
+    said = result.stdout + result.stderr
+    assert "ops.W007" not in said, said
+
+
 def test_check_deploy_is_clean_with_production_settings(tmp_path):
     result = subprocess.run(
         [sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"],

@@ -276,15 +276,15 @@ def test_a_card_named_by_a_number_is_invalid_input(clients, card):
 
 
 def test_a_pass_or_bid_order_while_the_yacht_club_is_chosen_says_there_is_no_auction(clients):
-    """The Yacht Club is a sealed choice, not an auction: an order to pass was told
-    "There is no auction to bid in now", which speaks of bidding."""
+    """The Yacht Club is a sealed choice: an order to pass was told "There is no auction
+    to bid in now", which speaks of bidding; it is told as a pass made then is."""
     game_id = scenario(clients, "yacht lux5", advanced=("yacht",))
     said = {}
     for kind, order in (("pass", {"type": "pass"}), ("bid", {"type": "bid", "max": 3000})):
         response = orders(clients, "bob", game_id, "put", {"for_card": "yacht", "order": order})
         said[kind] = _error(response, 400, "invalid_order")["detail"]
     assert said == {
-        "pass": "There is no auction to pass in now: the Yacht Club is a sealed choice.",
-        "bid": "There is no auction to bid in now: the Yacht Club is a sealed choice.",
+        "pass": "You cannot order a pass now: the Yacht Club is auctioned by sealed choice.",
+        "bid": "You cannot order a bid now: the Yacht Club is auctioned by sealed choice.",
     }
     assert not StandingOrder.objects.exists()

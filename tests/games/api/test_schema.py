@@ -338,6 +338,9 @@ def test_a_seats_bot_level_is_the_bots_enum_or_blank(document):
     schemas = document["components"]["schemas"]
     assert schemas["AiEnum"]["enum"] == list(AI_LEVELS)
     assert schemas["BlankEnum"]["enum"] == [""]
+    # As the head-to-head record's bot level: the enum, or null for a person.
+    field = schemas["HeadToHead"]["properties"]["bot_level"]
+    assert {part["$ref"].rsplit("/", 1)[1] for part in field["oneOf"]} == {"AiEnum", "NullEnum"}
 
 
 @pytest.mark.django_db

@@ -5,6 +5,7 @@ reports."""
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -408,9 +409,11 @@ def test_the_moderators_find_the_report_the_mail_names(
     assert f"This report: https://hs.example.org{change}\n" in body
     assert f"The table's chat: https://hs.example.org{chat}\n" in body
     assert f"https://hs.example.org{QUEUE}?state=open" in body
-    # No card (the deck, the card up), no standing order, no money.
+    # No card (the deck, the card up), no standing order, no money (the links' numbers,
+    # ids that grow over a long run, may hold "7000").
+    words = re.sub(r"https?://\S+", "", body)
     for secret in ("lux", "Luxury", "7000", "7,000", "order", "bid"):
-        assert secret not in body, secret
+        assert secret not in words, secret
     # The report's page (the link) opens, and names both.
     page = admin_client.get(change).content.decode()
     assert "Robert Rude</a> (bob)" in page and "Al Watchful</a> (alice)" in page
@@ -577,4 +580,4 @@ def test_a_moderator_cannot_bar_staff_from_the_reports_queue(game, dora, alice):
     dora.refresh_from_db()
     assert dora.chat_barred_until is None
     # Said, as the accounts' list says it, not only "0 players may not write …".
-    assert "Passed over (your own account" in done and dora.username in done
+    assert f"unless you are a superuser): {dora.username}." in done
