@@ -21,7 +21,13 @@ from accounts.forms import display_name_problem
 from accounts.models import PushSubscription, User
 from accounts.suspension import account_reinstate, account_suspend
 from accounts.tokens.services import tokens_revoke_all
-from games.chat import CHAT_BAR_DAYS, chat_bar_done_text, chat_bar_reach, chat_users_bar
+from games.chat import (
+    CHAT_BAR_DAYS,
+    chat_bar_done_text,
+    chat_bar_history_text,
+    chat_bar_reach,
+    chat_users_bar,
+)
 from games.selectors import player_tables
 
 # The fields that grant rights: a superuser's to change, nobody else's (a moderator who
@@ -42,10 +48,6 @@ def _username_checked(form: forms.ModelForm) -> str:
     if User.objects.exclude(pk=form.instance.pk).filter(username__iexact=username).exists():
         raise forms.ValidationError(gettext("Another account has this username (in some case)."))
     return username
-
-
-def _staff(user) -> bool:
-    return bool(user.is_staff or user.is_superuser)
 
 
 class UserAdminChangeForm(UserChangeForm):
@@ -153,7 +155,7 @@ class UserAdmin(BaseUserAdmin):
         say "Deleted player")."""
         if obj is not None and obj.deleted_at is not None:
             return False
-        if obj is not None and _staff(obj) and not request.user.is_superuser:
+        if obj is not None and obj.is_staff_member and not request.user.is_superuser:
             return False
         return super().has_change_permission(request, obj)
 
@@ -200,7 +202,7 @@ class UserAdmin(BaseUserAdmin):
                 user.pk == request.user.pk
                 or user.deleted_at is not None
                 or user.is_active != active
-                or (_staff(user) and not request.user.is_superuser)
+                or (user.is_staff_member and not request.user.is_superuser)
             ):
                 skipped.append(user.username)
             else:
@@ -345,13 +347,7 @@ class UserAdmin(BaseUserAdmin):
         with transaction.atomic():
             changed = chat_users_bar(users=users, days=days, by=request.user)
             for user in User.objects.filter(pk__in=changed).order_by("username"):
-                self.log_change(
-                    request,
-                    user,
-                    f"Barred from the table chats for {days} days."
-                    if days
-                    else "May write in the table chats again.",
-                )
+                self.log_change(request, user, chat_bar_history_text(days) + ".")
         self.message_user(
             request, chat_bar_done_text(len(changed), barred=bool(days)), messages.SUCCESS
         )

@@ -6,11 +6,15 @@ from decimal import ROUND_HALF_UP, Decimal
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
+from django.db.models import Q
 from django.utils.crypto import salted_hmac
 from django.utils.translation import gettext, pgettext_lazy
 from django.utils.translation import gettext_lazy as _
 
 from accounts.validators import DISPLAY_NAME_MAX_LENGTH, UsernameCharacters, validate_display_name
+
+# The accounts of ``User.is_staff_member``, in a query.
+STAFF_ACCOUNTS = Q(is_staff=True) | Q(is_superuser=True)
 
 
 class User(AbstractUser):
@@ -198,6 +202,12 @@ class User(AbstractUser):
 
     def __str__(self) -> str:
         return self.public_name
+
+    @property
+    def is_staff_member(self) -> bool:
+        """Staff or a superuser: an account only a superuser may change, suspend, bar
+        from the chats or strip of its tokens (``STAFF_ACCOUNTS`` in a query)."""
+        return bool(self.is_staff or self.is_superuser)
 
 
 class RetiredName(models.Model):

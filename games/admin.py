@@ -25,6 +25,7 @@ from games.chat import (
     chat_authors_bar,
     chat_authors_passed_over_text,
     chat_bar_done_text,
+    chat_bar_history_text,
     chat_lines_delete,
     chat_lines_show_again,
     chat_reports_resolve,
@@ -474,12 +475,7 @@ class ChatReportAdmin(ReadOnlyAdmin):
                 self.log_change(
                     request,
                     user,
-                    (
-                        f"Barred from the table chats for {days} days"
-                        if days
-                        else "May write in the table chats again"
-                    )
-                    + f" (chat reports queue: {reported}).",
+                    f"{chat_bar_history_text(days)} (chat reports queue: {reported}).",
                 )
         self.message_user(
             request, chat_bar_done_text(len(changed), barred=bool(days)), messages.SUCCESS

@@ -42,6 +42,7 @@ from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.models import STAFF_ACCOUNTS
 from games import events
 from games.errors import GameError, NotAllowed, NotYourSeat, TooSoon
 from games.models import CHAT_MAX_LENGTH, ChatMessage, ChatMute, ChatReport, Game, Seat
@@ -361,6 +362,15 @@ def chat_authors_passed_over_text(*, reports: QuerySet[ChatReport], by: Any) -> 
     ) % {"names": ", ".join(names)}
 
 
+def chat_bar_history_text(days: int | None) -> str:
+    """A bar (``days``) or its lifting (None) in the account's admin history, in English
+    (one history reads in one language), without its full stop: the reports' queue adds
+    the lines it answers."""
+    if days:
+        return f"Barred from the table chats for {days} days"
+    return "May write in the table chats again"
+
+
 def chat_bar_done_text(count: int, *, barred: bool) -> str:
     """What a bar (or its lifting) did, for staff: the reports' queue and the accounts'
     list say it alike."""
@@ -387,7 +397,7 @@ def chat_bar_reach(users: QuerySet[User], *, by: Any = None) -> QuerySet[User]:
     if by is not None:
         accounts = accounts.exclude(pk=by.pk)
         if not by.is_superuser:
-            accounts = accounts.exclude(Q(is_staff=True) | Q(is_superuser=True))
+            accounts = accounts.exclude(STAFF_ACCOUNTS)
     return accounts
 
 

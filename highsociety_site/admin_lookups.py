@@ -20,8 +20,12 @@ one character at a time, about a value the admin never shows.
 
 from __future__ import annotations
 
-from django.core.exceptions import FieldDoesNotExist
+from django.contrib import messages
+from django.contrib.admin import helpers
+from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
+from django.http import HttpResponseRedirect
+from django.utils.translation import gettext
 
 REFUSED_LOOKUPS = frozenset({"regex", "iregex"})
 
@@ -54,12 +58,6 @@ class LookupGuard:
         """An action's selection that holds something no row's key can be ("abc" among
         the ids, sent by hand): Django ran the action's query with it, a 500.  Refused
         here with a message, and nothing done."""
-        from django.contrib import messages
-        from django.contrib.admin import helpers
-        from django.core.exceptions import ValidationError
-        from django.http import HttpResponseRedirect
-        from django.utils.translation import gettext
-
         if request.method == "POST" and "action" in request.POST:
             key = self.model._meta.pk
             try:

@@ -3,6 +3,7 @@ what a revoke is).  The secret is never stored; its digest is not shown either."
 
 from django.contrib import admin
 
+from accounts.models import STAFF_ACCOUNTS, User
 from accounts.tokens.models import ApiToken
 
 
@@ -28,12 +29,12 @@ class ApiTokenAdmin(admin.ModelAdmin):
             obj is not None
             and not request.user.is_superuser
             and obj.user_id != request.user.pk
-            and (obj.user.is_staff or obj.user.is_superuser)
+            and obj.user.is_staff_member
         ):
             return False
         return super().has_delete_permission(request, obj)
 
     def delete_queryset(self, request, queryset):
         if not request.user.is_superuser:  # the list's bulk delete: the same rule
-            queryset = queryset.exclude(user__is_staff=True).exclude(user__is_superuser=True)
+            queryset = queryset.exclude(user__in=User.objects.filter(STAFF_ACCOUNTS))
         super().delete_queryset(request, queryset)
